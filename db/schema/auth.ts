@@ -1,0 +1,67 @@
+import { sqliteTable, text, integer, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+
+/** One organization per installation (API keys and members belong to it). */
+export const organizations = sqliteTable("organizations", {
+  id: text().primaryKey(),
+  name: text().notNull(),
+  createdAt: text().notNull(),
+});
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text().primaryKey(),
+    email: text().notNull(),
+    name: text().notNull().default(""),
+    /** scrypt hash `scrypt$N$r$p$salt$hash`; null for OIDC-only users. */
+    passwordHash: text(),
+    createdAt: text().notNull(),
+    lastSignInAt: text(),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+);
+
+/** Roles: owner, admin, editor, operator, viewer (see server/auth/permissions.ts). */
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    role: text({ enum: ["owner", "admin", "editor", "operator", "viewer"] }).notNull(),
+    createdAt: text().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
+);
+
+/** Invitation links created by admins; the token is stored hashed. */
+export const invitations = sqliteTable("invitations", {
+  id: text().primaryKey(),
+  organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+  email: text(),
+  role: text({ enum: ["admin", "editor", "operator", "viewer"] }).notNull(),
+  tokenHash: text().notNull(),
+  createdBy: text().notNull(),
+  createdAt: text().notNull(),
+  expiresAt: text().notNull(),
+  acceptedAt: text(),
+  acceptedBy: text(),
+});
+
+/** Sign-in attempts for rate limiting (by email and by IP). */
+export const signInAttempts = sqliteTable("sign_in_attempts", {
+  id: integer().primaryKey({ autoIncrement: true }),
+  subject: text().notNull(),
+  at: integer().notNull(),
+  ok: integer({ mode: "boolean" }).notNull(),
+});
+
+export const auditLog = sqliteTable("audit_log", {
+  id: text().primaryKey(),
+  organizationId: text().notNull(),
+  workspaceId: text(),
+  actor: text().notNull(),
+  action: text().notNull(),
+  target: text(),
+  data: text({ mode: "json" }).$type<Record<string, unknown>>(),
+  at: text().notNull(),
+});

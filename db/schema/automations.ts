@@ -1,0 +1,53 @@
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { workspaces } from "./workspaces";
+
+/** The stored automation document graph (validated with GraphSchema from server/contracts/graph.ts on read). */
+export type StoredGraph = {
+  nodes: Array<{
+    id: string;
+    name: string;
+    key: string;
+    connectionId?: string | null;
+    config: Record<string, unknown>;
+    position?: { x: number; y: number };
+    notes?: string;
+  }>;
+  edges: Array<{ from: string; to: string }>;
+  notes?: Array<{ id: string; text: string; position: { x: number; y: number }; size?: { width: number; height: number } }>;
+};
+
+export const automations = sqliteTable(
+  "automations",
+  {
+    id: text().primaryKey(),
+    workspaceId: text().notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    description: text().notNull().default(""),
+    enabled: integer({ mode: "boolean" }).notNull().default(false),
+    concurrency: integer().notNull().default(5),
+    /** Current (latest) version number. */
+    version: integer().notNull().default(1),
+    graph: text({ mode: "json" }).$type<StoredGraph>().notNull(),
+    errorHandlerId: text(),
+    createdBy: text(),
+    createdAt: text().notNull(),
+    updatedAt: text().notNull(),
+  },
+  (t) => [index("automations_workspace_idx").on(t.workspaceId, t.createdAt, t.id)],
+);
+
+/** Every save is a version; runs pin the version they started on. */
+export const automationVersions = sqliteTable(
+  "automation_versions",
+  {
+    id: text().primaryKey(),
+    automationId: text().notNull().references(() => automations.id, { onDelete: "cascade" }),
+    version: integer().notNull(),
+    name: text().notNull(),
+    description: text().notNull().default(""),
+    graph: text({ mode: "json" }).$type<StoredGraph>().notNull(),
+    createdBy: text(),
+    createdAt: text().notNull(),
+  },
+  (t) => [uniqueIndex("automation_versions_unique").on(t.automationId, t.version)],
+);

@@ -1,0 +1,111 @@
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** A received event (one per matched trigger event, or per manual/API/line start). */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text().primaryKey(),
+    workspaceId: text().notNull(),
+    intakeId: text(),
+    automationId: text(),
+    nodeId: text(),
+    /** Dedupe key scoped to the intake (or automation for manual starts); a repeat starts no run. */
+    dedupeKey: text(),
+    type: text().notNull(),
+    /** The full envelope `{type, timestamp, data}`. */
+    envelope: text({ mode: "json" }).$type<{ type: string; timestamp: string; data: unknown }>().notNull(),
+    source: text({ enum: ["webhook", "manual", "api", "schedule", "line", "error_handler", "replay"] }).notNull(),
+    receivedAt: text().notNull(),
+  },
+  (t) => [
+    uniqueIndex("events_dedupe_idx").on(t.intakeId, t.automationId, t.nodeId, t.dedupeKey),
+    index("events_automation_idx").on(t.automationId, t.receivedAt),
+  ],
+);
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text().primaryKey(),
+    workspaceId: text().notNull(),
+    automationId: text().notNull(),
+    version: integer().notNull(),
+    status: text({ enum: ["queued", "running", "waiting", "succeeded", "failed", "cancelled"] }).notNull(),
+    triggerNodeId: text().notNull(),
+    eventId: text().notNull(),
+    /** Set when the run is a step of a task on a line. */
+    taskId: text(),
+    taskStep: integer(),
+    /** Run this one retried (retry-from-failed-step). */
+    retryOf: text(),
+    error: text({ mode: "json" }).$type<{ message: string; nodeId?: string; code?: string } | null>(),
+    createdAt: text().notNull(),
+    startedAt: text(),
+    finishedAt: text(),
+    updatedAt: text().notNull(),
+  },
+  (t) => [
+    index("runs_automation_idx").on(t.automationId, t.createdAt, t.id),
+    index("runs_workspace_status_idx").on(t.workspaceId, t.status),
+    index("runs_task_idx").on(t.taskId),
+  ],
+);
+
+export interface StepAttempt {
+  startedAt: string;
+  finishedAt?: string;
+  error?: string;
+  retryable?: boolean;
+  durationMs?: number;
+}
+
+/** One node execution inside a run. */
+export const runSteps = sqliteTable(
+  "run_steps",
+  {
+    id: text().primaryKey(),
+    runId: text().notNull().references(() => runs.id, { onDelete: "cascade" }),
+    nodeId: text().notNull(),
+    name: text().notNull(),
+    key: text().notNull(),
+    /** The step whose envelope reached this one (null for the trigger step). */
+    parentStepId: text(),
+    status: text({ enum: ["queued", "running", "waiting", "succeeded", "failed", "cancelled", "skipped"] }).notNull(),
+    /** Resolved inputs with secrets masked. */
+    input: text({ mode: "json" }).$type<unknown>(),
+    /** Emitted envelope. */
+    output: text({ mode: "json" }).$type<unknown>(),
+    /** State kept across `wait` reschedules. */
+    state: text({ mode: "json" }).$type<unknown>(),
+    attempts: text({ mode: "json" }).$type<StepAttempt[]>().notNull(),
+    logs: text({ mode: "json" }).$type<Array<{ at: string; level: string; message: string; fields?: unknown }>>().notNull(),
+    error: text(),
+    createdAt: text().notNull(),
+    startedAt: text(),
+    finishedAt: text(),
+  },
+  (t) => [index("run_steps_run_idx").on(t.runId, t.createdAt)],
+);
+
+/**
+ * The durable work queue (embedded implementation of the runner's queue interface).
+ * Claims are a guarded UPDATE with a lease; expired leases are reclaimed.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text().primaryKey(),
+    kind: text().notNull(),
+    runId: text(),
+    stepId: text(),
+    automationId: text(),
+    payload: text({ mode: "json" }).$type<Record<string, unknown>>(),
+    status: text({ enum: ["queued", "leased", "done", "failed"] }).notNull(),
+    availableAt: integer().notNull(),
+    leaseOwner: text(),
+    leaseUntil: integer(),
+    attempts: integer().notNull().default(0),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("jobs_claim_idx").on(t.status, t.availableAt), index("jobs_run_idx").on(t.runId)],
+);

@@ -1,0 +1,16 @@
+import { sqliteTable, text, integer, primaryKey } from "drizzle-orm/sqlite-core";
+
+/**
+ * Metered counters per workspace and hour bucket (`2026-11-22T04:00:00.000Z`).
+ * Metrics: runs.<status>, steps.<status>, run_ms, events.received, tasks.created, tasks.closed, api.calls.
+ */
+export const usageCounters = sqliteTable(
+  "usage_counters",
+  {
+    workspaceId: text().notNull(),
+    bucket: text().notNull(),
+    metric: text().notNull(),
+    value: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.bucket, t.metric] })],
+);

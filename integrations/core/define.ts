@@ -1,0 +1,357 @@
+/**
+ * The integration framework: `defineIntegration`, `defineComponent`, `defineTrigger`.
+ *
+ * A component is a declaration (key, titles, zod config schema with UI metadata, output event type
+ * and schema, an example) plus `run(ctx)`. The same zod schema drives save-time validation, run-time
+ * validation after expressions are resolved, the editor's generated form (via JSON Schema) and the
+ * REST catalog. Components never touch the database: everything they need arrives in the context.
+ *
+ * Triggers own their lifecycle: `setup` when an automation is enabled/saved, `teardown` when it is
+ * disabled or the node removed, `verify` of each delivery, `match` turning one delivery into events,
+ * and an optional periodic `maintain` for upstream registrations that expire.
+ */
+import type { z } from "zod";
+import type { HttpClient } from "./http";
+
+// ---------------------------------------------------------------------------------------------
+// Events
+
+/** The envelope every trigger and component emits. `timestamp` is ISO 8601 UTC. */
+export interface Envelope<TData = unknown> {
+  type: string;
+  timestamp: string;
+  data: TData;
+}
+
+export function envelope<T>(type: string, data: T, at: Date = new Date()): Envelope<T> {
+  return { type, timestamp: at.toISOString(), data };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logging
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connections
+
+/** OAuth token source handed to integrations for an oauth2 connection. Refresh is serialised per connection across processes. */
+export interface OAuthTokenSource {
+  /** A valid access token, refreshed proactively when it expires within a minute. */
+  getAccessToken(): Promise<string>;
+  /** Forces a refresh (after a 401). Returns false when the refresh was refused (connection then needs reconnect). */
+  refresh(): Promise<boolean>;
+}
+
+/** What a component / trigger / resource loader gets for its connection. */
+export interface ConnectionHandle<TConn = Record<string, unknown>> {
+  id: string;
+  integration: string;
+  /** Parsed connection config with secrets decrypted (never log it). */
+  config: TConn;
+  /** Non-secret state the integration stored (e.g. tracker cloud id, site URL). */
+  state: Record<string, unknown>;
+  /** Present for oauth2 connections. */
+  oauth?: OAuthTokenSource;
+  /** Persist non-secret state changes (e.g. after choosing a site). */
+  saveState?(patch: Record<string, unknown>): Promise<void>;
+}
+
+export interface OAuthTokens {
+  accessToken: string;
+  refreshToken?: string;
+  /** Absolute expiry, epoch ms. */
+  expiresAt?: number;
+  scope?: string;
+  tokenType?: string;
+}
+
+/** Provider-side description of an OAuth 2.0 authorization-code flow (Atlassian 3LO for the tracker). */
+export interface OAuthProvider<TConn> {
+  /** URL of the consent page the browser is sent to. */
+  authorizeUrl(conn: TConn, args: { state: string; redirectUri: string; codeChallenge?: string }): string;
+  exchangeCode(
+    conn: TConn,
+    args: { code: string; redirectUri: string; codeVerifier?: string; http: HttpClient },
+  ): Promise<OAuthTokens>;
+  /** Refresh; rotating providers return a new refresh token which the framework stores before use. */
+  refresh(conn: TConn, args: { refreshToken: string; http: HttpClient }): Promise<OAuthTokens>;
+  /**
+   * After a successful exchange: discover state such as accessible sites.
+   * Returning `choices` (more than one site) makes the UI ask the user to pick one, then `select` is called.
+   */
+  afterConnect?(
+    conn: TConn,
+    args: { accessToken: string; http: HttpClient },
+  ): Promise<{ state?: Record<string, unknown>; choices?: Array<{ value: string; label: string; state: Record<string, unknown> }> }>;
+}
+
+export interface ConnectionDefinition<TSchema extends z.ZodType = z.ZodType> {
+  kind: "form" | "oauth2";
+  /** zod schema of the settings; secret fields carry `.meta(ui({ sensitive: true }))` and are stored encrypted. */
+  schema: TSchema;
+  /** One cheap live call; throws an Error whose message says exactly what failed. */
+  verify?(ctx: { connection: ConnectionHandle<z.output<TSchema>>; http: HttpClient; signal?: AbortSignal }): Promise<{ message?: string } | void>;
+  oauth?: OAuthProvider<z.output<TSchema>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Components
+
+export interface RunInfo {
+  runId: string;
+  automationId: string;
+  workspaceId: string;
+  nodeId: string;
+  nodeName: string;
+  /** 1-based attempt number of this step. */
+  attempt: number;
+  /** Stable per step (across retries and resumes): use as an upstream idempotency key. */
+  stepId: string;
+}
+
+/** Returned by a component to reschedule itself later without holding a worker (polling, waits). */
+export interface WaitResult {
+  kind: "wait";
+  /** Delay before the component runs again (its `ctx.state` then holds `state`). */
+  delayMs: number;
+  state: unknown;
+  /** Shown in the run view while waiting. */
+  reason?: string;
+}
+
+/** Returned by a component to end its branch without emitting (core.filter). */
+export interface StopResult {
+  kind: "stop";
+  reason?: string;
+}
+
+export type ComponentResult<TData = unknown> = Envelope<TData> | WaitResult | StopResult;
+
+export interface ComponentContext<TConfig = unknown, TConn = Record<string, unknown>> {
+  /** Inputs after expression resolution, parsed by the config schema. */
+  config: TConfig;
+  /** The node's connection; undefined for components that need none. */
+  connection: ConnectionHandle<TConn> | undefined;
+  /** Shared outbound client with timeouts/limits bound to this step's abort signal (no base URL, no auth). */
+  http: HttpClient;
+  log: Logger;
+  signal: AbortSignal;
+  run: RunInfo;
+  /** The trigger envelope and earlier steps' envelopes (by node name). */
+  trigger: Envelope;
+  steps: Record<string, Envelope>;
+  /** State returned by the previous `wait` of this same step, or undefined on the first call. */
+  state: unknown;
+  now(): Date;
+  /** Builds this component's output envelope. */
+  emit<T>(data: T): Envelope<T>;
+  wait(delayMs: number, state: unknown, reason?: string): WaitResult;
+  stop(reason?: string): StopResult;
+}
+
+export interface ComponentDefinition<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType, TConn = any> {
+  kind: "component";
+  /** `<integration>.<camelName>`, stable forever. */
+  key: string;
+  title: string;
+  description: string;
+  /** Longer documentation shown in the node's Docs tab (markdown). */
+  docs?: string;
+  config: TSchema;
+  /** The emitted envelope `type`. */
+  outputType: string;
+  /** zod schema of the emitted `data`. */
+  output: TOut;
+  /** Example `data` (must parse with `output`; contains no secrets). */
+  example: z.input<TOut>;
+  /** Whether a connection is required (true for every integration component except core ones). */
+  needsConnection?: boolean;
+  /** Extra cross-field validation at save time (returns problems by field path). */
+  validate?(config: z.output<TSchema>, ctx: { connection?: ConnectionHandle<TConn> }): Array<{ path: string; message: string }>;
+  /** Retry policy override. */
+  retry?: { maxAttempts?: number };
+  run(ctx: ComponentContext<z.output<TSchema>, TConn>): Promise<ComponentResult<z.output<TOut>>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Triggers
+
+export interface IncomingDelivery {
+  method: string;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  rawBody: Buffer;
+  /** Parsed JSON body (the ingress rejects invalid JSON with 400 before `verify`/`match` for JSON triggers). */
+  body: unknown;
+}
+
+export interface MatchedEvent<TData = unknown> {
+  data: TData;
+  /** Deduplication key: the same key on the same intake never starts a second run. */
+  dedupeKey?: string;
+  /** Overrides the trigger's outputType for this event (rarely needed). */
+  type?: string;
+}
+
+export interface IntakeInfo {
+  id: string;
+  /** Public URL the upstream posts to. */
+  url: string;
+  /** The unguessable token inside the URL. */
+  token: string;
+}
+
+/** Reference-counted upstream registrations, shared by several trigger nodes (e.g. one Jira webhook per connection). */
+export interface SharedRegistrations {
+  /**
+   * Ensures a registration identified by `key` exists and counts this trigger node as a user.
+   * `create` runs only when none exists yet; `update` (optional) runs when it exists and this user changes what it needs.
+   */
+  acquire(
+    key: string,
+    create: () => Promise<RegistrationRecord>,
+    update?: (existing: RegistrationRecord) => Promise<RegistrationRecord>,
+  ): Promise<RegistrationRecord>;
+  /** Drops this node's use; `destroy` runs when it was the last user. */
+  release(key: string, destroy: (existing: RegistrationRecord) => Promise<void>): Promise<void>;
+  /** Current registration, if any. */
+  get(key: string): Promise<RegistrationRecord | undefined>;
+  /** Configs of every enabled trigger node currently using `key` (to merge event lists / JQL filters). */
+  users(key: string): Promise<Array<{ automationId: string; nodeId: string; triggerKey: string; config: unknown }>>;
+  /** Replace the stored record (after a refresh of its expiry). */
+  save(key: string, record: RegistrationRecord): Promise<void>;
+}
+
+export interface RegistrationRecord {
+  upstreamId: string;
+  expiresAt?: string;
+  data?: Record<string, unknown>;
+}
+
+export interface TriggerSetupContext<TConfig = unknown, TConn = Record<string, unknown>> {
+  config: TConfig;
+  connection: ConnectionHandle<TConn> | undefined;
+  http: HttpClient;
+  log: Logger;
+  /** This trigger node's own intake (its webhook URL). */
+  intake: IntakeInfo;
+  /** The connection-wide intake used by shared registrations (`shared` triggers). */
+  sharedIntake?: IntakeInfo;
+  registrations: SharedRegistrations;
+  automationId: string;
+  nodeId: string;
+}
+
+export interface TriggerMatchContext<TConfig = unknown, TConn = Record<string, unknown>> {
+  config: TConfig;
+  connection: ConnectionHandle<TConn> | undefined;
+  intake: IntakeInfo;
+  now(): Date;
+}
+
+export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType, TConn = any> {
+  kind: "trigger";
+  key: string;
+  title: string;
+  description: string;
+  docs?: string;
+  config: TSchema;
+  outputType: string;
+  output: TOut;
+  example: z.input<TOut>;
+  needsConnection?: boolean;
+  /**
+   * How events arrive:
+   * - `webhook`: the node has its own intake URL (`/hooks/<token>`),
+   * - `shared-webhook`: deliveries arrive on the connection's shared intake and are offered to every
+   *   enabled node of the same `sharedKey` on that connection (Jira allows one callback per OAuth app),
+   * - `manual`: started by hand / API only, `schedule`: started by the scheduler.
+   */
+  delivery: "webhook" | "shared-webhook" | "manual" | "schedule";
+  sharedKey?: string;
+  /** JSON body required (default true for webhook deliveries). */
+  jsonBody?: boolean;
+  validate?(config: z.output<TSchema>, ctx: { connection?: ConnectionHandle<TConn> }): Array<{ path: string; message: string }>;
+  setup?(ctx: TriggerSetupContext<z.output<TSchema>, TConn>): Promise<{ registration?: RegistrationRecord } | void>;
+  teardown?(ctx: TriggerSetupContext<z.output<TSchema>, TConn>): Promise<void>;
+  /** Periodic upkeep (e.g. extend a webhook that expires after 30 days). */
+  maintain?(ctx: TriggerSetupContext<z.output<TSchema>, TConn>): Promise<void>;
+  /** Authenticates a delivery. Throw `DeliveryUnauthorizedError` to answer 401 and store nothing. */
+  verify?(delivery: IncomingDelivery, ctx: TriggerMatchContext<z.output<TSchema>, TConn>): void | Promise<void>;
+  /** Turns a delivery into zero or more events. Throw `DeliveryRejectedError` for malformed payloads. */
+  match(delivery: IncomingDelivery, ctx: TriggerMatchContext<z.output<TSchema>, TConn>): MatchedEvent<z.output<TOut>>[] | Promise<MatchedEvent<z.output<TOut>>[]>;
+  /** For `schedule` triggers: next fire time after `after`, or null. */
+  nextFireAt?(config: z.output<TSchema>, after: Date): Date | null;
+  /** Extra snippet for the trigger panel (e.g. alertmanager.yml receiver). */
+  setupInstructions?(args: { url: string; config: z.output<TSchema>; connection?: ConnectionHandle<TConn> }): { title: string; language?: string; text: string }[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resources (dynamic dropdowns)
+
+export interface ResourceOption {
+  value: string;
+  label: string;
+  description?: string;
+}
+
+export interface ResourceLoaderContext<TConn = Record<string, unknown>> {
+  connection: ConnectionHandle<TConn>;
+  http: HttpClient;
+  /** Values of the fields listed in `dependsOn`, plus everything else currently in the node's config. */
+  config: Record<string, unknown>;
+  search?: string;
+  cursor?: string;
+  signal?: AbortSignal;
+}
+
+export type ResourceLoader<TConn = any> = (
+  ctx: ResourceLoaderContext<TConn>,
+) => Promise<{ options: ResourceOption[]; nextCursor?: string | null }>;
+
+// ---------------------------------------------------------------------------------------------
+// Integrations
+
+export interface IntegrationDefinition<TConnSchema extends z.ZodType = z.ZodType> {
+  key: string;
+  title: string;
+  description: string;
+  /** lucide icon name or a path under /public/integrations/. */
+  icon: string;
+  connection?: ConnectionDefinition<TConnSchema>;
+  components: AnyComponent[];
+  triggers: AnyTrigger[];
+  resources?: Record<string, ResourceLoader<z.output<TConnSchema>>>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyComponent = ComponentDefinition<any, any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTrigger = TriggerDefinition<any, any, any>;
+export type AnyIntegration = IntegrationDefinition<z.ZodType>;
+
+export function defineComponent<TSchema extends z.ZodType, TOut extends z.ZodType, TConn = any>(
+  def: Omit<ComponentDefinition<TSchema, TOut, TConn>, "kind">,
+): ComponentDefinition<TSchema, TOut, TConn> {
+  return { needsConnection: true, ...def, kind: "component" };
+}
+
+export function defineTrigger<TSchema extends z.ZodType, TOut extends z.ZodType, TConn = any>(
+  def: Omit<TriggerDefinition<TSchema, TOut, TConn>, "kind">,
+): TriggerDefinition<TSchema, TOut, TConn> {
+  return { needsConnection: true, jsonBody: true, ...def, kind: "trigger" };
+}
+
+export function defineIntegration<TConnSchema extends z.ZodType>(def: IntegrationDefinition<TConnSchema>): IntegrationDefinition<TConnSchema> {
+  const prefix = def.key + ".";
+  for (const unit of [...def.components, ...def.triggers]) {
+    if (!unit.key.startsWith(prefix)) throw new Error(`${unit.key} must start with "${prefix}"`);
+  }
+  return def;
+}

@@ -1,0 +1,64 @@
+/**
+ * AppError and the code → status table shared by REST (problem+json), tRPC and the OpenAPI document.
+ */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  validation_failed: 422,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  upstream_error: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_TITLES: Record<ErrorCode, string> = {
+  bad_request: "Bad request",
+  validation_failed: "Validation failed",
+  unauthorized: "Unauthorized",
+  forbidden: "Forbidden",
+  not_found: "Not found",
+  method_not_allowed: "Method not allowed",
+  conflict: "Conflict",
+  precondition_failed: "Precondition failed",
+  payload_too_large: "Payload too large",
+  unsupported_media_type: "Unsupported media type",
+  unprocessable: "Unprocessable entity",
+  rate_limited: "Too many requests",
+  internal: "Internal server error",
+  upstream_error: "Upstream error",
+};
+
+export interface FieldProblem {
+  /** Dotted path, e.g. `graph.nodes.1.config.matchers.0.name`. */
+  path: string;
+  message: string;
+  /** Node id for automation document problems. */
+  nodeId?: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldProblem[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (what: string, id: string) =>
+  new AppError("not_found", `${what} ${id} does not exist or is not visible to you.`);

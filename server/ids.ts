@@ -1,0 +1,18 @@
+import { randomBytes } from "node:crypto";
+
+const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+/** Random id with a type prefix: `aut_3k9x…` (16 base-36 chars ≈ 82 bits). */
+export function newId(prefix: string, length = 16): string {
+  const bytes = randomBytes(length);
+  let out = "";
+  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i]! % 36];
+  return `${prefix}_${out}`;
+}
+
+/** URL-safe unguessable token (256 bits) for webhook URLs and invitations. */
+export function newToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+export const nowIso = () => new Date().toISOString();

@@ -1,0 +1,21 @@
+/**
+ * The gate every workspace-scoped service passes first: the workspace exists, belongs to the
+ * actor's organization, is visible to the actor (API keys may be limited; 404 never 403 so that
+ * existence does not leak) and the actor's role allows the action.
+ */
+import { eq } from "drizzle-orm";
+import { workspaces } from "@/db/schema";
+import type { Db } from "@/db/client";
+import { assertCan, canSeeWorkspace, type Action, type Actor } from "../auth/permissions";
+import { notFound } from "../errors";
+
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+
+export async function requireWorkspace(db: Db, actor: Actor, workspaceId: string, action: Action): Promise<WorkspaceRow> {
+  const ws = await db.query.workspaces.findFirst({ where: eq(workspaces.id, workspaceId) });
+  if (!ws || (actor.organizationId && ws.organizationId !== actor.organizationId) || !canSeeWorkspace(actor, workspaceId)) {
+    throw notFound("Workspace", workspaceId);
+  }
+  assertCan(actor, action);
+  return ws;
+}
