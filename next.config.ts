@@ -1,8 +1,10 @@
 import type { NextConfig } from "next";
 // Importing env here makes a bad environment fail `next build` early (t3 pattern).
-import "./server/env";
+import { env } from "./server/env";
 
 const nextConfig: NextConfig = {
+  // Separate build dirs let several builds (CI, e2e, a developer) coexist in one checkout.
+  distDir: env.NEXT_DIST_DIR,
   serverExternalPackages: ["better-sqlite3", "jsonata"],
   poweredByHeader: false,
   typedRoutes: false,

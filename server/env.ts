@@ -38,6 +38,8 @@ const EnvSchema = z.object({
   CONVEYOR_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   CONVEYOR_RUN_RETENTION_COUNT: z.coerce.number().int().min(100).default(10_000),
   CONVEYOR_SYNCHRONOUS: z.enum(["NORMAL", "FULL"]).default("NORMAL"),
+  /** Next.js build output folder (default .next). */
+  NEXT_DIST_DIR: z.string().default(".next"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

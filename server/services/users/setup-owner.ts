@@ -8,6 +8,7 @@ import { transaction } from "@/db/client";
 import { AppError } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password";
+import type { AppDeps } from "../../deps";
 import { createWorkspaceRow } from "../workspaces/create-workspace";
 
 export async function hasOwner(db: Db): Promise<boolean> {
@@ -26,7 +27,7 @@ export interface SetupOwnerInput {
   organizationName?: string;
 }
 
-export async function setupOwner(db: Db, input: SetupOwnerInput) {
+export async function setupOwner({ db }: AppDeps, input: SetupOwnerInput) {
   const email = input.email.trim().toLowerCase();
   if (!/^[^@\s]+@[^@\s]+$/.test(email)) {
     throw new AppError("validation_failed", "Enter a valid email address.", [{ path: "email", message: "Invalid email" }]);

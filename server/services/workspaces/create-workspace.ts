@@ -6,6 +6,7 @@ import { assertCan } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import { recordAudit } from "../audit/record-audit";
+import type { AppDeps } from "../../deps";
 
 /** Inserts a workspace and its `default` line (inside the caller's transaction). */
 export function createWorkspaceRow(tx: Db, organizationId: string, name: string) {
@@ -24,7 +25,8 @@ export function validateWorkspaceName(name: unknown): string {
   return n;
 }
 
-export async function createWorkspace(db: Db, actor: Actor, input: { name: string }) {
+export async function createWorkspace(deps: AppDeps, actor: Actor, input: { name: string }) {
+  const { db } = deps;
   assertCan(actor, "workspace.create");
   const name = validateWorkspaceName(input.name);
   if (!actor.organizationId) throw new AppError("bad_request", "No organization");

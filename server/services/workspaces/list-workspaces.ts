@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { workspaces } from "@/db/schema";
-import type { Db } from "@/db/client";
+import type { AppDeps } from "../../deps";
 import { assertCan, type Actor } from "../../auth/permissions";
 
-export async function listWorkspaces(db: Db, actor: Actor) {
+export async function listWorkspaces({ db }: AppDeps, actor: Actor) {
   assertCan(actor, "workspace.read");
   const conds = [];
   if (actor.organizationId) conds.push(eq(workspaces.organizationId, actor.organizationId));

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { workspaces } from "@/db/schema";
-import type { Db } from "@/db/client";
+import type { AppDeps } from "../../deps";
 import { transaction } from "@/db/client";
 import type { Actor } from "../../auth/permissions";
 import { nowIso } from "../../ids";
@@ -8,7 +8,7 @@ import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
 import { validateWorkspaceName } from "./create-workspace";
 
-export async function renameWorkspace(db: Db, actor: Actor, workspaceId: string, input: { name: string }) {
+export async function renameWorkspace({ db }: AppDeps, actor: Actor, workspaceId: string, input: { name: string }) {
   const ws = await requireWorkspace(db, actor, workspaceId, "workspace.update");
   const name = validateWorkspaceName(input.name);
   return transaction(db, (tx) => {
@@ -19,7 +19,7 @@ export async function renameWorkspace(db: Db, actor: Actor, workspaceId: string,
   });
 }
 
-export async function deleteWorkspace(db: Db, actor: Actor, workspaceId: string) {
+export async function deleteWorkspace({ db }: AppDeps, actor: Actor, workspaceId: string) {
   const ws = await requireWorkspace(db, actor, workspaceId, "workspace.delete");
   transaction(db, (tx) => {
     tx.delete(workspaces).where(eq(workspaces.id, workspaceId)).run();
