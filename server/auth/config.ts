@@ -1,0 +1,84 @@
+/**
+ * next-auth (v4, stable) configuration: email + password (Credentials, JWT sessions) and an
+ * optional OIDC provider configured by env. Pages: /sign-in, /setup (first visit creates the owner).
+ */
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { eq } from "drizzle-orm";
+import { users } from "@/db/schema";
+import { env } from "../env";
+import { getDeps } from "../deps";
+import { loadOrCreateAuthSecret } from "./secret";
+import { signInWithPassword } from "../services/users/sign-in";
+
+function oidcProviders(): NextAuthOptions["providers"] {
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET) return [];
+  return [
+    {
+      id: "oidc",
+      name: env.OIDC_NAME,
+      type: "oauth",
+      wellKnown: `${env.OIDC_ISSUER.replace(/\/$/, "")}/.well-known/openid-configuration`,
+      clientId: env.OIDC_CLIENT_ID,
+      clientSecret: env.OIDC_CLIENT_SECRET,
+      authorization: { params: { scope: "openid email profile" } },
+      idToken: true,
+      checks: ["pkce", "state"],
+      profile(profile: { sub: string; email?: string; name?: string }) {
+        return { id: profile.sub, email: profile.email ?? null, name: profile.name ?? profile.email ?? profile.sub };
+      },
+    },
+  ];
+}
+
+export const authOptions: NextAuthOptions = {
+  secret: loadOrCreateAuthSecret(env.dataDir, env.NEXTAUTH_SECRET ?? env.AUTH_SECRET),
+  session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+  pages: { signIn: "/sign-in" },
+  providers: [
+    CredentialsProvider({
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials, req) {
+        if (!credentials?.email || !credentials.password) return null;
+        const fwd = (req?.headers?.["x-forwarded-for"] as string | undefined)?.split(",")[0]?.trim();
+        const result = await signInWithPassword(await getDeps(), {
+          email: credentials.email,
+          password: credentials.password,
+          clientAddress: fwd,
+        });
+        if (!result.ok) {
+          if (result.reason === "rate_limited") throw new Error("Too many failed attempts. Wait 15 minutes and try again.");
+          return null;
+        }
+        return { id: result.user.id, email: result.user.email, name: result.user.name };
+      },
+    }),
+    ...oidcProviders(),
+  ],
+  callbacks: {
+    async signIn({ user, account }) {
+      if (account?.provider !== "oidc") return true;
+      // OIDC users must already be members (invited); the email links the identity.
+      if (!user.email) return false;
+      const { db } = await getDeps();
+      return Boolean(await db.query.users.findFirst({ where: eq(users.email, user.email.toLowerCase()) }));
+    },
+    async jwt({ token, user, account }) {
+      if (user) {
+        if (account?.provider === "oidc" && user.email) {
+          const { db } = await getDeps();
+          const row = await db.query.users.findFirst({ where: eq(users.email, user.email.toLowerCase()) });
+          token.uid = row?.id;
+        } else {
+          token.uid = user.id;
+        }
+      }
+      return token;
+    },
+    async session({ session, token }) {
+      if (session.user) (session.user as { id?: string }).id = token.uid as string | undefined;
+      return session;
+    },
+  },
+};

@@ -1,0 +1,13 @@
+/** The tRPC app router: one line per router. */
+import { createCallerFactory, createTRPCRouter } from "./trpc";
+import { meRouter, workspacesRouter } from "./routers/workspaces";
+import { membersRouter } from "./routers/members";
+
+export const appRouter = createTRPCRouter({
+  me: meRouter,
+  workspaces: workspacesRouter,
+  members: membersRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);
