@@ -2,8 +2,10 @@
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 import { meRouter, workspacesRouter } from "./routers/workspaces";
 import { membersRouter } from "./routers/members";
+import { authRouter } from "./routers/auth";
 
 export const appRouter = createTRPCRouter({
+  auth: authRouter,
   me: meRouter,
   workspaces: workspacesRouter,
   members: membersRouter,

@@ -1,0 +1,12 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { getSessionActor } from "@/server/auth/session";
+
+export const dynamic = "force-dynamic";
+
+/** Everything under (app) needs a signed-in member. */
+export default async function SignedInLayout({ children }: { children: ReactNode }) {
+  const actor = await getSessionActor();
+  if (!actor) redirect("/sign-in");
+  return children;
+}
