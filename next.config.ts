@@ -5,7 +5,8 @@ import { env } from "./server/env";
 const nextConfig: NextConfig = {
   // Separate build dirs let several builds (CI, e2e, a developer) coexist in one checkout.
   distDir: env.NEXT_DIST_DIR,
-  serverExternalPackages: ["better-sqlite3", "jsonata"],
+  // External so the custom server (server/main.ts, run by tsx) and Next's bundle share one drizzle/better-sqlite3.
+  serverExternalPackages: ["better-sqlite3", "drizzle-orm", "jsonata"],
   poweredByHeader: false,
   typedRoutes: false,
 };

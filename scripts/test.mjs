@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// `npm test`: system packages (when missing) → vitest (unit + integration, real SQLite, real
+// Prometheus/Alertmanager, fake Atlassian) → next build → Playwright e2e in Debian Chromium.
+// Ends with one line `N passed, N failed` and a non-zero exit code on any failure.
+//   SKIP_E2E=1 npm test      unit/integration only
+//   npm test -- path/filter  passes filters to vitest and skips e2e
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+process.chdir(root);
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1", PATH: `${path.join(root, "node_modules/.bin")}:${process.env.PATH}` };
+const filters = process.argv.slice(2);
+const out = path.join(root, ".ci-out");
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+
+if (Number(process.versions.node.split(".")[0]) < 22) {
+  console.error(`Tests need Node 24 (found ${process.version}); run them with npm test.`);
+  process.exit(1);
+}
+
+const t0 = Date.now();
+const run = (cmd, args, extraEnv = {}) => {
+  console.log(`\n▶ ${path.basename(cmd)} ${args.join(" ")}`);
+  return spawnSync(cmd, args, { stdio: "inherit", env: { ...env, ...extraEnv } }).status ?? 1;
+};
+const failures = [];
+
+if (run("bash", ["scripts/ensure-system-deps.sh"]) !== 0) failures.push("system packages");
+
+const vitestCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest.json")}`, ...filters]);
+if (vitestCode !== 0) failures.push("vitest");
+
+const e2e = !filters.length && !process.env.SKIP_E2E;
+if (e2e) {
+  if (run(bin("next"), ["build"]) !== 0) failures.push("next build");
+  else {
+    const code = run(bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(out, "playwright.json"), CI: "true" });
+    if (code !== 0) failures.push("playwright");
+  }
+}
+
+let passed = 0, failed = 0, skipped = 0;
+try {
+  const v = JSON.parse(fs.readFileSync(path.join(out, "vitest.json"), "utf8"));
+  passed += v.numPassedTests; failed += v.numFailedTests; skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  if (v.numFailedTestSuites && !v.numFailedTests) failed += v.numFailedTestSuites; // a file that failed to load
+} catch { if (!failures.includes("vitest")) failures.push("vitest (no report)"); failed += 1; }
+if (e2e && !failures.includes("next build")) {
+  try {
+    const p = JSON.parse(fs.readFileSync(path.join(out, "playwright.json"), "utf8"));
+    passed += p.stats.expected + (p.stats.flaky ?? 0); failed += p.stats.unexpected; skipped += p.stats.skipped;
+  } catch { failed += 1; }
+}
+if (failures.length) console.log(`\nFailed steps: ${failures.join(", ")}`);
+console.log(`\nTest time ${Math.round((Date.now() - t0) / 1000)} s`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failures.length || failed ? 1 : 0);

@@ -1,0 +1,61 @@
+/**
+ * The Conveyor process (`npm start`, `npm run dev`): one node:http server that
+ * - answers `/hooks/*` (webhook ingress) itself with the lean listener: Next's request path tops
+ *   out near 1.8k req/s on these machines, the lean path does an order of magnitude more
+ *   (docs/benchmarks.md), and deliveries must be committed before their 202;
+ * - hands every other request to Next.js;
+ * - runs the durable runner in-process (set CONVEYOR_RUNNER=0 to leave it to `npm run worker`).
+ * This replaces DESIGN.md's instrumentation.ts start-up deliberately: one place owns start and shutdown.
+ */
+import http from "node:http";
+import next from "next";
+import { env } from "./env";
+import { getDeps } from "./deps";
+import { closeDb } from "@/db/client";
+
+async function main() {
+  const dev = process.argv.includes("--dev");
+  const deps = await getDeps(); // opens the database and applies migrations before anything listens
+  const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const { handleHookRequest } = await import("./webhooks/lean-listener");
+
+  const server = http.createServer((req, res) => {
+    if (req.url && req.url.startsWith("/hooks/")) {
+      handleHookRequest(req, res, deps);
+      return;
+    }
+    handle(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  let runner: { stop(): Promise<void> } | undefined;
+  if (env.CONVEYOR_RUNNER) {
+    const { startRunner } = await import("./runner/runner-loop");
+    runner = startRunner(deps, { concurrency: env.CONVEYOR_RUNNER_CONCURRENCY });
+  }
+
+  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+  const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
+  console.log(`Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT}  (public URL ${deps.publicUrl}, data ${env.dataDir})`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping (finishing in-flight work)…`);
+    server.close();
+    await runner?.stop();
+    await app.close?.();
+    closeDb(deps.db);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
