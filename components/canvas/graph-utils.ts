@@ -1,0 +1,133 @@
+/** Pure helpers between the automation document and React Flow's nodes/edges. No React here. */
+import type { CatalogUnit, FlowEdge, FlowNode, FlowNodeData, GraphDoc, NoteData } from "./types";
+import { isUnitNode } from "./types";
+
+export function edgeId(from: string, to: string) {
+  return `e:${from}->${to}`;
+}
+
+export function docToFlow(graph: GraphDoc, kindOf: (key: string) => "trigger" | "component"): { nodes: FlowNode[]; edges: FlowEdge[] } {
+  const nodes: FlowNode[] = graph.nodes.map((n, i) => ({
+    id: n.id,
+    type: kindOf(n.key),
+    position: n.position ?? { x: i * 280, y: 0 },
+    data: { key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null },
+  }));
+  for (const note of graph.notes ?? []) {
+    nodes.push({
+      id: note.id,
+      type: "note",
+      position: note.position,
+      data: { text: note.text },
+      ...(note.size ? { width: note.size.width, height: note.size.height } : {}),
+    });
+  }
+  const edges: FlowEdge[] = graph.edges.map((e) => ({ id: edgeId(e.from, e.to), source: e.from, target: e.to }));
+  return { nodes, edges };
+}
+
+export function flowToDoc(nodes: FlowNode[], edges: FlowEdge[]): GraphDoc {
+  const doc: GraphDoc = { nodes: [], edges: [], notes: [] };
+  for (const n of nodes) {
+    const position = { x: Math.round(n.position.x), y: Math.round(n.position.y) };
+    if (isUnitNode(n)) {
+      const d = n.data as FlowNodeData;
+      doc.nodes.push({ id: n.id, name: d.name, key: d.key, connectionId: d.connectionId ?? null, config: d.config, position });
+    } else {
+      const size = n.width && n.height ? { width: Math.round(n.width), height: Math.round(n.height) } : undefined;
+      doc.notes!.push({ id: n.id, text: (n.data as NoteData).text, position, ...(size ? { size } : {}) });
+    }
+  }
+  doc.edges = edges.map((e) => ({ from: e.source, to: e.target }));
+  return doc;
+}
+
+/** A readable, unique node name derived from the unit key (`metrics.createSilence` → `createSilence`, `createSilence2`). */
+export function uniqueName(base: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  const clean = base.replace(/[^A-Za-z0-9_]/g, "") || "node";
+  if (!used.has(clean)) return clean;
+  for (let i = 2; ; i++) if (!used.has(`${clean}${i}`)) return `${clean}${i}`;
+}
+
+export function defaultNameFor(unit: Pick<CatalogUnit, "key">) {
+  return unit.key.split(".").pop() ?? unit.key;
+}
+
+export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Rewrites `$steps.old` (and `$steps["old"]`) references inside every string of a config value. */
+export function renameInValue(value: unknown, from: string, to: string): unknown {
+  if (typeof value === "string") {
+    if (!value.includes(from)) return value;
+    const dotted = new RegExp(`\\$steps\\.${escapeRe(from)}(?![A-Za-z0-9_])`, "g");
+    const bracket = new RegExp(`\\$steps\\[(["'])${escapeRe(from)}\\1\\]`, "g");
+    return value.replace(dotted, `$steps.${to}`).replace(bracket, `$steps[$1${to}$1]`);
+  }
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const r = renameInValue(v, from, to);
+      if (r !== v) changed = true;
+      return r;
+    });
+    return changed ? out : value;
+  }
+  if (value && typeof value === "object") {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const r = renameInValue(v, from, to);
+      if (r !== v) changed = true;
+      out[k] = r;
+    }
+    return changed ? out : value;
+  }
+  return value;
+}
+
+/** Ids of every node with a path to `nodeId` (its upstream), nearest first. */
+export function upstreamOf(nodeId: string, edges: Array<{ source: string; target: string }>): string[] {
+  const seen = new Set<string>();
+  const order: string[] = [];
+  let frontier = [nodeId];
+  while (frontier.length) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      for (const e of edges) {
+        if (e.target === id && !seen.has(e.source)) {
+          seen.add(e.source);
+          order.push(e.source);
+          next.push(e.source);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return order;
+}
+
+/** Whether adding from→to would close a cycle. */
+export function wouldCycle(from: string, to: string, edges: Array<{ source: string; target: string }>): boolean {
+  if (from === to) return true;
+  return upstreamOf(from, edges).includes(to);
+}
+
+/** A one-line summary of a node's key config for the node card. */
+export function summarize(config: Record<string, unknown>, max = 48): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(config)) {
+    if (v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0)) continue;
+    let text: string;
+    if (typeof v === "string") text = v;
+    else if (Array.isArray(v)) text = v.every((x) => typeof x === "string") ? v.join(", ") : `${v.length} item${v.length === 1 ? "" : "s"}`;
+    else if (typeof v === "object") continue;
+    else text = String(v);
+    parts.push(`${k}: ${text}`);
+    if (parts.join(" · ").length > max) break;
+  }
+  const s = parts.join(" · ");
+  return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}

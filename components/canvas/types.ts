@@ -1,0 +1,102 @@
+/**
+ * Editor-side types. The catalog shape mirrors what `catalog.list` serves (integrations/core/catalog.ts);
+ * the editor reads it loosely so that extra keys from the server never break the canvas.
+ */
+import type { Edge, Node } from "@xyflow/react";
+
+export interface JsonSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  const?: unknown;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  format?: string;
+  additionalProperties?: boolean | JsonSchema;
+  // UI meta keys (integrations/core/ui-meta.ts)
+  widget?: string;
+  placeholder?: string;
+  sensitive?: boolean;
+  expression?: boolean;
+  resource?: { type: string; dependsOn?: string[]; allowCustom?: boolean };
+  visibleWhen?: { field: string; equals: unknown };
+  togglable?: boolean;
+  order?: number;
+  enumLabels?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+export interface CatalogUnit {
+  kind: "trigger" | "component";
+  key: string;
+  integration: string;
+  title: string;
+  description: string;
+  docs?: string;
+  configSchema: JsonSchema;
+  outputType: string;
+  outputSchema?: JsonSchema;
+  example?: unknown;
+  needsConnection?: boolean;
+  delivery?: string;
+}
+
+export interface CatalogIntegration {
+  key: string;
+  title: string;
+  description?: string;
+  icon?: string;
+  connectionKind?: "form" | "oauth2" | null;
+  connectionSchema?: JsonSchema | null;
+}
+
+export interface Catalog {
+  integrations: CatalogIntegration[];
+  units: CatalogUnit[];
+}
+
+export interface FlowNodeData extends Record<string, unknown> {
+  key: string;
+  name: string;
+  config: Record<string, unknown>;
+  connectionId?: string | null;
+}
+
+export interface NoteData extends Record<string, unknown> {
+  text: string;
+}
+
+export type FlowNode = Node<FlowNodeData, "trigger" | "component"> | Node<NoteData, "note">;
+export type FlowEdge = Edge;
+
+/** The automation document's graph (DESIGN.md "The automation document"). */
+export interface GraphDoc {
+  nodes: Array<{
+    id: string;
+    name: string;
+    key: string;
+    connectionId?: string | null;
+    config: Record<string, unknown>;
+    position?: { x: number; y: number };
+  }>;
+  edges: Array<{ from: string; to: string }>;
+  notes?: Array<{ id: string; text: string; position: { x: number; y: number }; size?: { width: number; height: number } }>;
+}
+
+export interface Problem {
+  path: string;
+  message: string;
+  nodeId?: string;
+}
+
+export function isUnitNode(n: FlowNode): n is Node<FlowNodeData, "trigger" | "component"> {
+  return n.type === "trigger" || n.type === "component";
+}
