@@ -42,7 +42,7 @@ export async function runCommand(positionals: string[], values: Values): Promise
     case "keys create": {
       if (!values.name || !values.role) throw new Error("keys create needs --name and --role");
       if (!KEY_ROLES.includes(values.role)) throw new Error(`--role must be one of ${KEY_ROLES.join(", ")}`);
-      const { createApiKey } = await import("../services/api-keys/create-api-key");
+      const { createApiKey } = await import("../services/api-keys/api-keys");
       const r = await createApiKey(await getDeps(), await systemActor(), {
         name: values.name,
         role: values.role as ApiKeyRole,
