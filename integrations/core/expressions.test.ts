@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { evaluateTemplate, previewExpression, renameNodeInGraph, resolveExpressions, checkTemplate } from "./expressions";
+
+const ctx = {
+  trigger: { type: "metrics.alert", timestamp: "2026-01-01T00:00:00.000Z", data: { labels: { alertname: "DiskFull" }, count: 3, list: [1, 2] } },
+  steps: { silence: { type: "metrics.silence", timestamp: "2026-01-01T00:00:01.000Z", data: { silenceID: "abc" } } },
+};
+
+describe("expressions", () => {
+  it("keeps the type of a lone expression and stringifies mixed text", async () => {
+    expect(await evaluateTemplate("{{ $trigger.data.count }}", ctx)).toBe(3);
+    expect(await evaluateTemplate("{{ $trigger.data.list }}", ctx)).toEqual([1, 2]);
+    expect(await evaluateTemplate("n={{ $trigger.data.count }} id={{ $steps.silence.data.silenceID }}", ctx)).toBe("n=3 id=abc");
+    expect(await evaluateTemplate("{{ {'a': {'b': 1}} }}", ctx)).toEqual({ a: { b: 1 } });
+  });
+
+  it("resolves nested config and names the field on failure", async () => {
+    const out = await resolveExpressions({ matchers: [{ name: "alertname", value: "{{ $trigger.data.labels.alertname }}" }], n: 1 }, ctx);
+    expect(out).toEqual({ matchers: [{ name: "alertname", value: "DiskFull" }], n: 1 });
+    await expect(resolveExpressions({ x: { y: "{{ $nope( }}" } }, ctx)).rejects.toThrow(/^x\.y: syntax error/);
+    expect(checkTemplate("{{ 1 + }}")).toMatch(/syntax error/);
+    expect(checkTemplate("a {{ 1 + 1 }}")).toBeNull();
+  });
+
+  it("cannot reach constructors, prototypes or the process", async () => {
+    expect(await evaluateTemplate("{{ $trigger.constructor }}", ctx)).toBeUndefined();
+    expect(await evaluateTemplate("{{ $trigger.data.labels.__proto__ }}", ctx)).toBeUndefined();
+    expect(await evaluateTemplate("{{ $process }}", ctx)).toBeUndefined();
+    expect(await evaluateTemplate("{{ $globalThis }}", ctx)).toBeUndefined();
+    for (const attempt of ["$trigger.constructor.constructor('return process')()", "$string.constructor('return process')()", "$lookup($trigger, 'constructor')", "$eval('$process')"]) {
+      const got = await evaluateTemplate(`{{ ${attempt} }}`, ctx).catch((e: Error) => `error: ${e.message}`);
+      expect(got === undefined || (typeof got === "string" && got.startsWith("error"))).toBe(true);
+    }
+    await evaluateTemplate("{{ $merge([{}, {'__proto__': {'polluted': true}}]) }}", ctx).catch(() => undefined);
+    await evaluateTemplate("{{ {'__proto__': {'polluted': true}} }}", ctx).catch(() => undefined);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+  });
+
+  it("stops infinite recursion, runaway loops and huge outputs", async () => {
+    await expect(evaluateTemplate("{{ ($f := function($x){ $f($x + 1) }; $f(1)) }}", ctx)).rejects.toThrow(/too deeply|longer than/);
+    const started = Date.now();
+    await expect(evaluateTemplate("{{ ($f := function($x){ $x > 0 ? $f($x - 1) + $f($x - 1) : 1 }; $f(40)) }}", ctx)).rejects.toThrow(/longer than|too deeply/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await expect(evaluateTemplate("{{ $pad('', 2000000, 'x') }}", ctx)).rejects.toThrow(/larger than/);
+  });
+
+  it("previews without throwing and renames references", async () => {
+    expect(await previewExpression("{{ $steps.silence.data.silenceID }}", ctx)).toEqual({ ok: true, value: "abc" });
+    expect(await previewExpression("{{ ) }}", ctx)).toMatchObject({ ok: false });
+    const g = renameNodeInGraph(
+      { nodes: [{ name: "silence", config: {} }, { name: "b", config: { v: "{{ $steps.silence.data.x }} {{ $steps['silence'].y }} {{ $steps.silenceX }}" } }] },
+      "silence",
+      "mute",
+    );
+    expect(g.nodes[0]!.name).toBe("mute");
+    expect(g.nodes[1]!.config.v).toBe("{{ $steps.mute.data.x }} {{ $steps['mute'].y }} {{ $steps.silenceX }}");
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * `{{ … }}` templates with JSONata inside, evaluated against `$trigger` and `$steps` only.
+ *
+ * - A value that is exactly one `{{ }}` keeps the expression's type; mixed text becomes a string.
+ * - Sandbox: bindings are deep-copied JSON (no functions, no prototypes reachable: JSONata only
+ *   reads own properties), nothing else is bound; time and depth are bounded by JSONata's own
+ *   guardrails; results are JSON round-tripped and capped in size.
+ * - Errors name the field and the reason (the runner adds the node).
+ */
+import jsonata from "jsonata";
+
+export const EXPRESSION_LIMITS = { timeoutMs: 250, maxDepth: 200, maxOutputBytes: 256 * 1024, maxSourceLength: 10_000 };
+
+export interface ExpressionContext {
+  trigger: unknown;
+  steps: Record<string, unknown>;
+}
+
+export class ExpressionError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+    readonly expression: string,
+  ) {
+    super(message);
+    this.name = "ExpressionError";
+  }
+}
+
+type Part = { text: string } | { expr: string };
+
+/** Splits a template into text and expression parts (braces inside the expression are balanced, strings skipped). */
+export function parseTemplate(template: string): Part[] {
+  const parts: Part[] = [];
+  let i = 0;
+  let textStart = 0;
+  while (i < template.length) {
+    if (template.startsWith("{{", i)) {
+      const end = findClose(template, i + 2);
+      if (end < 0) throw new Error("unclosed {{ (missing }})");
+      if (i > textStart) parts.push({ text: template.slice(textStart, i) });
+      parts.push({ expr: template.slice(i + 2, end).trim() });
+      i = end + 2;
+      textStart = i;
+    } else i++;
+  }
+  if (textStart < template.length) parts.push({ text: template.slice(textStart) });
+  return parts;
+}
+
+function findClose(s: string, from: number): number {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = from; i < s.length; i++) {
+    const c = s[i]!;
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (c === "{") depth++;
+    else if (c === "}") {
+      if (depth === 0 && s[i + 1] === "}") return i;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+export function hasExpression(value: unknown): value is string {
+  return typeof value === "string" && value.includes("{{");
+}
+
+const compiled = new Map<string, jsonata.Expression>();
+
+function compile(source: string): jsonata.Expression {
+  let expr = compiled.get(source);
+  if (!expr) {
+    if (source.length > EXPRESSION_LIMITS.maxSourceLength) throw new Error(`expression longer than ${EXPRESSION_LIMITS.maxSourceLength} characters`);
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      expr = (jsonata as any)(source, { timeout: EXPRESSION_LIMITS.timeoutMs, stack: EXPRESSION_LIMITS.maxDepth }) as jsonata.Expression;
+    } catch (e) {
+      throw new Error(`syntax error: ${describe(e)}`);
+    }
+    if (compiled.size > 5000) compiled.clear();
+    compiled.set(source, expr);
+  }
+  return expr;
+}
+
+function describe(e: unknown): string {
+  const err = e as { message?: string; code?: string; position?: number; token?: string };
+  if (err?.code === "D1011") return `expression nested too deeply (limit ${EXPRESSION_LIMITS.maxDepth})`;
+  if (err?.code === "D1012") return `expression took longer than ${EXPRESSION_LIMITS.timeoutMs} ms`;
+  if (err instanceof RangeError) return "expression recursed too deeply";
+  const msg = err?.message ?? String(e);
+  return err?.position !== undefined ? `${msg} (at position ${err.position})` : msg;
+}
+
+/** JSON deep copy: plain data only, capped in size. */
+function toPlain(value: unknown, what: string): unknown {
+  if (value === undefined) return undefined;
+  const json = JSON.stringify(value);
+  if (json === undefined) return undefined;
+  if (json.length > EXPRESSION_LIMITS.maxOutputBytes) throw new Error(`${what} is larger than ${EXPRESSION_LIMITS.maxOutputBytes} bytes`);
+  return JSON.parse(json);
+}
+
+/** Checks the syntax of every `{{ }}` in a template (save time). Returns the reason or null. */
+export function checkTemplate(template: string): string | null {
+  try {
+    for (const part of parseTemplate(template)) if ("expr" in part) compile(part.expr);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+async function evalOne(source: string, bindings: Record<string, unknown>): Promise<unknown> {
+  const expr = compile(source);
+  let result: unknown;
+  try {
+    result = await expr.evaluate(undefined, bindings);
+  } catch (e) {
+    throw new Error(describe(e));
+  }
+  return toPlain(result, "expression result");
+}
+
+function makeBindings(ctx: ExpressionContext): Record<string, unknown> {
+  return { trigger: JSON.parse(JSON.stringify(ctx.trigger ?? null)), steps: JSON.parse(JSON.stringify(ctx.steps ?? {})) };
+}
+
+/** Evaluates one template string. */
+export async function evaluateTemplate(template: string, ctx: ExpressionContext, field = "value", bindings = makeBindings(ctx)): Promise<unknown> {
+  let parts: Part[];
+  try {
+    parts = parseTemplate(template);
+  } catch (e) {
+    throw new ExpressionError(`${field}: ${(e as Error).message}`, field, template);
+  }
+  try {
+    if (parts.length === 1 && "expr" in parts[0]!) return await evalOne(parts[0].expr, bindings);
+    let out = "";
+    for (const part of parts) {
+      if ("text" in part) out += part.text;
+      else {
+        const v = await evalOne(part.expr, bindings);
+        out += v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v);
+      }
+      if (out.length > EXPRESSION_LIMITS.maxOutputBytes) throw new Error(`result is larger than ${EXPRESSION_LIMITS.maxOutputBytes} bytes`);
+    }
+    return out;
+  } catch (e) {
+    throw new ExpressionError(`${field}: ${(e as Error).message}`, field, template);
+  }
+}
+
+/** Resolves every `{{ }}` string inside a config value (objects and arrays walked). */
+export async function resolveExpressions(config: unknown, ctx: ExpressionContext): Promise<unknown> {
+  const bindings = makeBindings(ctx);
+  const walk = async (value: unknown, path: string): Promise<unknown> => {
+    if (hasExpression(value)) return evaluateTemplate(value, ctx, path || "value", bindings);
+    if (Array.isArray(value)) return Promise.all(value.map((v, i) => walk(v, path ? `${path}.${i}` : String(i))));
+    if (value && typeof value === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        const r = await walk(v, path ? `${path}.${k}` : k);
+        if (r !== undefined) out[k] = r;
+      }
+      return out;
+    }
+    return value;
+  };
+  return walk(config, "");
+}
+
+/** For the editor: evaluates a template against a sample context without throwing. */
+export async function previewExpression(template: string, sample: ExpressionContext): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+  try {
+    return { ok: true, value: hasExpression(template) ? await evaluateTemplate(template, sample, "expression") : template };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+/** Rewrites `$steps.<old>` references in every node's config (renaming a node). */
+export function renameNodeInGraph<G extends { nodes: Array<{ name: string; config: Record<string, unknown> }> }>(graph: G, oldName: string, newName: string): G {
+  const esc = oldName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(`(\\$steps\\s*\\.\\s*)(${esc}|\`${esc}\`)(?![A-Za-z0-9_])|(\\$steps\\s*\\[\\s*)(["'])${esc}\\4(\\s*\\])`, "g");
+  const rewrite = (v: unknown): unknown => {
+    if (hasExpression(v)) {
+      return v.replace(re, (_m, a, _b, c, q, d) => (a !== undefined ? `${a}${newName}` : `${c}${q}${newName}${q}${d}`));
+    }
+    if (Array.isArray(v)) return v.map(rewrite);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rewrite(x)]));
+    return v;
+  };
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) => ({ ...n, name: n.name === oldName ? newName : n.name, config: rewrite(n.config) as Record<string, unknown> })),
+  };
+}

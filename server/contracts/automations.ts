@@ -1,0 +1,65 @@
+/** The automation document (what the editor saves and export/import round-trips) and its response shape. */
+import { z } from "zod";
+import { GraphSchema } from "./graph";
+
+export const AutomationDocumentSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(5000).optional(),
+  enabled: z.boolean().optional(),
+  concurrency: z.number().int().min(1).max(1000).optional(),
+  errorHandlerId: z.string().nullish().describe("Automation started with the summary of a failed run."),
+  graph: GraphSchema,
+});
+export type AutomationDocument = z.input<typeof AutomationDocumentSchema>;
+
+export const AutomationPatchSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(5000).optional(),
+  enabled: z.boolean().optional(),
+  concurrency: z.number().int().min(1).max(1000).optional(),
+  errorHandlerId: z.string().nullable().optional(),
+});
+export type AutomationPatch = z.input<typeof AutomationPatchSchema>;
+
+export const AutomationTriggerSchema = z.object({
+  nodeId: z.string(),
+  key: z.string(),
+  intakeId: z.string().nullable(),
+  url: z.string().nullable().describe("Webhook URL to give the upstream (null for manual/schedule triggers)."),
+});
+
+export const RunStatusSchema = z.enum(["queued", "running", "waiting", "succeeded", "failed", "cancelled"]);
+
+export const AutomationSchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  enabled: z.boolean(),
+  concurrency: z.number().int(),
+  errorHandlerId: z.string().nullable(),
+  version: z.number().int(),
+  graph: GraphSchema,
+  triggers: z.array(AutomationTriggerSchema),
+  lastRun: z.object({ id: z.string(), status: RunStatusSchema, createdAt: z.string() }).nullable().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Automation = z.infer<typeof AutomationSchema>;
+
+export const AutomationVersionSchema = z.object({
+  version: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  graph: GraphSchema,
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AutomationVersion = z.infer<typeof AutomationVersionSchema>;
+
+export const DocumentProblemSchema = z.object({
+  path: z.string(),
+  nodeId: z.string().optional(),
+  message: z.string(),
+});
+export type DocumentProblem = z.infer<typeof DocumentProblemSchema>;

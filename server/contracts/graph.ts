@@ -1,0 +1,46 @@
+/**
+ * The automation graph (isomorphic: the editor, REST/OpenAPI and the services import it).
+ * Nodes are triggers or components by `key`; `name` is unique and is what expressions use
+ * (`$steps.<name>`); edges carry one envelope from `from` to `to`.
+ */
+import { z } from "zod";
+
+export const NODE_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const GraphNodeSchema = z.object({
+  id: z.string().min(1).max(100).describe("Stable node id, unique in the graph."),
+  name: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(NODE_NAME_RE, "Use letters, digits and _ (not starting with a digit), e.g. createSilence")
+    .describe("Unique in the graph; expressions refer to the node as $steps.<name>."),
+  key: z.string().min(3).describe("Trigger or component key, e.g. metrics.createSilence."),
+  connectionId: z.string().nullish().describe("Connection used by the node (integration nodes)."),
+  config: z.record(z.string(), z.unknown()).default({}).describe("Node settings; fields marked expression accept {{ }}."),
+  position: z.object({ x: z.number(), y: z.number() }).optional(),
+  notes: z.string().max(10_000).optional(),
+});
+
+export const GraphEdgeSchema = z.object({
+  from: z.string().min(1).describe("Source node id."),
+  to: z.string().min(1).describe("Target node id."),
+});
+
+export const GraphNoteSchema = z.object({
+  id: z.string(),
+  text: z.string().max(10_000),
+  position: z.object({ x: z.number(), y: z.number() }),
+  size: z.object({ width: z.number(), height: z.number() }).optional(),
+});
+
+export const GraphSchema = z.object({
+  nodes: z.array(GraphNodeSchema).max(500),
+  edges: z.array(GraphEdgeSchema).max(2000).default([]),
+  notes: z.array(GraphNoteSchema).max(500).optional(),
+});
+
+export type GraphNode = z.output<typeof GraphNodeSchema>;
+export type GraphEdge = z.output<typeof GraphEdgeSchema>;
+export type Graph = z.output<typeof GraphSchema>;
+export type GraphInput = z.input<typeof GraphSchema>;
