@@ -1,0 +1,120 @@
+/**
+ * State of the Jira Service Management module of the fake Atlassian: service desks, request types
+ * (with their practice / work category), customer requests with approvals and comments.
+ * Customer requests are Jira issues: `issueId`/`issueKey` refer to issues of the Jira module.
+ */
+export interface JsmUser { accountId: string; displayName: string; emailAddress?: string }
+
+export interface JsmServiceDesk { id: string; projectId: string; projectKey: string; projectName: string }
+
+export interface JsmRequestTypeField {
+  fieldId: string;
+  name: string;
+  required: boolean;
+  validValues?: Array<{ value: string; label: string }>;
+  jiraSchema?: { type: string; system?: string; custom?: string; customId?: number };
+}
+
+export interface JsmRequestType {
+  id: string;
+  serviceDeskId: string;
+  name: string;
+  description: string;
+  issueTypeId: string;
+  /** Work category, e.g. "incident-management", "service-request"; omitted from responses unless expanded. */
+  practice?: string;
+  fields: JsmRequestTypeField[];
+}
+
+export interface JsmApproval {
+  id: string;
+  name: string;
+  finalDecision: "approved" | "declined" | "pending";
+  approvers: Array<{ approver: JsmUser; approverDecision: "approved" | "declined" | "pending" }>;
+  createdDate: string;
+  completedDate?: string;
+}
+
+export interface JsmComment { id: string; body: string; public: boolean; author: JsmUser; created: string }
+
+export interface JsmRequest {
+  issueId: string;
+  issueKey: string;
+  serviceDeskId: string;
+  requestTypeId: string;
+  summary: string;
+  reporter: JsmUser;
+  created: string;
+  approvals: JsmApproval[];
+  comments: JsmComment[];
+}
+
+export function dateDto(iso: string) {
+  const d = new Date(iso);
+  return { epochMillis: d.getTime(), friendly: d.toUTCString(), iso8601: d.toISOString().replace("Z", "+0000"), jira: d.toISOString().replace("Z", "+0000") };
+}
+
+export class JsmState {
+  serviceDesks: JsmServiceDesk[] = [];
+  requestTypes: JsmRequestType[] = [];
+  requests = new Map<string, JsmRequest>();
+  users = new Map<string, JsmUser>();
+  /** Caller when the server core does not tell who the token belongs to. */
+  defaultAccountId?: string;
+  private seq = 1000;
+  constructor(readonly now: () => Date = () => new Date()) {}
+
+  nextId() {
+    this.seq += 1;
+    return String(this.seq);
+  }
+
+  addUser(u: JsmUser) {
+    this.users.set(u.accountId, u);
+    return u;
+  }
+
+  addServiceDesk(d: Omit<JsmServiceDesk, "id"> & { id?: string }) {
+    const desk = { id: d.id ?? this.nextId(), ...d };
+    this.serviceDesks.push(desk as JsmServiceDesk);
+    return desk as JsmServiceDesk;
+  }
+
+  addRequestType(t: Omit<JsmRequestType, "id" | "fields" | "description"> & { id?: string; fields?: JsmRequestTypeField[]; description?: string }) {
+    const rt: JsmRequestType = { description: "", fields: [{ fieldId: "summary", name: "Summary", required: true }, { fieldId: "description", name: "Description", required: false }], ...t, id: t.id ?? this.nextId() };
+    this.requestTypes.push(rt);
+    return rt;
+  }
+
+  addRequest(r: Omit<JsmRequest, "approvals" | "comments" | "created"> & { approvals?: JsmApproval[]; created?: string }) {
+    const req: JsmRequest = { approvals: [], comments: [], created: this.now().toISOString(), ...r };
+    this.requests.set(req.issueKey, req);
+    return req;
+  }
+
+  addApproval(issueKey: string, name: string, approverIds: string[]) {
+    const req = this.requests.get(issueKey);
+    if (!req) throw new Error(`No request ${issueKey}`);
+    const approval: JsmApproval = {
+      id: this.nextId(),
+      name,
+      finalDecision: "pending",
+      approvers: approverIds.map((id) => ({ approver: this.users.get(id) ?? { accountId: id, displayName: id }, approverDecision: "pending" })),
+      createdDate: this.now().toISOString(),
+    };
+    req.approvals.push(approval);
+    return approval;
+  }
+
+  findRequest(idOrKey: string): JsmRequest | undefined {
+    return this.requests.get(idOrKey) ?? [...this.requests.values()].find((r) => r.issueId === idOrKey);
+  }
+
+  /** `{serviceDeskId}` accepts the desk id, `projectKey:ABC`, `projectId:10012` or a bare project key. */
+  findDesk(ref: string): JsmServiceDesk | undefined {
+    const [kind, value] = ref.includes(":") ? ref.split(":", 2) : ["", ref];
+    return this.serviceDesks.find((d) =>
+      kind === "projectKey" ? d.projectKey === value : kind === "projectId" ? d.projectId === value : d.id === value || d.projectKey === value,
+    );
+  }
+}
