@@ -1,0 +1,36 @@
+/** Lines: ordered steps, each naming an automation. */
+import { z } from "zod";
+import { IsoTimestampSchema } from "./common";
+
+export const LineStepSchema = z.strictObject({
+  name: z.string().trim().min(1).max(100).meta({ example: "Triage" }),
+  appId: z.string().min(1).max(100).meta({ description: "Automation run for this step.", example: "aut_0a1b2c3d4e5f6g7h" }),
+});
+
+export const LineSchema = z
+  .object({
+    id: z.string().meta({ example: "lin_0a1b2c3d4e5f6g7h" }),
+    name: z.string(),
+    steps: z.array(z.object({ name: z.string(), appId: z.string() })),
+    openTasks: z.number().int().meta({ description: "Tasks on the line that are not closed (draft or open)." }),
+    createdAt: IsoTimestampSchema,
+    updatedAt: IsoTimestampSchema,
+  })
+  .meta({ id: "Line", description: "An assembly line: a task placed on it runs each step's automation in turn." });
+export type Line = z.infer<typeof LineSchema>;
+
+export const CreateLineBodySchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).meta({ example: "Incident follow-up" }),
+    steps: z.array(LineStepSchema).max(50).default([]),
+  })
+  .meta({ id: "CreateLineBody" });
+export type CreateLineBody = z.input<typeof CreateLineBodySchema>;
+
+export const UpdateLineBodySchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).optional(),
+    steps: z.array(LineStepSchema).max(50).optional().meta({ description: "Replaces the whole ordered list." }),
+  })
+  .meta({ id: "UpdateLineBody" });
+export type UpdateLineBody = z.input<typeof UpdateLineBodySchema>;
