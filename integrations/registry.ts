@@ -3,9 +3,10 @@
  * Lookups by component/trigger key are built once.
  */
 import type { AnyComponent, AnyIntegration, AnyTrigger } from "./core/define";
+import { core } from "./builtin";
 
 // Integrations register here (keep alphabetical):
-const INTEGRATIONS: AnyIntegration[] = [];
+const INTEGRATIONS: AnyIntegration[] = [core as AnyIntegration];
 
 export function listIntegrations(): AnyIntegration[] {
   return INTEGRATIONS;
@@ -42,4 +43,10 @@ export function findTrigger(key: string): AnyTrigger | undefined {
 
 export function findIntegration(key: string): AnyIntegration | undefined {
   return INTEGRATIONS.find((i) => i.key === key);
+}
+
+/** Tests only: adds an integration of stub components (runner tests). */
+export function registerTestIntegration(integration: AnyIntegration): void {
+  if (!INTEGRATIONS.some((i) => i.key === integration.key)) INTEGRATIONS.push(integration);
+  byKey = undefined;
 }

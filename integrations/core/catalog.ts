@@ -1,0 +1,88 @@
+/**
+ * Definitions → a serializable catalog for the editor (tRPC catalog.list) and REST (GET /api/v1/catalog).
+ * Config schemas become JSON Schema (`io: "input"`, so defaulted fields are optional) carrying the
+ * UI meta keys; integration code itself never reaches the browser.
+ */
+import { z } from "zod";
+import { listIntegrations } from "../registry";
+import type { AnyComponent, AnyIntegration, AnyTrigger } from "./define";
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface CatalogUnit {
+  kind: "component" | "trigger";
+  key: string;
+  title: string;
+  description: string;
+  docs: string | null;
+  needsConnection: boolean;
+  delivery: string | null;
+  config: JsonSchema;
+  outputType: string;
+  output: JsonSchema;
+  example: unknown;
+}
+
+export interface CatalogIntegration {
+  key: string;
+  title: string;
+  description: string;
+  icon: string;
+  connection: { kind: "form" | "oauth2"; schema: JsonSchema } | null;
+  resources: string[];
+  components: CatalogUnit[];
+  triggers: CatalogUnit[];
+}
+
+export function toJsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+function unit(u: AnyComponent | AnyTrigger): CatalogUnit {
+  return {
+    kind: u.kind,
+    key: u.key,
+    title: u.title,
+    description: u.description,
+    docs: u.docs ?? null,
+    needsConnection: u.needsConnection !== false,
+    delivery: u.kind === "trigger" ? u.delivery : null,
+    config: toJsonSchema(u.config),
+    outputType: u.outputType,
+    output: toJsonSchema(u.output, "output"),
+    example: u.example,
+  };
+}
+
+export function describeIntegration(i: AnyIntegration): CatalogIntegration {
+  return {
+    key: i.key,
+    title: i.title,
+    description: i.description,
+    icon: i.icon,
+    connection: i.connection ? { kind: i.connection.kind, schema: toJsonSchema(i.connection.schema) } : null,
+    resources: Object.keys(i.resources ?? {}),
+    components: i.components.map(unit),
+    triggers: i.triggers.map(unit),
+  };
+}
+
+let cached: CatalogIntegration[] | undefined;
+
+export function buildCatalog(): CatalogIntegration[] {
+  cached ??= listIntegrations().map(describeIntegration);
+  return cached;
+}
+
+/** Paths (dotted) of fields marked `sensitive` in a JSON Schema. */
+export function sensitivePaths(schema: JsonSchema, prefix = ""): string[] {
+  const out: string[] = [];
+  if (schema.sensitive === true) out.push(prefix);
+  const props = schema.properties as Record<string, JsonSchema> | undefined;
+  for (const [k, v] of Object.entries(props ?? {})) out.push(...sensitivePaths(v, prefix ? `${prefix}.${k}` : k));
+  for (const key of ["anyOf", "oneOf", "allOf"]) for (const s of (schema[key] as JsonSchema[] | undefined) ?? []) out.push(...sensitivePaths(s, prefix));
+  if (schema.items && typeof schema.items === "object") out.push(...sensitivePaths(schema.items as JsonSchema, prefix ? `${prefix}.*` : "*"));
+  return [...new Set(out)];
+}

@@ -1,0 +1,68 @@
+/**
+ * Test helpers for integration units: `createTestContext(def, { config, connection })` parses the
+ * config through the real schema and gives a real HTTP client (loopback allowed), captured logs.
+ */
+import type { z } from "zod";
+import { createHttpClient, type HttpClient } from "./http";
+import { envelope, type AnyComponent, type ComponentContext, type ConnectionHandle, type Envelope, type Logger, type OAuthTokenSource } from "./define";
+
+export interface TestContextOptions {
+  config: unknown;
+  /** Connection settings (parsed config) or a full handle. */
+  connection?: Record<string, unknown> | ConnectionHandle;
+  connectionState?: Record<string, unknown>;
+  oauth?: OAuthTokenSource;
+  state?: unknown;
+  trigger?: Envelope;
+  steps?: Record<string, Envelope>;
+  now?: () => Date;
+  signal?: AbortSignal;
+  http?: HttpClient;
+}
+
+export interface CapturedLog {
+  level: string;
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+export function createTestLogger(): Logger & { records: CapturedLog[] } {
+  const records: CapturedLog[] = [];
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void records.push({ level, message, fields });
+  return { records, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+function isHandle(c: unknown): c is ConnectionHandle {
+  return !!c && typeof c === "object" && "config" in c && "integration" in c && "id" in c;
+}
+
+export function createTestContext<D extends AnyComponent>(
+  def: D,
+  options: TestContextOptions,
+): ComponentContext<z.output<D["config"]>> & { logs: CapturedLog[] } {
+  const config = def.config.parse(options.config);
+  const now = options.now ?? (() => new Date());
+  const log = createTestLogger();
+  const signal = options.signal ?? new AbortController().signal;
+  const connection: ConnectionHandle | undefined = options.connection
+    ? isHandle(options.connection)
+      ? options.connection
+      : { id: "con_test", integration: def.key.split(".")[0]!, config: options.connection, state: options.connectionState ?? {}, oauth: options.oauth }
+    : undefined;
+  return {
+    config,
+    connection,
+    http: options.http ?? createHttpClient({ signal }),
+    log,
+    logs: log.records,
+    signal,
+    run: { runId: "run_test", automationId: "aut_test", workspaceId: "wsp_test", nodeId: "n_test", nodeName: "test", attempt: 1, stepId: "stp_test" },
+    trigger: options.trigger ?? envelope("test.trigger", {}),
+    steps: options.steps ?? {},
+    state: options.state,
+    now,
+    emit: (data) => envelope(def.outputType, data, now()),
+    wait: (delayMs, state, reason) => ({ kind: "wait", delayMs, state, reason }),
+    stop: (reason) => ({ kind: "stop", reason }),
+  };
+}
