@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { Copy } from "lucide-react";
 import { useTRPC } from "@/components/providers/trpc-provider";
+import { AuditLog } from "./audit-log";
 
 const ROLES = ["viewer", "operator", "editor", "admin"] as const;
 
@@ -105,6 +106,7 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
           </div>
         )}
       </section>
+      {admin && <AuditLog />}
     </div>
   );
 }
