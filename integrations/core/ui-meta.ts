@@ -46,6 +46,6 @@ export interface UiMeta {
 }
 
 /** Identity helper that gives `.meta()` calls type checking. */
-export function ui(meta: UiMeta): UiMeta {
-  return meta;
+export function ui(meta: UiMeta): UiMeta & Record<string, unknown> {
+  return meta as UiMeta & Record<string, unknown>;
 }
