@@ -6,7 +6,7 @@ const nextConfig: NextConfig = {
   // Separate build dirs let several builds (CI, e2e, a developer) coexist in one checkout.
   distDir: env.NEXT_DIST_DIR,
   // External so the custom server (server/main.ts, run by tsx) and Next's bundle share one drizzle/better-sqlite3.
-  serverExternalPackages: ["better-sqlite3", "drizzle-orm", "jsonata"],
+  serverExternalPackages: ["better-sqlite3", "drizzle-orm", "jsonata", "prom-client"],
   poweredByHeader: false,
   typedRoutes: false,
 };

@@ -1,0 +1,11 @@
+import { getDeps } from "@/server/deps";
+import { getMetrics } from "@/server/observability/metrics";
+
+export const dynamic = "force-dynamic";
+
+/** GET /metrics: Prometheus text format (runs by status, queue depth/age, step durations, webhook deliveries, upstream errors). */
+export async function GET() {
+  const metrics = getMetrics();
+  metrics.bindDb((await getDeps()).db);
+  return new Response(await metrics.registry.metrics(), { headers: { "content-type": metrics.registry.contentType } });
+}
