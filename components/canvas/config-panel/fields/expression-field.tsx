@@ -1,0 +1,79 @@
+"use client";
+/** `{{ }}` editor: CodeMirror with autocomplete of `$trigger` / `$steps.<name>` paths and a live preview. */
+import { autocompletion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
+import { EditorView } from "@codemirror/view";
+import CodeMirror from "@uiw/react-codemirror";
+import { useEffect, useMemo, useState } from "react";
+import type { ExpressionPath } from "../expression-paths";
+import { useFormEnv } from "../form-context";
+import { previewTemplate } from "../preview";
+
+export function completionSource(paths: ExpressionPath[]) {
+  return (ctx: CompletionContext): CompletionResult | null => {
+    const word = ctx.matchBefore(/\$[A-Za-z0-9_.`[\]]*/);
+    if (!word || (word.from === word.to && !ctx.explicit)) return null;
+    const typed = word.text;
+    const options = paths
+      .filter((p) => p.path.startsWith(typed) && p.path !== typed)
+      // Offer the next segment first, deeper paths after.
+      .sort((a, b) => a.path.length - b.path.length)
+      .slice(0, 200)
+      .map((p) => ({
+        label: p.path,
+        detail: p.sample ? `${p.type} · ${p.sample}` : p.type,
+        info: `from ${p.source}`,
+        type: p.type === "object" || p.type === "array" ? "namespace" : "property",
+      }));
+    return { from: word.from, options, validFor: /^\$[A-Za-z0-9_.`[\]]*$/ };
+  };
+}
+
+const theme = EditorView.theme({
+  "&": { fontSize: "12px", border: "1px solid var(--color-border)", borderRadius: "6px", background: "white" },
+  "&.cm-focused": { outline: "2px solid var(--color-accent)", outlineOffset: "1px" },
+  ".cm-content": { fontFamily: "var(--font-mono)", padding: "6px 2px" },
+  ".cm-gutters": { display: "none" },
+});
+
+export function ExpressionField({ id, value, onChange, label, describedBy }: { id: string; value: string; onChange: (v: string) => void; label: string; describedBy?: string }) {
+  const env = useFormEnv();
+  const extensions = useMemo(
+    () => [
+      autocompletion({ override: [completionSource(env.expressionPaths)], activateOnTyping: true, icons: false }),
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({ id, "aria-label": label, ...(describedBy ? { "aria-describedby": describedBy } : {}) }),
+      theme,
+    ],
+    [env.expressionPaths, id, label, describedBy],
+  );
+  const [preview, setPreview] = useState<{ value?: unknown; error?: string } | null>(null);
+  useEffect(() => {
+    let live = true;
+    const t = setTimeout(() => {
+      if (!env.sample || !value.includes("{{")) return setPreview(null);
+      previewTemplate(value, env.sample).then((r) => live && setPreview(r));
+    }, 200);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [value, env.sample]);
+  return (
+    <div data-testid={`expression-${id}`}>
+      <CodeMirror
+        value={value}
+        onChange={onChange}
+        extensions={extensions}
+        basicSetup={{ lineNumbers: false, foldGutter: false, highlightActiveLine: false, autocompletion: false }}
+        minHeight="32px"
+        editable={!env.readOnly}
+      />
+      {preview && (
+        <div className={`mt-1 rounded border px-2 py-1 font-mono text-[11px] ${preview.error ? "border-red-200 bg-red-50 text-danger" : "border-border bg-zinc-50 text-zinc-700"}`} data-testid={`preview-${id}`}>
+          <span className="mr-1 font-sans text-muted">{preview.error ? "Error:" : `Preview${env.sampleSource ? ` (${env.sampleSource})` : ""}:`}</span>
+          {preview.error ?? (preview.value === undefined ? <em>undefined</em> : JSON.stringify(preview.value))}
+        </div>
+      )}
+    </div>
+  );
+}

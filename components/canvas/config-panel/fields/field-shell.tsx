@@ -1,0 +1,47 @@
+"use client";
+import type { ReactNode } from "react";
+
+export interface FieldShellProps {
+  id: string;
+  path: string;
+  label: string;
+  required?: boolean;
+  help?: string;
+  error?: string | null;
+  /** Rendered at the right of the label (e.g. the expression toggle). */
+  aside?: ReactNode;
+  /** Use a fieldset/legend for groups of inputs. */
+  group?: boolean;
+  children: ReactNode;
+}
+
+/** Label + control + help + error for one generated field. The wrapper carries `data-testid="field-<path>"`. */
+export function FieldShell({ id, path, label, required, help, error, aside, group, children }: FieldShellProps) {
+  const labelEl = (
+    <span className="flex items-center gap-1">
+      {label}
+      {required && <span className="text-danger" aria-hidden>*</span>}
+      {required && <span className="sr-only">(required)</span>}
+    </span>
+  );
+  const Wrapper = group ? "fieldset" : "div";
+  return (
+    <Wrapper data-testid={`field-${path}`} data-invalid={error ? "true" : undefined} className="min-w-0">
+      <div className="mb-1 flex items-center justify-between gap-2">
+        {group ? <legend className="label mb-0">{labelEl}</legend> : <label htmlFor={id} className="label mb-0">{labelEl}</label>}
+        {aside}
+      </div>
+      {children}
+      {help && !error && <p id={`${id}-help`} className="help">{help}</p>}
+      {error && (
+        <p id={`${id}-error`} role="alert" className="field-error" data-testid={`error-${path}`}>
+          {error}
+        </p>
+      )}
+    </Wrapper>
+  );
+}
+
+export function describedBy(id: string, help?: string, error?: string | null) {
+  return error ? `${id}-error` : help ? `${id}-help` : undefined;
+}

@@ -1,0 +1,58 @@
+"use client";
+/** Ordered lists: rows of objects (silence matchers, responders) or plain strings (tags), with add/remove/reorder. */
+import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
+
+interface ListProps {
+  id: string;
+  label: string;
+  items: unknown[];
+  onChange: (items: unknown[]) => void;
+  newItem: () => unknown;
+  renderItem: (index: number) => ReactNode;
+  disabled?: boolean;
+  inline?: boolean;
+}
+
+export function ListField({ id, label, items, onChange, newItem, renderItem, disabled, inline }: ListProps) {
+  const move = (from: number, to: number) => {
+    const next = [...items];
+    const [x] = next.splice(from, 1);
+    next.splice(to, 0, x);
+    onChange(next);
+  };
+  return (
+    <div id={id} className="space-y-2">
+      {items.length === 0 && <p className="rounded-md border border-dashed border-border px-3 py-2 text-xs text-muted">No items yet.</p>}
+      {items.map((_, i) => (
+        <div key={i} data-testid={`${id}-row-${i}`} className={inline ? "flex items-start gap-1" : "rounded-md border border-border bg-zinc-50/60 p-2.5"}>
+          <div className={inline ? "min-w-0 flex-1" : "mb-1.5 flex items-center justify-between"}>
+            {!inline && <span className="text-xs font-medium text-muted">{label} {i + 1}</span>}
+            {inline && renderItem(i)}
+            {!inline && <RowActions {...{ i, count: items.length, move, disabled, label }} remove={() => onChange(items.filter((__, j) => j !== i))} />}
+          </div>
+          {inline ? <RowActions {...{ i, count: items.length, move, disabled, label }} remove={() => onChange(items.filter((__, j) => j !== i))} /> : <div className="space-y-2.5">{renderItem(i)}</div>}
+        </div>
+      ))}
+      <button type="button" className="btn btn-sm" disabled={disabled} onClick={() => onChange([...items, newItem()])}>
+        <Plus size={14} aria-hidden /> Add {label.toLowerCase().replace(/s$/, "")}
+      </button>
+    </div>
+  );
+}
+
+function RowActions({ i, count, move, remove, disabled, label }: { i: number; count: number; move: (a: number, b: number) => void; remove: () => void; disabled?: boolean; label: string }) {
+  return (
+    <div className="flex shrink-0 gap-0.5">
+      <button type="button" className="btn btn-ghost btn-sm" aria-label={`Move ${label} ${i + 1} up`} disabled={disabled || i === 0} onClick={() => move(i, i - 1)}>
+        <ArrowUp size={13} />
+      </button>
+      <button type="button" className="btn btn-ghost btn-sm" aria-label={`Move ${label} ${i + 1} down`} disabled={disabled || i === count - 1} onClick={() => move(i, i + 1)}>
+        <ArrowDown size={13} />
+      </button>
+      <button type="button" className="btn btn-ghost btn-sm text-danger" aria-label={`Remove ${label} ${i + 1}`} disabled={disabled} onClick={remove}>
+        <Trash2 size={13} />
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+"use client";
+/**
+ * Options loaded from the node's connection (projects, issue types, silences…): searchable, paginated,
+ * dependent (disabled until the fields in `dependsOn` have values; reloads when they change).
+ */
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Check, ChevronDown, Loader2, RefreshCw } from "lucide-react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useFormEnv } from "../form-context";
+import { humanize } from "../schema-utils";
+
+interface Props {
+  id: string;
+  resource: { type: string; dependsOn?: string[]; allowCustom?: boolean };
+  value: unknown;
+  onChange: (v: unknown) => void;
+  describedBy?: string;
+  invalid?: boolean;
+}
+
+export function ResourcePicker({ id, resource, value, onChange, describedBy, invalid }: Props) {
+  const env = useFormEnv();
+  const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState("");
+  const [debounced, setDebounced] = useState("");
+  const listId = useId();
+  const boxRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(search), 250);
+    return () => clearTimeout(t);
+  }, [search]);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => !boxRef.current?.contains(e.target as Node) && setOpen(false);
+    document.addEventListener("mousedown", close);
+    return () => document.removeEventListener("mousedown", close);
+  }, [open]);
+
+  const deps = Object.fromEntries((resource.dependsOn ?? []).map((k) => [k, env.config[k]]));
+  const missing = (resource.dependsOn ?? []).filter((k) => deps[k] === undefined || deps[k] === "");
+  const enabled = open && !!env.loadResources && missing.length === 0;
+  const query = useInfiniteQuery({
+    queryKey: ["resource", env.idPrefix, resource.type, deps, debounced],
+    enabled,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => env.loadResources!({ type: resource.type, config: env.config, search: debounced || undefined, cursor: pageParam }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    staleTime: 30_000,
+  });
+  const options = query.data?.pages.flatMap((p) => p.options) ?? [];
+  const current = value === undefined || value === null ? "" : String(value);
+  const currentLabel = options.find((o) => o.value === current)?.label;
+
+  if (missing.length) {
+    return (
+      <button id={id} type="button" className="input text-left text-zinc-400" disabled aria-describedby={describedBy}>
+        Choose {missing.map(humanize).join(", ").toLowerCase()} first
+      </button>
+    );
+  }
+  return (
+    <div ref={boxRef} className="relative">
+      <button
+        id={id}
+        type="button"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        className="input flex items-center justify-between text-left"
+        onClick={() => setOpen(!open)}
+      >
+        <span className={current ? "truncate" : "text-zinc-400"}>{current ? currentLabel ?? current : "Choose…"}</span>
+        <ChevronDown size={14} className="shrink-0 text-muted" aria-hidden />
+      </button>
+      {open && (
+        <div className="absolute z-30 mt-1 w-full rounded-md border border-border bg-surface p-1 shadow-lg">
+          <input
+            autoFocus
+            className="input mb-1"
+            aria-label="Search options"
+            placeholder={resource.allowCustom ? "Search, or type a value / {{ expression }}" : "Search…"}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Escape") setOpen(false);
+              if (e.key === "Enter" && resource.allowCustom && search) {
+                onChange(search);
+                setOpen(false);
+              }
+            }}
+          />
+          <ul id={listId} role="listbox" aria-label="Options" className="max-h-56 overflow-auto">
+            {query.isLoading && (
+              <li className="flex items-center gap-2 px-2 py-1.5 text-xs text-muted">
+                <Loader2 size={12} className="animate-spin" /> Loading…
+              </li>
+            )}
+            {query.isError && (
+              <li className="px-2 py-1.5 text-xs text-danger">
+                {(query.error as Error).message}{" "}
+                <button type="button" className="underline" onClick={() => query.refetch()}>
+                  <RefreshCw size={11} className="inline" /> Retry
+                </button>
+              </li>
+            )}
+            {!query.isLoading && !query.isError && options.length === 0 && <li className="px-2 py-1.5 text-xs text-muted">No matches.</li>}
+            {options.map((o) => (
+              <li key={o.value} role="option" aria-selected={o.value === current}>
+                <button
+                  type="button"
+                  className="flex w-full items-start gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-zinc-100 focus:bg-zinc-100"
+                  onClick={() => {
+                    onChange(o.value);
+                    setOpen(false);
+                  }}
+                >
+                  <Check size={13} className={`mt-0.5 shrink-0 ${o.value === current ? "text-accent" : "invisible"}`} aria-hidden />
+                  <span className="min-w-0">
+                    <span className="block truncate">{o.label}</span>
+                    {o.description && <span className="block truncate text-xs text-muted">{o.description}</span>}
+                  </span>
+                </button>
+              </li>
+            ))}
+            {query.hasNextPage && (
+              <li>
+                <button type="button" className="w-full rounded px-2 py-1.5 text-xs text-accent hover:bg-zinc-100" onClick={() => query.fetchNextPage()}>
+                  {query.isFetchingNextPage ? "Loading…" : "Load more"}
+                </button>
+              </li>
+            )}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

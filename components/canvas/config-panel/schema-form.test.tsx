@@ -1,0 +1,129 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { useState } from "react";
+import { SchemaForm } from "./schema-form";
+import { FormEnvProvider, type FormEnv } from "./form-context";
+import type { JsonSchema } from "../types";
+
+// Shape produced by z.toJSONSchema(..., { io: "input" }) for a createSilence-like config.
+const schema: JsonSchema = {
+  type: "object",
+  properties: {
+    matchers: {
+      title: "Matchers",
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        properties: {
+          name: { type: "string", title: "Name", minLength: 1 },
+          value: { type: "string", title: "Value", expression: true },
+          isRegex: { type: "boolean", default: false, title: "Is Regex" },
+        },
+        required: ["name", "value"],
+      },
+    },
+    duration: { type: "string", title: "Duration", widget: "duration" },
+    state: { type: "string", enum: ["any", "firing"], default: "any", title: "State" },
+    selector: { anyOf: [{ type: "string", const: "latest" }, { type: "string", const: "specific" }], title: "Approval Selector" },
+    approval: { type: "string", title: "Approval", visibleWhen: { field: "selector", equals: "specific" } },
+    description: { type: "string", title: "Description", togglable: true },
+    password: { type: "string", title: "Password", sensitive: true },
+    project: { type: "string", title: "Project", resource: { type: "project" } },
+    issueType: { type: "string", title: "Issue Type", resource: { type: "issueType", dependsOn: ["project"] } },
+  },
+  required: ["matchers", "duration", "selector"],
+};
+
+function Harness({ initial = {}, env = {} }: { initial?: Record<string, unknown>; env?: Partial<FormEnv> }) {
+  const [value, setValue] = useState<Record<string, unknown>>(initial);
+  return (
+    <QueryClientProvider client={new QueryClient()}>
+      <FormEnvProvider value={{ idPrefix: "t", config: value, problems: {}, expressionPaths: [], sample: { steps: {} }, ...env }}>
+        <SchemaForm schema={schema} value={value} onChange={(p) => setValue((v) => ({ ...v, ...p }))} />
+        <output data-testid="value">{JSON.stringify(value)}</output>
+      </FormEnvProvider>
+    </QueryClientProvider>
+  );
+}
+const current = () => JSON.parse(screen.getByTestId("value").textContent!);
+
+afterEach(cleanup);
+
+describe("SchemaForm", () => {
+  it("labels every control and marks required fields", () => {
+    render(<Harness />);
+    expect(screen.getByLabelText(/Duration/)).toBeTruthy();
+    expect(screen.getByLabelText(/^State/)).toBeTruthy();
+    expect(screen.getByLabelText(/Password/).getAttribute("type")).toBe("password");
+    expect(screen.getByTestId("field-duration").textContent).toContain("(required)");
+    expect(screen.getByTestId("field-password").textContent).not.toContain("(required)");
+  });
+
+  it("adds, edits, reorders and removes list rows", () => {
+    render(<Harness />);
+    const add = screen.getByRole("button", { name: /Add matcher/ });
+    fireEvent.click(add);
+    fireEvent.click(add);
+    fireEvent.change(screen.getByLabelText(/^Name/, { selector: "#t-matchers_0_name" }), { target: { value: "alertname" } });
+    fireEvent.change(screen.getByLabelText(/^Name/, { selector: "#t-matchers_1_name" }), { target: { value: "severity" } });
+    expect(current().matchers.map((m: { name: string }) => m.name)).toEqual(["alertname", "severity"]);
+    expect(current().matchers[0].isRegex).toBe(false);
+    fireEvent.click(screen.getByRole("button", { name: "Move Matchers 2 up" }));
+    expect(current().matchers.map((m: { name: string }) => m.name)).toEqual(["severity", "alertname"]);
+    fireEvent.click(screen.getByRole("button", { name: "Remove Matchers 1" }));
+    expect(current().matchers.map((m: { name: string }) => m.name)).toEqual(["alertname"]);
+  });
+
+  it("validates inline as the user types and shows server problems on the exact field", () => {
+    render(<Harness env={{ problems: { "matchers.0.value": "Value is required" } }} initial={{ matchers: [{ name: "a", value: "" }] }} />);
+    expect(within(screen.getByTestId("field-matchers.0.value")).getByRole("alert").textContent).toBe("Value is required");
+    expect(screen.getByTestId("field-matchers.0.name").querySelector("[role=alert]")).toBeNull();
+    const duration = screen.getByLabelText(/Duration/);
+    fireEvent.change(duration, { target: { value: "soon" } });
+    expect(within(screen.getByTestId("field-duration")).getByRole("alert").textContent).toMatch(/duration like/);
+    expect(duration.getAttribute("aria-invalid")).toBe("true");
+    fireEvent.change(duration, { target: { value: "2h30m" } });
+    expect(screen.getByTestId("field-duration").querySelector("[role=alert]")).toBeNull();
+  });
+
+  it("shows a field only when another field has the given value, and togglable sections omit their key", () => {
+    render(<Harness />);
+    expect(screen.queryByTestId("field-approval")).toBeNull();
+    fireEvent.change(screen.getByLabelText(/Approval Selector/), { target: { value: "specific" } });
+    expect(screen.getByTestId("field-approval")).toBeTruthy();
+    expect(screen.queryByLabelText(/^Description/)).toBeNull();
+    fireEvent.click(screen.getByRole("switch", { name: "Enable Description" }));
+    fireEvent.change(screen.getByLabelText(/^Description/), { target: { value: "hello" } });
+    expect(current().description).toBe("hello");
+    fireEvent.click(screen.getByRole("switch", { name: "Enable Description" }));
+    expect("description" in current()).toBe(false);
+  });
+
+  it("loads resource options from the connection, and dependent pickers wait for their parent", async () => {
+    const loadResources = vi.fn(async ({ type, config }: { type: string; config: Record<string, unknown> }) => ({
+      options: type === "project" ? [{ value: "OPS", label: "Operations" }] : [{ value: `bug-${config.project}`, label: `Bug in ${config.project}` }],
+    }));
+    render(<Harness env={{ loadResources }} />);
+    expect(screen.getByTestId("field-issueType").textContent).toMatch(/Choose project first/);
+    fireEvent.click(screen.getByLabelText(/^Project/));
+    const option = await screen.findByRole("button", { name: "Operations" });
+    fireEvent.click(option);
+    expect(current().project).toBe("OPS");
+    fireEvent.click(screen.getByLabelText(/Issue Type/));
+    fireEvent.click(await screen.findByRole("button", { name: "Bug in OPS" }));
+    expect(current().issueType).toBe("bug-OPS");
+    expect(loadResources).toHaveBeenCalledWith(expect.objectContaining({ type: "issueType" }));
+  });
+
+  it("switches an expression-capable field to expression mode", async () => {
+    render(<Harness initial={{ matchers: [{ name: "a", value: "x" }] }} />);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId("expr-toggle-matchers.0.value"));
+    });
+    expect(screen.getByTestId("expr-toggle-matchers.0.value").getAttribute("aria-pressed")).toBe("true");
+    expect(current().matchers[0].value).toBe("x");
+  });
+});
