@@ -172,6 +172,7 @@ CREATE TABLE `events` (
 	`intake_id` text,
 	`automation_id` text,
 	`node_id` text,
+	`dedupe_scope` text,
 	`dedupe_key` text,
 	`type` text NOT NULL,
 	`envelope` text NOT NULL,
@@ -179,7 +180,7 @@ CREATE TABLE `events` (
 	`received_at` text NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `events_dedupe_idx` ON `events` (`intake_id`,`automation_id`,`node_id`,`dedupe_key`);--> statement-breakpoint
+CREATE UNIQUE INDEX `events_dedupe_idx` ON `events` (`dedupe_scope`,`dedupe_key`);--> statement-breakpoint
 CREATE INDEX `events_automation_idx` ON `events` (`automation_id`,`received_at`);--> statement-breakpoint
 CREATE TABLE `jobs` (
 	`id` text PRIMARY KEY NOT NULL,
@@ -240,6 +241,7 @@ CREATE TABLE `runs` (
 CREATE INDEX `runs_automation_idx` ON `runs` (`automation_id`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `runs_workspace_status_idx` ON `runs` (`workspace_id`,`status`);--> statement-breakpoint
 CREATE INDEX `runs_task_idx` ON `runs` (`task_id`);--> statement-breakpoint
+CREATE INDEX `runs_status_automation_idx` ON `runs` (`status`,`automation_id`);--> statement-breakpoint
 CREATE TABLE `connections` (
 	`id` text PRIMARY KEY NOT NULL,
 	`workspace_id` text NOT NULL,

@@ -9,7 +9,9 @@ export const events = sqliteTable(
     intakeId: text(),
     automationId: text(),
     nodeId: text(),
-    /** Dedupe key scoped to the intake (or automation for manual starts); a repeat starts no run. */
+    /** Dedupe scope: `<intakeId>` (trigger intake), `<intakeId>:<automationId>:<nodeId>` (shared), `manual:<automationId>`. */
+    dedupeScope: text(),
+    /** Dedupe key within the scope; a repeat starts no run (null = no dedupe). */
     dedupeKey: text(),
     type: text().notNull(),
     /** The full envelope `{type, timestamp, data}`. */
@@ -18,7 +20,7 @@ export const events = sqliteTable(
     receivedAt: text().notNull(),
   },
   (t) => [
-    uniqueIndex("events_dedupe_idx").on(t.intakeId, t.automationId, t.nodeId, t.dedupeKey),
+    uniqueIndex("events_dedupe_idx").on(t.dedupeScope, t.dedupeKey),
     index("events_automation_idx").on(t.automationId, t.receivedAt),
   ],
 );
@@ -48,6 +50,7 @@ export const runs = sqliteTable(
     index("runs_automation_idx").on(t.automationId, t.createdAt, t.id),
     index("runs_workspace_status_idx").on(t.workspaceId, t.status),
     index("runs_task_idx").on(t.taskId),
+    index("runs_status_automation_idx").on(t.status, t.automationId),
   ],
 );
 
