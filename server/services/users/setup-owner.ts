@@ -10,6 +10,7 @@ import { newId, nowIso } from "../../ids";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "../../auth/password";
 import type { AppDeps } from "../../deps";
 import { createWorkspaceRow } from "../workspaces/create-workspace";
+import { recordAudit } from "../audit/record-audit";
 
 export async function hasOwner(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(memberships).where(eq(memberships.role, "owner"));
@@ -51,6 +52,7 @@ export async function setupOwner({ db }: AppDeps, input: SetupOwnerInput) {
     tx.insert(users).values(user).run();
     tx.insert(memberships).values({ organizationId: org.id, userId: user.id, role: "owner", createdAt: now }).run();
     const workspace = createWorkspaceRow(tx, org.id, "My workspace");
+    recordAudit(tx, { organizationId: org.id, workspaceId: workspace.id, actor: `user:${email}`, action: "owner.setup", target: user.id });
     return { organization: org, user: { id: user.id, email: user.email, name: user.name }, workspace };
   });
 }
