@@ -1,5 +1,5 @@
 /** Routes of the fake Jira Service Management REST API (`/ex/jira/{cloudId}/rest/servicedeskapi/...`). */
-import { json, q, qList, type FakeModule, type FakeRequest, type FakeRoute } from "../ops/route-kit";
+import { json, q, qList, type FakeModule, type FakeRequest, type FakeRoute } from "../route-kit";
 import { dateDto, type JsmApproval, type JsmRequestType, type JsmState } from "./state";
 
 export const JSM_PREFIX = "/ex/jira/{cloudId}/rest/servicedeskapi";

@@ -1,6 +1,6 @@
 /** Alert routes of the fake JSM Operations API (`/jsm/ops/api/{cloudId}/v1/alerts...`). */
 import { randomUUID } from "node:crypto";
-import { json, q, type FakeRequest, type FakeResponse, type FakeRoute } from "./route-kit";
+import { json, q, type FakeRequest, type FakeResponse, type FakeRoute } from "../route-kit";
 import type { OpsAlert, OpsSite, OpsState, RequestStatus } from "./state";
 
 export const OPS_PREFIX = "/jsm/ops/api/{cloudId}/v1";

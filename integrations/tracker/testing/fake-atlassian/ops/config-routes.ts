@@ -1,7 +1,7 @@
 /** Teams, heartbeats and integrations (outgoing webhooks) of the fake JSM Operations API. */
 import { randomUUID } from "node:crypto";
 import { OPS_PREFIX, opsError, withSite } from "./alerts";
-import { json, q, type FakeRoute } from "./route-kit";
+import { json, q, type FakeRoute } from "../route-kit";
 import type { OpsHeartbeat, OpsSite, OpsState } from "./state";
 
 type Body = Record<string, unknown>;

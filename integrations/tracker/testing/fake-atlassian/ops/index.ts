@@ -1,7 +1,7 @@
 /** JSM Operations module of the fake Atlassian: register with `opsModule(state)` in server.ts. */
 import { alertRoutes } from "./alerts";
 import { configRoutes } from "./config-routes";
-import type { FakeModule } from "./route-kit";
+import type { FakeModule } from "../route-kit";
 import { OpsState } from "./state";
 
 export { OpsState, OpsSite } from "./state";

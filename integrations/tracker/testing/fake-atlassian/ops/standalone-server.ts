@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { OpenAPIBackend } from "openapi-backend";
-import { matchPath, type FakeModule, type FakeRequest, type FakeResponse } from "./route-kit";
+import { matchPath, type FakeModule, type FakeRequest, type FakeResponse } from "../route-kit";
 
 const OPENAPI_DIR = fileURLToPath(new URL("../../openapi", import.meta.url));
 const backends = new Map<string, Promise<OpenAPIBackend>>();

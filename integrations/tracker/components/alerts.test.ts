@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { NonRetryableError } from "../../core/errors";
+import { POLL_WINDOW_MS } from "../ops-schemas";
+import { contextFor, drive, startPart2Fake, type Part2Fake } from "../testing/part2-harness";
+import { createAlert } from "./create-alert";
+import { deleteAlert } from "./delete-alert";
+import { getAlert } from "./get-alert";
+import { updateAlert } from "./update-alert";
+
+let h: Part2Fake;
+beforeAll(async () => {
+  h = await startPart2Fake();
+});
+afterAll(() => h?.close());
+beforeEach(() => {
+  h.site.processing = { delayMs: 0 };
+  h.site.alerts.clear();
+  h.fake.received.length = 0;
+});
+
+async function created(config: Record<string, unknown>) {
+  const ctx = contextFor(createAlert, h, config);
+  const { result } = await drive(createAlert, ctx, h, { realSleepMs: 30 });
+  return result as { type: string; data: Record<string, unknown> };
+}
+
+describe("tracker.createAlert", () => {
+  it("creates the alert, waits for the request and emits the full alert", async () => {
+    const out = await created({
+      message: "HighLatency on a:9100",
+      description: "p99 > 1s",
+      alias: "am:HighLatency",
+      priority: "P1",
+      tags: ["prod"],
+      responders: [{ id: h.teamId, type: "team" }],
+      extraProperties: { runbook: "https://runbooks/x", threshold: 1 },
+      note: "opened by conveyor",
+    });
+    expect(out.type).toBe("tracker.alert.created");
+    expect(out.data).toMatchObject({ message: "HighLatency on a:9100", alias: "am:HighLatency", priority: "P1", status: "open", count: 1, tags: ["prod"], acknowledged: false });
+    expect(out.data.extraProperties).toEqual({ runbook: "https://runbooks/x", threshold: "1" });
+    expect(typeof out.data.lastOccuredAt).toBe("string");
+    const post = h.fake.received.find((r) => r.method === "POST" && r.path.endsWith("/v1/alerts"));
+    expect(post?.body).toMatchObject({ message: "HighLatency on a:9100", priority: "P1", responders: [{ id: h.teamId, type: "team" }] });
+    expect(post?.body).not.toHaveProperty("visibleTo"); // empty lists are not sent
+  });
+
+  it("de-duplicates by alias: a second create of an open alert increments its count", async () => {
+    const first = await created({ message: "Disk full", alias: "disk-a" });
+    const second = await created({ message: "Disk full again", alias: "disk-a" });
+    expect(second.data.id).toBe(first.data.id);
+    expect(second.data.count).toBe(2);
+    expect(h.site.alerts.size).toBe(1);
+  });
+
+  it("keeps waiting (without a worker) while the request is slow, then succeeds", async () => {
+    h.site.processing = { delayMs: 120 };
+    const ctx = contextFor(createAlert, h, { message: "slow one" });
+    const { result, waits, waitStates } = await drive(createAlert, ctx, h, { realSleepMs: 50 });
+    expect(waits).toBeGreaterThan(0);
+    expect(waitStates[0]).toMatchObject({ requestId: expect.any(String), polls: 1 });
+    expect((result as { data: { message: string } }).data.message).toBe("slow one");
+  });
+
+  it("fails with the request id when the request is never processed inside the window; Get Alert then reads it", async () => {
+    h.site.processing = "never";
+    const ctx = contextFor(createAlert, h, { message: "lost in the queue" });
+    const err = await drive(createAlert, ctx, h).catch((e) => e);
+    expect(err).toBeInstanceOf(NonRetryableError);
+    const requestId = /request id ([0-9a-f-]+)/.exec(err.message)?.[1];
+    expect(requestId).toBeTruthy();
+    expect(err.message).toContain("Get Alert");
+    expect(h.clock.offsetMs).toBeGreaterThanOrEqual(POLL_WINDOW_MS);
+
+    h.site.processAll(); // the queue catches up later
+    const got = await getAlert.run(contextFor(getAlert, h, { alert: requestId }));
+    expect(got).toMatchObject({ type: "tracker.alert.fetched", data: { message: "lost in the queue" } });
+  });
+
+  it("is rejected by the API contract for a message over 130 characters (schema refuses it first)", () => {
+    expect(() => contextFor(createAlert, h, { message: "x".repeat(131) })).toThrow();
+  });
+
+  it("refuses visibleTo rows other than team/user at save time and at run time", async () => {
+    const cfg = { message: "m", visibleTo: [{ id: "e1", type: "escalation" }] };
+    const ctx = contextFor(createAlert, h, cfg);
+    expect(createAlert.validate!(ctx.config, { connection: h.connection() })).toEqual([expect.objectContaining({ path: "visibleTo.0.type" })]);
+    await expect(createAlert.run(ctx)).rejects.toThrow(/team or user/);
+  });
+});
+
+describe("tracker.getAlert", () => {
+  it("emits the alert by id and fails clearly for an unknown id", async () => {
+    const a = await created({ message: "to read" });
+    await expect(getAlert.run(contextFor(getAlert, h, { alert: a.data.id }))).resolves.toMatchObject({ data: { id: a.data.id, tinyId: a.data.tinyId } });
+    await expect(getAlert.run(contextFor(getAlert, h, { alert: "nope" }))).rejects.toThrow(/No alert/);
+  });
+});
+
+describe("tracker.updateAlert", () => {
+  it("sends only the enabled sections, acknowledges, and emits the freshly fetched alert", async () => {
+    const a = await created({ message: "to update", priority: "P3" });
+    h.fake.received.length = 0;
+    h.site.processing = { delayMs: 60 };
+    const ctx = contextFor(updateAlert, h, { alert: a.data.id, priority: "P1", newNote: "looking", acknowledge: true });
+    const { result } = await drive(updateAlert, ctx, h, { realSleepMs: 40 });
+    expect(result).toMatchObject({ type: "tracker.alert.updated", data: { priority: "P1", acknowledged: true, status: "acked" } });
+    const paths = h.fake.received.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.split("/v1")[1]}`);
+    expect(paths).toEqual([`PATCH /alerts/${a.data.id}/priority`, `POST /alerts/${a.data.id}/notes`, `POST /alerts/${a.data.id}/acknowledge`]);
+    expect(h.site.notes.get(String(a.data.id))?.map((n) => n.note)).toEqual(["looking"]);
+  });
+
+  it("updates message/description/assignment/an existing note and closes", async () => {
+    const a = await created({ message: "before", note: "first note" });
+    const noteId = h.site.notes.get(String(a.data.id))![0]!.id;
+    const ctx = contextFor(updateAlert, h, {
+      alert: a.data.id,
+      message: "after",
+      description: "more",
+      assignment: "acc-42",
+      updateNote: { noteId, note: "edited" },
+      close: true,
+    });
+    const { result } = await drive(updateAlert, ctx, h, { realSleepMs: 20 });
+    expect(result).toMatchObject({ data: { message: "after", description: "more", owner: "acc-42", status: "closed" } });
+    expect(h.site.notes.get(String(a.data.id))![0]!.note).toBe("edited");
+  });
+
+  it("fails clearly for an alert that does not exist", async () => {
+    await expect(updateAlert.run(contextFor(updateAlert, h, { alert: "missing", acknowledge: true }))).rejects.toThrow(/does not exist/);
+  });
+});
+
+describe("tracker.deleteAlert", () => {
+  it("emits alertId, deleted, requestId and result; the alert goes once processed", async () => {
+    const a = await created({ message: "to delete" });
+    const out = (await deleteAlert.run(contextFor(deleteAlert, h, { alert: a.data.id }))) as { type: string; data: Record<string, unknown> };
+    expect(out.type).toBe("tracker.alert.deleted");
+    expect(out.data).toEqual({ alertId: a.data.id, deleted: true, requestId: expect.any(String), result: "Request will be processed" });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.site.alerts.has(String(a.data.id))).toBe(false);
+    expect(h.site.requestStatus(String(out.data.requestId))).toMatchObject({ action: "Delete", isSuccess: true });
+  });
+});
+
+describe("ops-features gate", () => {
+  const units = [createAlert, getAlert, updateAlert, deleteAlert];
+  it("explains at save time why and how to fix when enableOpsFeatures is off or no cloud id is synced", () => {
+    for (const unit of units) {
+      const off = unit.validate!({} as never, { connection: h.connection({ config: { enableOpsFeatures: false } }) });
+      expect(off[0]?.message).toMatch(/enableOpsFeatures/);
+      expect(off[0]?.message).toMatch(/Settings/);
+      const noSite = unit.validate!({} as never, { connection: h.connection({ state: { cloudId: undefined } }) });
+      expect(noSite[0]?.message).toMatch(/cloud id/);
+    }
+  });
+
+  it("fails at run time without calling the API", async () => {
+    h.fake.received.length = 0;
+    const ctx = contextFor(getAlert, h, { alert: "x" }, h.connection({ config: { enableOpsFeatures: false } }));
+    await expect(getAlert.run(ctx)).rejects.toBeInstanceOf(NonRetryableError);
+    expect(h.fake.received).toHaveLength(0);
+  });
+});

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { defineComponent } from "../../core/define";
+import { NonRetryableError } from "../../core/errors";
+import { ui } from "../../core/ui-meta";
+import { opsClient, opsGateIssues } from "../ops-client";
+import { PRIORITIES, RESPONDER_TYPES, alertOutput, exampleAlert, isWait, pollRequest, toAlertOutput, type PollState } from "../ops-schemas";
+
+const responderRow = z.object({
+  id: z.string().min(1).meta(ui({ title: "ID", expression: true })),
+  type: z.enum(RESPONDER_TYPES).meta(ui({ title: "Type" })),
+});
+
+const optionalText = (title: string, max: number, extra: Parameters<typeof ui>[0] = {}) =>
+  z.string().max(max).optional().meta(ui({ title, expression: true, ...extra }));
+
+export const createAlertConfig = z.object({
+  message: z.string().min(1).max(130).meta(ui({ title: "Message", expression: true, order: 1 })),
+  description: optionalText("Description", 15000, { widget: "textarea" }),
+  note: optionalText("Note", 25000, { widget: "textarea" }),
+  alias: optionalText("Alias", 512, { description: "De-duplication key: an open alert with the same alias has its count increased instead." }),
+  entity: optionalText("Entity", 512),
+  source: optionalText("Source", 100),
+  priority: z.enum(PRIORITIES).optional().meta(ui({ title: "Priority", description: "Unset: the operations default (P3)." })),
+  tags: z.array(z.string().min(1)).default([]).meta(ui({ title: "Tags" })),
+  actions: z.array(z.string().min(1)).default([]).meta(ui({ title: "Actions" })),
+  responders: z.array(responderRow).max(50).default([]).meta(ui({ title: "Responders" })),
+  visibleTo: z.array(responderRow).max(50).default([]).meta(ui({ title: "Visible to" })),
+  extraProperties: z.record(z.string(), z.unknown()).optional().meta(ui({ title: "Extra properties", widget: "json", expression: true })),
+});
+
+type Config = z.output<typeof createAlertConfig>;
+
+export function createAlertBody(c: Config): Record<string, unknown> {
+  const body: Record<string, unknown> = { message: c.message };
+  for (const k of ["description", "note", "alias", "entity", "source", "priority"] as const) if (c[k]) body[k] = c[k];
+  if (c.tags.length) body.tags = c.tags;
+  if (c.actions.length) body.actions = c.actions;
+  if (c.responders.length) body.responders = c.responders;
+  if (c.visibleTo.length) body.visibleTo = c.visibleTo;
+  if (c.extraProperties && Object.keys(c.extraProperties).length) {
+    body.extraProperties = Object.fromEntries(Object.entries(c.extraProperties).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+  }
+  return body;
+}
+
+export const createAlert = defineComponent({
+  key: "tracker.createAlert",
+  title: "Create Alert",
+  description: "Creates an operations alert, waits for the asynchronous request to be processed and emits the full alert.",
+  docs:
+    "The operations module processes alert requests asynchronously. The step looks at the request status " +
+    "without holding a worker (it is rescheduled between looks) for up to a minute; if the request is still " +
+    "not processed, the step fails with the request id, which Get Alert accepts. An alias of an open alert " +
+    "updates that alert (its count increases) instead of creating a new one.",
+  config: createAlertConfig,
+  outputType: "tracker.alert.created",
+  output: alertOutput,
+  example: exampleAlert,
+  validate(config, { connection }) {
+    const issues = opsGateIssues(connection);
+    config.visibleTo?.forEach((row, i) => {
+      if (row.type !== "team" && row.type !== "user") issues.push({ path: `visibleTo.${i}.type`, message: "Visible to accepts only team or user rows." });
+    });
+    return issues;
+  },
+  async run(ctx) {
+    const ops = opsClient(ctx.connection, ctx.http);
+    let st = ctx.state as PollState | undefined;
+    if (!st) {
+      const bad = ctx.config.visibleTo.find((r) => r.type !== "team" && r.type !== "user");
+      if (bad) throw new NonRetryableError(`Visible to accepts only team or user rows (got ${bad.type}).`);
+      const receipt = await ops.createAlert(createAlertBody(ctx.config));
+      st = { requestId: receipt.requestId, startedAt: ctx.now().getTime(), polls: 0 };
+      ctx.log.info("Alert request accepted", { requestId: receipt.requestId });
+    }
+    const status = await pollRequest(ctx, ops, st, "Creating the alert");
+    if (isWait(status)) return status;
+    if (!status.alertId) throw new NonRetryableError(`The operations module processed request ${st.requestId} but reported no alert id.`);
+    return ctx.emit(toAlertOutput(await ops.getAlert(status.alertId)));
+  },
+});

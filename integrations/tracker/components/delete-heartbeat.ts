@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineComponent } from "../../core/define";
+import { NonRetryableError } from "../../core/errors";
+import { opsClient, opsGateIssues } from "../ops-client";
+import { heartbeatField, teamField } from "../ops-schemas";
+
+export const deleteHeartbeat = defineComponent({
+  key: "tracker.deleteHeartbeat",
+  title: "Delete Heartbeat",
+  description: "Deletes a heartbeat of a team by name.",
+  config: z.object({ team: teamField, heartbeat: heartbeatField }),
+  outputType: "tracker.heartbeat.deleted",
+  output: z.object({ deleted: z.literal(true), name: z.string() }),
+  example: { deleted: true, name: "conveyor-dns" },
+  validate: (_config, { connection }) => opsGateIssues(connection),
+  async run(ctx) {
+    const ops = opsClient(ctx.connection, ctx.http);
+    const { team, heartbeat } = ctx.config;
+    await ops.deleteHeartbeat(team, heartbeat).catch((e) => {
+      throw e?.status === 404 ? new NonRetryableError(`Heartbeat "${heartbeat}" does not exist in this team.`) : e;
+    });
+    return ctx.emit({ deleted: true as const, name: heartbeat });
+  },
+});

@@ -1,0 +1,79 @@
+/**
+ * Test harness for the service-desk and operations units: the JSM and JSM Ops modules of the fake
+ * Atlassian on loopback (requests validated against the vendor OpenAPI files), a connection handle
+ * pointing at it, and `drive()` which plays the engine's part for components that return `wait`.
+ */
+import type { AnyComponent, ComponentContext, ComponentResult, ConnectionHandle } from "../../core/define";
+import { createTestContext } from "../../core/testing";
+import { JsmState, jsmModule } from "./fake-atlassian/jsm";
+import { OpsState, opsModule, type OpsSite } from "./fake-atlassian/ops";
+import { startStandaloneFake, type StandaloneFake } from "./fake-atlassian/ops/standalone-server";
+
+export const CLOUD_ID = "11111111-2222-3333-4444-555555555555";
+export const ACCOUNT = "557058:conveyor-bot";
+
+export interface Part2Fake {
+  fake: StandaloneFake;
+  ops: OpsState;
+  site: OpsSite;
+  jsm: JsmState;
+  teamId: string;
+  clock: { offsetMs: number; now(): Date };
+  connection(overrides?: { config?: Record<string, unknown>; state?: Record<string, unknown> }): ConnectionHandle;
+  close(): Promise<void>;
+}
+
+export async function startPart2Fake(): Promise<Part2Fake> {
+  const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+  const ops = new OpsState(clock.now);
+  const site = ops.site(CLOUD_ID);
+  const teamId = site.addTeam("Red Team");
+  site.addTeam("Blue Team");
+  const jsm = new JsmState(clock.now);
+  jsm.defaultAccountId = ACCOUNT;
+  const fake = await startStandaloneFake([jsmModule(jsm), opsModule(ops)]);
+  fake.tokens.set("tok-bot", ACCOUNT);
+  return {
+    fake,
+    ops,
+    site,
+    jsm,
+    teamId,
+    clock,
+    connection: (o = {}) => ({
+      id: "con_tracker",
+      integration: "tracker",
+      config: { clientId: "cid", clientSecret: "secret", enableOpsFeatures: true, apiBaseUrl: fake.url, ...o.config },
+      state: { cloudId: CLOUD_ID, ...o.state },
+      oauth: { getAccessToken: async () => "tok-bot", refresh: async () => false },
+    }),
+    close: () => fake.close(),
+  };
+}
+
+export function contextFor<D extends AnyComponent>(def: D, h: Part2Fake, config: unknown, connection: ConnectionHandle = h.connection()) {
+  return createTestContext(def, { config, connection, now: h.clock.now, http: undefined });
+}
+
+/**
+ * Runs a component like the engine does: each `wait` advances the clock by its delay (sleeping at most
+ * `realSleepMs` of real time, so the fake's processing timers can fire) and calls `run` again with the state.
+ */
+export async function drive<D extends AnyComponent>(
+  def: D,
+  ctx: ComponentContext,
+  h: Part2Fake,
+  opts: { realSleepMs?: number; maxSteps?: number } = {},
+): Promise<{ result: ComponentResult; waits: number; waitStates: unknown[] }> {
+  const waitStates: unknown[] = [];
+  for (let i = 0; i < (opts.maxSteps ?? 200); i++) {
+    const result = await def.run(ctx);
+    if (!result || (result as { kind?: string }).kind !== "wait") return { result, waits: waitStates.length, waitStates };
+    const w = result as { delayMs: number; state: unknown };
+    waitStates.push(w.state);
+    await new Promise((r) => setTimeout(r, Math.min(w.delayMs, opts.realSleepMs ?? 0)));
+    h.clock.offsetMs += w.delayMs;
+    (ctx as { state: unknown }).state = w.state;
+  }
+  throw new Error("component kept waiting");
+}
