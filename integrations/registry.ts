@@ -4,9 +4,10 @@
  */
 import type { AnyComponent, AnyIntegration, AnyTrigger } from "./core/define";
 import { core } from "./builtin";
+import { metrics } from "./metrics";
 
 // Integrations register here (keep alphabetical):
-const INTEGRATIONS: AnyIntegration[] = [core as AnyIntegration];
+const INTEGRATIONS: AnyIntegration[] = [core as AnyIntegration, metrics as AnyIntegration];
 
 export function listIntegrations(): AnyIntegration[] {
   return INTEGRATIONS;

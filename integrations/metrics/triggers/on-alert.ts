@@ -1,0 +1,101 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { defineTrigger, type IncomingDelivery } from "../../core/define";
+import { DeliveryRejectedError, DeliveryUnauthorizedError } from "../../core/errors";
+import { ui } from "../../core/ui-meta";
+import { normalizeConnection } from "../connection";
+import { AlertEventSchema, alertEventExample } from "../schemas";
+import { parseNotification, toAlertEvents } from "./notification";
+import { alertmanagerSnippet } from "./setup-snippet";
+
+export const OnAlertConfigSchema = z.object({
+  statuses: z
+    .array(z.enum(["firing", "resolved"]))
+    .min(1, "Select firing, resolved or both")
+    .default(["firing"])
+    .meta(ui({ title: "Statuses", widget: "multiselect", enumLabels: { firing: "Firing", resolved: "Resolved" }, order: 1 })),
+  alertNames: z
+    .array(z.string().trim().min(1))
+    .default([])
+    .meta(ui({ title: "Alert Names", description: "Exact alertname values; empty means every alert", order: 2 })),
+  runOnRepeat: z
+    .boolean()
+    .default(false)
+    .meta(
+      ui({
+        title: "Start a run on every repeat notification",
+        description: "Off: one run per alert episode (fingerprint, status, start). On: every reminder Alertmanager sends starts a run.",
+        order: 3,
+      }),
+    ),
+});
+export type OnAlertConfig = z.output<typeof OnAlertConfigSchema>;
+
+function sha256(s: string): Buffer {
+  return createHash("sha256").update(s, "utf8").digest();
+}
+
+function header(delivery: IncomingDelivery, name: string): string | undefined {
+  const hit = Object.entries(delivery.headers ?? {}).find(([k]) => k.toLowerCase() === name);
+  return hit?.[1];
+}
+
+/** Requires `Authorization: Bearer <webhook secret>` when the connection has one (constant-time compare). */
+export function verifyBearer(delivery: IncomingDelivery, secret: string | undefined): void {
+  if (!secret) return;
+  const value = header(delivery, "authorization");
+  if (!value) throw new DeliveryUnauthorizedError("Missing Authorization header: the connection has a webhook secret");
+  const m = /^Bearer\s+(.+)$/i.exec(value.trim());
+  // Hash both sides so the comparison takes the same time whatever the lengths.
+  const ok = timingSafeEqual(sha256(m ? m[1].trim() : ""), sha256(secret));
+  if (!m || !ok) throw new DeliveryUnauthorizedError("Wrong webhook secret in the Authorization header");
+}
+
+export const onAlert = defineTrigger({
+  key: "metrics.onAlert",
+  title: "On Alert",
+  description: "Starts a run for each alert in an Alertmanager notification.",
+  docs: "Add the generated receiver to `alertmanager.yml` and reload Alertmanager. Each alert whose status is selected (and whose alertname is listed, when Alert Names is set) becomes one `metrics.alert` event with the group fields copied on. Repeats of the same alert episode start one run unless **Start a run on every repeat notification** is on.",
+  delivery: "webhook",
+  config: OnAlertConfigSchema,
+  outputType: "metrics.alert",
+  output: AlertEventSchema,
+  example: alertEventExample,
+  verify(delivery, ctx) {
+    const secret = ctx.connection ? normalizeConnection(ctx.connection.config).webhookSecret : undefined;
+    verifyBearer(delivery, secret);
+  },
+  match(delivery, ctx) {
+    let body = delivery.body;
+    if (body === undefined) {
+      try {
+        body = JSON.parse(delivery.rawBody.toString("utf8"));
+      } catch (e) {
+        throw new DeliveryRejectedError(`Invalid JSON: ${(e as Error).message}`, 400);
+      }
+    }
+    const config = OnAlertConfigSchema.parse(ctx.config ?? {});
+    const names = new Set(config.alertNames);
+    return toAlertEvents(parseNotification(body))
+      .filter((e) => config.statuses.includes(e.status))
+      .filter((e) => names.size === 0 || names.has(e.labels.alertname ?? ""))
+      .map((data) => ({
+        data,
+        // One run per alert episode; Alertmanager's repeats and 5xx retries carry the same key.
+        dedupeKey: config.runOnRepeat ? undefined : `${data.fingerprint}:${data.status}:${data.startsAt}`,
+      }));
+  },
+  setupInstructions({ url, config, connection }) {
+    const hasSecret = Boolean(connection && normalizeConnection(connection.config).webhookSecret);
+    return alertmanagerSnippet({ url, config: OnAlertConfigSchema.parse(config ?? {}), hasSecret, alertRouterUrl: connection ? alertRouterOf(connection.config) : undefined });
+  },
+});
+
+function alertRouterOf(raw: unknown): string | undefined {
+  try {
+    const c = normalizeConnection(raw);
+    return c.alertRouterBaseUrl ?? c.metricsBaseUrl;
+  } catch {
+    return undefined;
+  }
+}
