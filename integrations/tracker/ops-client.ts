@@ -143,6 +143,7 @@ export function opsClient(conn: Conn | undefined, http: HttpClient) {
     deleteHeartbeat: (teamId: string, name: string) => send<unknown>("DELETE", `/teams/${enc(teamId)}/heartbeats`, undefined, { name }),
     pingHeartbeat: (teamId: string, name: string) => send<{ message?: string }>("GET", `/teams/${enc(teamId)}/heartbeats/ping`, undefined, { name }),
 
+    listIntegrations: async () => (await send<{ values?: Array<{ id: string; name: string; type: string }> }>("GET", "/integrations", undefined, { type: "Webhook" })).values ?? [],
     createIntegration: (body: Record<string, unknown>) => send<{ id: string; name: string }>("POST", "/integrations", body),
     addIntegrationAction: (integrationId: string, body: Record<string, unknown>) => send<{ id: string }>("POST", `/integrations/${enc(integrationId)}/actions`, body),
     async deleteIntegration(id: string): Promise<boolean> {

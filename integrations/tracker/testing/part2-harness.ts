@@ -3,7 +3,7 @@
  * Atlassian on loopback (requests validated against the vendor OpenAPI files), a connection handle
  * pointing at it, and `drive()` which plays the engine's part for components that return `wait`.
  */
-import type { AnyComponent, ComponentContext, ComponentResult, ConnectionHandle } from "../../core/define";
+import type { AnyComponent, ComponentContext, ComponentResult, ConnectionHandle, IncomingDelivery, RegistrationRecord, SharedRegistrations } from "../../core/define";
 import { createTestContext } from "../../core/testing";
 import { JsmState, jsmModule } from "./fake-atlassian/jsm";
 import { OpsState, opsModule, type OpsSite } from "./fake-atlassian/ops";
@@ -76,4 +76,66 @@ export async function drive<D extends AnyComponent>(
     (ctx as { state: unknown }).state = w.state;
   }
   throw new Error("component kept waiting");
+}
+
+/** In-memory SharedRegistrations with reference counting by node (what the engine keeps in its DB). */
+export function memoryRegistrations(nodeId: string, store = new Map<string, { record: RegistrationRecord; users: Set<string>; configs: Map<string, unknown> }>()) {
+  const regs: SharedRegistrations & { store: typeof store } = {
+    store,
+    async acquire(key, create, update) {
+      const cur = store.get(key);
+      if (!cur) {
+        store.set(key, { record: await create(), users: new Set([nodeId]), configs: new Map() });
+      } else {
+        if (update) cur.record = await update(cur.record);
+        cur.users.add(nodeId);
+      }
+      return store.get(key)!.record;
+    },
+    async release(key, destroy) {
+      const cur = store.get(key);
+      if (!cur) return;
+      cur.users.delete(nodeId);
+      if (cur.users.size === 0) {
+        await destroy(cur.record);
+        store.delete(key);
+      }
+    },
+    async get(key) {
+      return store.get(key)?.record;
+    },
+    async users(key) {
+      return [...(store.get(key)?.users ?? [])].map((n) => ({ automationId: "aut_test", nodeId: n, triggerKey: "", config: store.get(key)?.configs.get(n) }));
+    },
+    async save(key, record) {
+      const cur = store.get(key);
+      if (cur) cur.record = record;
+    },
+  };
+  return regs;
+}
+
+/** A loopback receiver standing in for Conveyor's intake URL; records every delivery. */
+export async function startReceiver(status = 200) {
+  const { createServer } = await import("node:http");
+  const deliveries: IncomingDelivery[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const rawBody = Buffer.concat(chunks);
+      const u = new URL(req.url ?? "/", "http://x");
+      deliveries.push({
+        method: req.method!,
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        query: Object.fromEntries(u.searchParams),
+        rawBody,
+        body: rawBody.length ? JSON.parse(rawBody.toString("utf8")) : null,
+      });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as import("node:net").AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, deliveries, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
