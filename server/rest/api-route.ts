@@ -1,0 +1,147 @@
+/**
+ * apiRoute(operation, handler): the REST door. Authenticates the Bearer API key, rate-limits per
+ * key, checks the role, awaits Next 16 `params`, parses params/query/JSON body with the
+ * operation's zod schemas, runs the handler, validates the success body against the operation's
+ * response schema, applies Idempotency-Key, counts the call and turns every throw into problem+json.
+ */
+import { z } from "zod";
+import type { Actor } from "../auth/permissions";
+import { ROLES, roleRank } from "../auth/permissions";
+import { getDeps, type AppDeps } from "../deps";
+import { AppError } from "../errors";
+import { newId } from "../ids";
+import { authenticateApiKey } from "../services/api-keys/api-keys";
+import { countApiCall } from "./api-usage";
+import { checkIdempotencyKey, withIdempotency } from "./idempotency";
+import { HTTP_METHODS, type HttpMethod, type Operation } from "./operation";
+import { problemResponse, toErrorResponse, zodProblems } from "./problem";
+import { createRateLimiter } from "./rate-limit";
+import { readJsonBody } from "./read-body";
+import { restConfig } from "./rest-config";
+
+type ApiKeyActor = Extract<Actor, { kind: "apiKey" }>;
+export interface RouteContext<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+  actor: ApiKeyActor;
+  deps: AppDeps;
+  request: Request;
+  requestId: string;
+}
+export type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type RouteHandler = ((request: Request, ctx: NextContext) => Promise<Response>) & { method: HttpMethod; operation?: Operation };
+
+let limiter: ReturnType<typeof createRateLimiter> | null = null;
+function rateLimiter() {
+  const { rateLimit, rateWindowMs } = restConfig();
+  if (!limiter || limiter.limit !== rateLimit) limiter = createRateLimiter({ limit: rateLimit, windowMs: rateWindowMs });
+  return limiter;
+}
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, where: "params" | "query" | "body"): z.output<T> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const prefix = where === "body" ? [] : [where];
+  if (where === "params") throw new AppError("not_found", "No such resource: the path parameters are not valid ids.");
+  throw new AppError("validation_failed", `The request ${where} is not valid; see \`errors\` for each field.`, zodProblems(r.error, prefix));
+}
+
+function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const k of new Set(url.searchParams.keys())) {
+    const all = url.searchParams.getAll(k);
+    out[k] = all.length > 1 ? all : all[0]!;
+  }
+  return out;
+}
+
+/** A JSON response with headers (for ETag and friends). */
+export function jsonResponse(data: unknown, init: { status?: number; headers?: Record<string, string> } = {}) {
+  return Response.json(data, init);
+}
+
+export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  op: Operation<P, Q, B, R>,
+  handler: (ctx: RouteContext<P, Q, B>) => Promise<unknown>,
+): RouteHandler {
+  const fn = async (request: Request, nextCtx: NextContext): Promise<Response> => {
+    const incoming = request.headers.get("x-request-id");
+    const requestId = incoming && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : newId("req");
+    const url = new URL(request.url);
+    let deps: AppDeps | undefined;
+    let extraHeaders: Record<string, string> = {};
+    try {
+      deps = await getDeps();
+      const actor = await authenticateApiKey(deps, request.headers.get("authorization"));
+      const rl = rateLimiter().take(actor.keyId);
+      extraHeaders = rl.headers;
+      if (!rl.ok) {
+        throw new AppError("rate_limited", `This key made more than ${rl.headers["RateLimit-Limit"]} requests in the current window; retry after ${rl.retryAfterS} s.`, undefined, {
+          "Retry-After": String(rl.retryAfterS),
+        });
+      }
+      if (roleRank(actor.role) < roleRank(op.role)) {
+        throw new AppError("forbidden", `This key's role (${actor.role}) cannot ${op.summary.toLowerCase()}; it needs ${op.role} or higher (${ROLES.slice(roleRank(op.role), 4).join(", ")}).`);
+      }
+      const rawParams = await nextCtx.params;
+      const params = op.params ? parse(op.params, rawParams, "params") : undefined;
+      if (typeof (rawParams as Record<string, unknown>)?.factoryId === "string") countApiCall(deps.db, String(rawParams.factoryId), deps.now());
+      const query = op.query ? parse(op.query, queryObject(url), "query") : undefined;
+      let body: unknown;
+      let raw = "";
+      if (op.body) {
+        const read = await readJsonBody(request, restConfig().maxBodyBytes);
+        raw = read.raw;
+        if (read.value === undefined && !op.bodyOptional) {
+          throw new AppError("validation_failed", "This request needs a JSON body.", [{ path: "", message: "Required" }]);
+        }
+        body = parse(op.body, read.value ?? {}, "body");
+      }
+      const d = deps;
+      const run = async () => {
+        const result = await handler({ params, query, body, actor, deps: d, request, requestId } as RouteContext<P, Q, B>);
+        if (result instanceof Response) return result;
+        if (op.status === 204 || result === undefined) return new Response(null, { status: 204 });
+        const checked = op.response ? op.response.safeParse(result) : { success: true as const, data: result };
+        if (!checked.success) {
+          d.log.error("rest: response does not match its schema", { op: op.id, requestId, issues: checked.error.issues.slice(0, 5) });
+          throw new Error(`Response of ${op.id} does not match its schema`);
+        }
+        return Response.json(checked.data, { status: op.status ?? 200 });
+      };
+      const idemKey = op.idempotent ? request.headers.get("idempotency-key") : null;
+      const res = idemKey
+        ? await withIdempotency(deps.db, { apiKeyId: actor.keyId, key: checkIdempotencyKey(idemKey), method: request.method, path: url.pathname, rawBody: raw, now: deps.now().getTime() }, run)
+        : await run();
+      const headers = new Headers(res.headers);
+      headers.set("x-request-id", requestId);
+      for (const [k, v] of Object.entries(extraHeaders)) headers.set(k, v);
+      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    } catch (error) {
+      const res = toErrorResponse(error, { instance: url.pathname, requestId, log: deps?.log });
+      for (const [k, v] of Object.entries(extraHeaders)) res.headers.set(k, v);
+      return res;
+    }
+  };
+  return Object.assign(fn, { method: op.method, operation: op as unknown as Operation });
+}
+
+/** 405 with `Allow` for methods a path does not support. */
+export function methodNotAllowed(allowed: HttpMethod[]) {
+  return async (request: Request) =>
+    problemResponse("method_not_allowed", `${request.method} is not supported here; use ${allowed.join(", ")}.`, {
+      headers: { Allow: allowed.join(", ") },
+      instance: new URL(request.url).pathname,
+      requestId: newId("req"),
+    });
+}
+
+/** Every method of a route file: the given handlers, 405 for the rest. `export const { GET, POST, PUT, PATCH, DELETE } = routes(...)` */
+export function routes(...handlers: RouteHandler[]): Record<HttpMethod, (request: Request, ctx: NextContext) => Promise<Response>> {
+  const allowed = handlers.map((h) => h.method);
+  const out = {} as Record<HttpMethod, (request: Request, ctx: NextContext) => Promise<Response>>;
+  for (const m of HTTP_METHODS) out[m] = handlers.find((h) => h.method === m) ?? methodNotAllowed(allowed);
+  return out;
+}
+

@@ -1,0 +1,112 @@
+/**
+ * The OpenAPI 3.1 document, built from the same operations (and zod schemas) that api-route.ts
+ * validates with. Served at /api/v1/openapi.json; nothing here is hand-written per field.
+ */
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { ProblemSchema } from "../contracts/common";
+import { ERROR_TITLES, ERROR_STATUS } from "../errors";
+import type { Operation } from "./operation";
+import { workspaceOps } from "./operations/workspace-ops";
+import { appOps } from "./operations/app-ops";
+import pkg from "@/package.json";
+
+export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps] as Operation[];
+
+const RATE_HEADERS = {
+  "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
+  "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" as const } },
+  "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" as const } },
+  "X-Request-Id": { description: "Correlation id (also in error bodies and logs).", schema: { type: "string" as const } },
+};
+
+const problem = (status: number, description: string, headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { "application/problem+json": { schema: ProblemSchema } },
+});
+
+function statusText(status: number): string {
+  const code = (Object.keys(ERROR_STATUS) as (keyof typeof ERROR_STATUS)[]).find((c) => ERROR_STATUS[c] === status);
+  return code ? ERROR_TITLES[code] : String(status);
+}
+
+const ERROR_HELP: Record<number, string> = {
+  400: "Bad input: malformed JSON, a bad cursor or a bad header value.",
+  401: "Missing, malformed, unknown, revoked or expired API key (`WWW-Authenticate: Bearer`).",
+  403: "The key's role does not allow this action.",
+  404: "Not found, or not visible to this key.",
+  409: "Conflict with the resource's current state.",
+  412: "`If-Match` does not match the current `ETag`.",
+  413: "The body is over the size limit.",
+  415: "The body is not JSON.",
+  422: "Validation failed; `errors[]` lists every field problem with its path.",
+  429: "Rate limit exceeded; see `Retry-After`.",
+};
+
+function toOperationObject(op: Operation): ZodOpenApiOperationObject {
+  const errors = new Set([400, 401, 403, 404, 429, ...(op.body ? [413, 415, 422] : []), ...(op.query ? [422] : []), ...(op.errors ?? [])]);
+  const responses: Record<string, unknown> = {};
+  const okHeaders = { ...RATE_HEADERS, ...(op.etag === "returns" ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}) };
+  if (op.response) {
+    responses[String(op.status ?? 200)] = { description: op.summary, headers: okHeaders, content: { "application/json": { schema: op.response } } };
+  } else {
+    responses[String(op.status ?? 204)] = { description: `${op.summary}: done, no content.`, headers: okHeaders };
+  }
+  for (const s of [...errors].sort()) {
+    responses[String(s)] = problem(
+      s,
+      `${statusText(s)}. ${ERROR_HELP[s] ?? ""}`.trim(),
+      s === 401 ? { "WWW-Authenticate": { schema: { type: "string" } } } : s === 429 ? { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } } : undefined,
+    );
+  }
+  const headerParams: Record<string, z.ZodType> = {};
+  if (op.idempotent) headerParams["Idempotency-Key"] = z.string().min(1).max(255).optional().meta({ description: "Makes retries safe: a repeat within 24 h returns the first response; the same key with a different body is a 422." });
+  if (op.etag === "if-match") headerParams["If-Match"] = z.string().optional().meta({ description: "The ETag from GET; the save is refused with 412 when it no longer matches." });
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    "x-minimum-role": op.role,
+    requestParams: {
+      ...(op.params ? { path: op.params as z.ZodObject } : {}),
+      ...(op.query ? { query: op.query as z.ZodObject } : {}),
+      ...(Object.keys(headerParams).length ? { header: z.object(headerParams) } : {}),
+    },
+    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { "application/json": { schema: op.body } } } } : {}),
+    responses: responses as ZodOpenApiOperationObject["responses"],
+  } as ZodOpenApiOperationObject;
+}
+
+let cached: ReturnType<typeof createDocument> | null = null;
+
+export function buildOpenApiDocument(serverUrl = "/api/v1") {
+  if (cached && serverUrl === "/api/v1") return cached;
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of ALL_OPERATIONS) {
+    const item = (paths[op.path] ??= {}) as Record<string, ZodOpenApiOperationObject>;
+    item[op.method.toLowerCase()] = toOperationObject(op);
+  }
+  const doc = createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Conveyor API",
+        version: pkg.version,
+        description:
+          "Manage Conveyor workspaces (factories), lines, automations (apps), runs, tasks (orders), intakes, connections and usage.\n\n" +
+          "Authenticate with `Authorization: Bearer <API key>`. A key has one role (viewer < operator < editor < admin; see `x-minimum-role` on each operation) and optionally a list of workspaces; other workspaces answer 404.\n\n" +
+          "Errors are RFC 9457 `application/problem+json`. Lists take `limit` (1–200, default 50) and an opaque `cursor`, and answer `{ data, nextCursor }`.",
+      },
+      servers: [{ url: serverUrl }],
+      security: [{ bearerAuth: [] }],
+      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog"].map((name) => ({ name })),
+      components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Organization API key `cvk_<prefix>_<secret>`." } } },
+      paths,
+    },
+    { reused: "ref" },
+  );
+  if (serverUrl === "/api/v1") cached = doc;
+  return doc;
+}

@@ -1,0 +1,43 @@
+/** One REST operation: the single description that drives validation (api-route.ts) and the OpenAPI document (openapi.ts). */
+import type { z } from "zod";
+import type { ApiKeyRole } from "../auth/permissions";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export const HTTP_METHODS: HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI path under /api/v1, e.g. `/factories/{factoryId}/orders`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Lowest API key role allowed (services check again, with the workspace). */
+  role: ApiKeyRole;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success body (absent for 204). */
+  response?: R;
+  status?: 200 | 201 | 202 | 204;
+  /** Accepts `Idempotency-Key` (creating POSTs). */
+  idempotent?: boolean;
+  /** Returns an ETag (GET) or honours If-Match (PUT). */
+  etag?: "returns" | "if-match";
+  /** Extra error statuses besides the common ones (400, 401, 403, 404, 429). */
+  errors?: number[];
+  /** Set when the body is optional (e.g. starting a run with no payload). */
+  bodyOptional?: boolean;
+}
+
+export function defineOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  op: Operation<P, Q, B, R>,
+): Operation<P, Q, B, R> {
+  return op;
+}

@@ -1,0 +1,40 @@
+/** Reads a JSON request body: 415 unless JSON, 413 over the limit, 400 when malformed. Empty → undefined. */
+import { AppError } from "../errors";
+
+export function isJsonContentType(ct: string | null): boolean {
+  if (!ct) return false;
+  const type = ct.split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+export async function readJsonBody(request: Request, maxBytes: number): Promise<{ value: unknown; raw: string }> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new AppError("payload_too_large", `The body is ${declared} bytes; the limit is ${maxBytes} bytes.`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw new AppError("payload_too_large", `The body is over the limit of ${maxBytes} bytes.`);
+      }
+      chunks.push(value);
+    }
+  }
+  const raw = Buffer.concat(chunks).toString("utf8");
+  if (raw.trim() === "") return { value: undefined, raw: "" };
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    throw new AppError("unsupported_media_type", `Send the body as JSON with \`Content-Type: application/json\` (got ${request.headers.get("content-type") ?? "none"}).`);
+  }
+  try {
+    return { value: JSON.parse(raw), raw };
+  } catch (e) {
+    throw new AppError("bad_request", `The body is not valid JSON: ${(e as Error).message}`, [{ path: "", message: "Malformed JSON" }]);
+  }
+}
