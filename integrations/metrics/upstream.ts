@@ -52,7 +52,7 @@ export function explain(service: Service, baseUrl: string, e: unknown): Error {
     return new NonRetryableError(`${service} answered ${e.status}: ${detail}`, { status: e.status, body: e.body });
   }
   if (e instanceof RetryableError) {
-    const reason = e.message.replace(/^\S+ \S+ /, "");
+    const reason = e.message.replace(/^\S+ \S+ (failed: )?/, "");
     return new RetryableError(`${service} at ${baseUrl} is unreachable (${reason})`, e.retryAfterMs);
   }
   return e as Error;
