@@ -48,7 +48,7 @@ describe("API keys", () => {
   it("says precisely why a key is refused", async () => {
     const { key, record } = await createApiKey(deps, owner, { name: "ci", role: "viewer" });
     expect(await reason(authenticateApiKey(deps, null))).toBe("missing");
-    expect(await reason(authenticateApiKey(deps, "Basic abc"))).toBe("missing");
+    expect(await reason(authenticateApiKey(deps, "Basic abc"))).toBe("malformed");
     expect(await reason(authenticateApiKey(deps, "Bearer nope"))).toBe("malformed");
     expect(await reason(authenticateApiKey(deps, `Bearer ${key}x`.replace(/_[^_]+x$/, "_" + "A".repeat(43))))).toBe("unknown");
     await revokeApiKey(deps, owner, record.id);

@@ -138,7 +138,7 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   if (!header) throw new ApiKeyAuthError("missing");
   const m = /^Bearer\s+(\S+)$/i.exec(header);
   const key = m ? m[1]! : header.startsWith("cvk_") ? header : null;
-  if (!key || !KEY_RE.test(key)) throw new ApiKeyAuthError(m || header.startsWith("cvk_") ? "malformed" : "missing");
+  if (!key || !KEY_RE.test(key)) throw new ApiKeyAuthError("malformed");
   const hash = hashApiKey(key);
   const row = await deps.db.query.apiKeys.findFirst({ where: eq(apiKeys.hash, hash) });
   if (!row || !timingSafeEqual(Buffer.from(row.hash, "hex"), Buffer.from(hash, "hex"))) throw new ApiKeyAuthError("unknown");

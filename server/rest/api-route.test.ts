@@ -1,0 +1,164 @@
+/** The REST plumbing, called through exported handlers with a Request: auth, errors, limits, idempotency. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDeps } from "../testing";
+import { setDeps } from "../deps";
+import { setRestConfig } from "./rest-config";
+import { createRestClient } from "./testing/rest-client";
+import { seedRest, type Seed } from "./testing/seed";
+import { createApiKey, revokeApiKey } from "../services/api-keys/api-keys";
+import { flushApiUsage } from "./api-usage";
+
+let deps: ReturnType<typeof createTestDeps>;
+let s: Seed;
+const api = createRestClient({});
+
+beforeAll(async () => {
+  deps = createTestDeps();
+  setDeps(deps);
+  s = await seedRest(deps);
+});
+afterAll(() => deps.close());
+beforeEach(() => setRestConfig({}));
+
+describe("authentication", () => {
+  const cases: Array<[string, () => string | null, string]> = [
+    ["missing", () => null, "No API key"],
+    ["malformed", () => "garbage", "not `Bearer"],
+    ["unknown", () => "cvk_abcdefgh_" + "x".repeat(43), "not known"],
+  ];
+  for (const [name, header, detail] of cases) {
+    it(`answers 401 with WWW-Authenticate for a ${name} key`, async () => {
+      const h = header();
+      const res = await api.get("/api/v1/factories", { headers: h ? { authorization: h.startsWith("cvk_") ? `Bearer ${h}` : h } : {} });
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      expect(res.body).toMatchObject({ status: 401, code: "unauthorized", type: "https://conveyor.dev/problems/unauthorized" });
+      expect(res.body.detail).toContain(detail);
+    });
+  }
+  it("answers 401 for revoked and expired keys, saying which", async () => {
+    const { key, record } = await createApiKey(deps, s.owner, { name: "tmp", role: "viewer" });
+    await revokeApiKey(deps, s.owner, record.id);
+    expect((await api.get("/api/v1/factories", { key })).body.detail).toContain("revoked");
+    const realNow = deps.now;
+    const exp = await createApiKey(deps, s.owner, { name: "exp", role: "viewer", expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    deps.now = () => new Date(Date.now() + 120_000);
+    const res = await api.get("/api/v1/factories", { key: exp.key });
+    deps.now = realNow;
+    expect(res.status).toBe(401);
+    expect(res.body.detail).toContain("expired");
+  });
+});
+
+describe("request handling", () => {
+  it("echoes a request id and attaches rate-limit headers", async () => {
+    const res = await api.get("/api/v1/factories", { key: s.keys.viewer, headers: { "x-request-id": "abc-123" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("abc-123");
+    expect(Number(res.headers.get("ratelimit-limit"))).toBeGreaterThan(0);
+    expect(res.headers.get("ratelimit-remaining")).toMatch(/^\d+$/);
+  });
+
+  it("rate-limits per key with 429, Retry-After and RateLimit-* headers", async () => {
+    setRestConfig({ rateLimit: 3 });
+    const { key } = await createApiKey(deps, s.owner, { name: "burst", role: "viewer" });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await api.get("/api/v1/factories", { key })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const res = await api.get("/api/v1/factories", { key });
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(res.headers.get("ratelimit-remaining")).toBe("0");
+    expect(res.body.code).toBe("rate_limited");
+    // Another key is not affected.
+    expect((await api.get("/api/v1/factories", { key: s.keys.viewer })).status).toBe(200);
+  });
+
+  const bad: Array<{ name: string; raw?: string; body?: unknown; headers?: Record<string, string>; status: number; code: string; path?: string }> = [
+    { name: "malformed JSON", raw: '{"name": ', headers: { "content-type": "application/json" }, status: 400, code: "bad_request" },
+    { name: "a non-JSON content type", raw: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415, code: "unsupported_media_type" },
+    { name: "a wrong type", body: { name: 42 }, status: 422, code: "validation_failed", path: "name" },
+    { name: "an unknown field", body: { name: "x", colour: "red" }, status: 422, code: "validation_failed", path: "colour" },
+    { name: "an empty name", body: { name: "   " }, status: 422, code: "validation_failed", path: "name" },
+    { name: "no body", status: 422, code: "validation_failed", path: "" },
+    { name: "a JSON array", body: [1, 2], status: 422, code: "validation_failed" },
+  ];
+  for (const c of bad) {
+    it(`rejects ${c.name} with ${c.status}`, async () => {
+      const res = await api.post("/api/v1/factories", { key: s.keys.admin, body: c.body, raw: c.raw, headers: c.headers });
+      expect(res.status).toBe(c.status);
+      expect(res.body.code).toBe(c.code);
+      if (c.path !== undefined) expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(c.path);
+    });
+  }
+
+  it("lists every field problem at once", async () => {
+    const res = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { title: 5, status: "done", description: [] } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["description", "status", "title"]);
+  });
+
+  it("answers 413 over the body limit", async () => {
+    setRestConfig({ maxBodyBytes: 2048 });
+    const res = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "x".repeat(5000) } });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe("payload_too_large");
+  });
+
+  it("keeps unicode intact", async () => {
+    const name = "Ünïcødé 工場 🚀";
+    const res = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name } });
+    expect(res.status).toBe(201);
+    expect((await api.get(`/api/v1/factories/${res.body.id}`, { key: s.keys.admin })).body.name).toBe(name);
+  });
+
+  it("answers 405 with Allow for an unsupported method and a JSON 404 for unknown paths", async () => {
+    const res = await api.put("/api/v1/factories", { key: s.keys.admin, body: {} });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, POST");
+    const nf = await api.get("/api/v1/nothing/here", { key: s.keys.admin });
+    expect(nf.status).toBe(404);
+    expect(nf.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it("rejects huge limits and bad cursors", async () => {
+    expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=100000`, { key: s.keys.viewer })).body.errors[0].path).toBe("query.limit");
+    expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=-1`, { key: s.keys.viewer })).status).toBe(422);
+    for (const cursor of ["%%%", "bm90LWpzb24", Buffer.from('{"c":1}').toString("base64url")]) {
+      const res = await api.get(`/api/v1/factories/${s.ws}/orders?cursor=${cursor}`, { key: s.keys.viewer });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].path).toBe("cursor");
+    }
+    expect((await api.get(`/api/v1/factories/${s.ws}/orders?bogus=1`, { key: s.keys.viewer })).status).toBe(422);
+  });
+
+  it("counts API calls per workspace in usage", async () => {
+    for (let i = 0; i < 3; i++) await api.get(`/api/v1/factories/${s.other}/lines`, { key: s.keys.viewer });
+    flushApiUsage();
+    const res = await api.get(`/api/v1/factories/${s.other}/usage?granularity=hour`, { key: s.keys.viewer });
+    expect(res.body.totals.apiCalls).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("replays the first response, refuses a different body, keys are per API key", async () => {
+    const headers = { "idempotency-key": "create-ws-1" };
+    const first = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "Idem" }, headers });
+    const again = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "Idem" }, headers });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const other = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "Different" }, headers });
+    expect(other.status).toBe(422);
+    expect(other.body.errors[0].path).toBe("Idempotency-Key");
+    const list = await api.get("/api/v1/factories?limit=200", { key: s.keys.admin });
+    expect(list.body.data.filter((w: { name: string }) => w.name === "Idem")).toHaveLength(1);
+    const otherKey = await api.post("/api/v1/factories", { key: s.keys.limitedAdmin, body: { name: "Idem" }, headers });
+    expect(otherKey.body.id).not.toBe(first.body.id);
+  });
+  it("rejects an unusable Idempotency-Key", async () => {
+    const res = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "x" }, headers: { "idempotency-key": "x".repeat(300) } });
+    expect(res.status).toBe(400);
+  });
+});
