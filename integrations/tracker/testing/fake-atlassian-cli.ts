@@ -1,0 +1,25 @@
+/**
+ * `npm run fake:atlassian`: starts the fake Atlassian on a fixed loopback port for offline demos and prints
+ * what to put into a tracker connection. Options: PORT (default 4610), CONSENT=auto|page (default page),
+ * SECOND_SITE=1 for two accessible sites.
+ */
+import { startFakeAtlassian } from "./fake-atlassian/server";
+
+const port = Number(process.env.PORT ?? 4610);
+const fake = await startFakeAtlassian({
+  port,
+  consentMode: process.env.CONSENT === "auto" ? "auto" : "page",
+  secondSite: process.env.SECOND_SITE === "1",
+});
+console.log(`Fake Atlassian listening on ${fake.url}
+  Auth base URL (authBaseUrl): ${fake.url}
+  API base URL (apiBaseUrl):   ${fake.url}
+  OAuth client id:             ${fake.demo.clientId}
+  OAuth client secret:         ${fake.demo.clientSecret}
+  Site:                        ${fake.demo.siteName} (cloud id ${fake.demo.cloudId})
+  Projects:                    OPS (company-managed), TEAM (team-managed)
+  Consenting user:             Mia Krystof (${fake.demo.users.mia})
+Ctrl-C to stop.`);
+const stop = () => void fake.stop().then(() => process.exit(0));
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
