@@ -37,30 +37,31 @@ export interface JsonSchema {
 export interface CatalogUnit {
   kind: "trigger" | "component";
   key: string;
-  integration: string;
   title: string;
   description: string;
-  docs?: string;
-  configSchema: JsonSchema;
+  docs?: string | null;
+  needsConnection: boolean;
+  delivery?: string | null;
+  config: JsonSchema;
   outputType: string;
-  outputSchema?: JsonSchema;
+  output?: JsonSchema;
   example?: unknown;
-  needsConnection?: boolean;
-  delivery?: string;
 }
 
 export interface CatalogIntegration {
   key: string;
   title: string;
-  description?: string;
-  icon?: string;
-  connectionKind?: "form" | "oauth2" | null;
-  connectionSchema?: JsonSchema | null;
+  description: string;
+  icon: string;
+  connection: { kind: "form" | "oauth2"; schema: JsonSchema } | null;
+  resources: string[];
+  components: CatalogUnit[];
+  triggers: CatalogUnit[];
 }
 
-export interface Catalog {
-  integrations: CatalogIntegration[];
-  units: CatalogUnit[];
+/** A unit with its integration, as the editor uses it. */
+export interface PaletteUnit extends CatalogUnit {
+  integration: CatalogIntegration;
 }
 
 export interface FlowNodeData extends Record<string, unknown> {

@@ -4,6 +4,12 @@ import { meRouter, workspacesRouter } from "./routers/workspaces";
 import { membersRouter } from "./routers/members";
 import { authRouter } from "./routers/auth";
 import { auditRouter } from "./routers/audit";
+import { apiKeysRouter } from "./routers/api-keys";
+import { catalogRouter } from "./routers/catalog";
+import { intakesRouter } from "./routers/intakes";
+import { linesRouter } from "./routers/lines";
+import { tasksRouter } from "./routers/tasks";
+import { usageRouter } from "./routers/usage";
 
 export const appRouter = createTRPCRouter({
   auth: authRouter,
@@ -11,6 +17,12 @@ export const appRouter = createTRPCRouter({
   workspaces: workspacesRouter,
   members: membersRouter,
   audit: auditRouter,
+  apiKeys: apiKeysRouter,
+  catalog: catalogRouter,
+  intakes: intakesRouter,
+  lines: linesRouter,
+  tasks: tasksRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,58 @@
+"use client";
+/**
+ * One generic node for every catalog entry (trigger or component): icon, name, what it is, a one-line
+ * config summary, a problem badge (server validation) and, in the run view, the step's status.
+ */
+import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { AlertTriangle, Zap } from "lucide-react";
+import { createContext, memo, useContext } from "react";
+import { useCanvasStore } from "../canvas-store";
+import { useCatalog } from "../catalog-context";
+import { summarize } from "../graph-utils";
+import { IntegrationIcon } from "../integration-icon";
+import type { FlowNode, FlowNodeData } from "../types";
+import { NodeRunStatus, STATUS_STYLE, type StepStatus } from "./node-run-status";
+
+/** "edit": problems from the editor store; "run": statuses from the run being viewed. */
+export const CanvasModeContext = createContext<{ mode: "edit" | "run"; statuses?: Record<string, StepStatus> }>({ mode: "edit" });
+
+function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data: FlowNodeData }) {
+  const { byKey } = useCatalog();
+  const mode = useContext(CanvasModeContext);
+  const problemCount = useCanvasStore((s) => (mode.mode === "edit" ? s.problems.reduce((n, p) => (p.nodeId === id ? n + 1 : n), 0) : 0));
+  const unit = byKey.get(data.key);
+  const status = mode.statuses?.[id];
+  const isTrigger = type === "trigger";
+  const summary = summarize(data.config);
+  return (
+    <div
+      data-node-key={data.key}
+      data-node-name={data.name}
+      className={`relative w-60 rounded-lg border bg-white text-left shadow-sm transition-shadow ${selected ? "border-accent ring-2 ring-accent/25" : "border-border hover:shadow-md"} ${status ? `ring-2 ${STATUS_STYLE[status].ring}` : ""}`}
+    >
+      {!isTrigger && <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-white !bg-zinc-400" aria-label="Input" />}
+      <div className="flex items-center gap-2.5 px-3 pt-2.5 pb-1.5">
+        <IntegrationIcon integration={unit?.integration.key ?? data.key.split(".")[0]} icon={unit?.integration.icon} unitKey={data.key} />
+        <div className="min-w-0 flex-1">
+          <div className="truncate text-[13px] font-semibold leading-tight" title={data.name}>{data.name}</div>
+          <div className="flex items-center gap-1 truncate text-[11px] text-muted">
+            {isTrigger && <Zap size={10} className="text-amber-500" aria-label="Trigger" />}
+            {unit?.title ?? data.key}
+          </div>
+        </div>
+      </div>
+      <div className="truncate border-t border-zinc-100 px-3 py-1.5 font-mono text-[11px] text-zinc-500" title={summary}>
+        {summary || <span className="font-sans italic text-zinc-400">{unit ? "Not configured" : "Unknown component"}</span>}
+      </div>
+      {problemCount > 0 && (
+        <span className="absolute -top-2 -right-2 inline-flex items-center gap-0.5 rounded-full bg-danger px-1.5 py-0.5 text-[10px] font-semibold text-white shadow" data-testid="node-problems" title={`${problemCount} problem(s)`}>
+          <AlertTriangle size={10} aria-hidden /> {problemCount}
+        </span>
+      )}
+      {status && <NodeRunStatus status={status} />}
+      <Handle type="source" position={Position.Right} className="!h-3 !w-3 !border-2 !border-white !bg-accent" aria-label="Output" />
+    </div>
+  );
+}
+
+export const UnitNode = memo(UnitNodeView);
