@@ -1,0 +1,232 @@
+/** Every workspace-level endpoint through the real route modules; responses checked against the OpenAPI document. */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDeps } from "../testing";
+import { setDeps } from "../deps";
+import { createRestClient } from "./testing/rest-client";
+import { seedRest, type Seed } from "./testing/seed";
+import { insertAutomation } from "./testing/automation-fixture";
+import { ALL_OPERATIONS } from "./openapi";
+import { roleRank } from "../auth/permissions";
+import { createTaskFromIntake } from "../services/tasks/create-task";
+import { intakes } from "@/db/schema";
+import { eq } from "drizzle-orm";
+
+let deps: ReturnType<typeof createTestDeps>;
+let s: Seed;
+const api = createRestClient({});
+
+beforeAll(async () => {
+  deps = createTestDeps();
+  setDeps(deps);
+  s = await seedRest(deps);
+});
+afterAll(() => deps.close());
+
+describe("factories", () => {
+  it("lists, creates, renames and deletes workspaces", async () => {
+    const list = await api.get("/api/v1/factories", { key: s.keys.viewer });
+    expect(list.body.data.map((w: { id: string }) => w.id)).toEqual(expect.arrayContaining([s.ws, s.other]));
+    expect(list.body.nextCursor).toBeNull();
+    const created = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "Temp" } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: "Temp" });
+    expect(created.body).not.toHaveProperty("organizationId");
+    const renamed = await api.patch(`/api/v1/factories/${created.body.id}`, { key: s.keys.admin, body: { name: "Temp 2" } });
+    expect(renamed.body.name).toBe("Temp 2");
+    expect((await api.delete(`/api/v1/factories/${created.body.id}`, { key: s.keys.admin })).status).toBe(204);
+    expect((await api.get(`/api/v1/factories/${created.body.id}`, { key: s.keys.admin })).status).toBe(404);
+  });
+  it("paginates workspaces with a cursor", async () => {
+    const p1 = await api.get("/api/v1/factories?limit=1", { key: s.keys.viewer });
+    expect(p1.body.data).toHaveLength(1);
+    const p2 = await api.get(`/api/v1/factories?limit=1&cursor=${p1.body.nextCursor}`, { key: s.keys.viewer });
+    expect(p2.body.data[0].id).not.toBe(p1.body.data[0].id);
+  });
+});
+
+describe("lines", () => {
+  it("creates, reads, updates and deletes lines; checks steps; refuses deletion while tasks are open", async () => {
+    const appId = insertAutomation(deps, s.ws);
+    const bad = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: "aut_nope" }] } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].path).toBe("steps.0.appId");
+    const foreign = insertAutomation(deps, s.other);
+    expect((await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: foreign }] } })).status).toBe(422);
+    const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Triage", steps: [{ name: "first", appId }] } });
+    expect(line.status).toBe(201);
+    expect(line.body).toMatchObject({ name: "Triage", steps: [{ name: "first", appId }], openTasks: 0 });
+    const id = line.body.id;
+    expect((await api.get(`/api/v1/factories/${s.ws}/lines/${id}`, { key: s.keys.viewer })).body.name).toBe("Triage");
+    const upd = await api.patch(`/api/v1/factories/${s.ws}/lines/${id}`, { key: s.keys.editor, body: { name: "Triage 2", steps: [] } });
+    expect(upd.body).toMatchObject({ name: "Triage 2", steps: [] });
+    const list = await api.get(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.viewer });
+    expect(list.body.data.map((l: { id: string }) => l.id)).toContain(id);
+    const task = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: id, title: "blocker" } });
+    const refused = await api.delete(`/api/v1/factories/${s.ws}/lines/${id}`, { key: s.keys.editor });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain("not closed");
+    await api.post(`/api/v1/factories/${s.ws}/orders/${task.body.id}/transitions`, { key: s.keys.operator, body: { action: "close", outcome: "rejected" } });
+    expect((await api.delete(`/api/v1/factories/${s.ws}/lines/${id}`, { key: s.keys.editor })).status).toBe(204);
+    expect((await api.get(`/api/v1/factories/${s.ws}/lines/${id}`, { key: s.keys.viewer })).status).toBe(404);
+  });
+});
+
+describe("orders", () => {
+  let lineId: string;
+  beforeAll(async () => {
+    lineId = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Manual" } })).body.id;
+  });
+
+  it("creates a draft, edits it, opens, comments and closes it, with a timeline", async () => {
+    const t = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId, title: "Disk full", data: { host: "db1" } } });
+    expect(t.status).toBe(201);
+    expect(t.body).toMatchObject({ status: "draft", outcome: null, lineId, data: { host: "db1" }, currentStep: null });
+    const url = `/api/v1/factories/${s.ws}/orders/${t.body.id}`;
+    expect((await api.patch(url, { key: s.keys.operator, body: { title: "Disk full on db1", data: [1, 2] } })).body).toMatchObject({ title: "Disk full on db1", data: [1, 2] });
+    expect((await api.post(`${url}/transitions`, { key: s.keys.operator, body: { action: "open" } })).body.status).toBe("open");
+    expect((await api.post(`${url}/transitions`, { key: s.keys.operator, body: { action: "open" } })).status).toBe(409);
+    expect((await api.post(`${url}/transitions`, { key: s.keys.operator, body: { action: "retry" } })).status).toBe(409);
+    const c = await api.post(`${url}/comments`, { key: s.keys.operator, body: { body: "Cleaned /var/log" } });
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ kind: "comment", message: "Cleaned /var/log" });
+    const closed = await api.post(`${url}/transitions`, { key: s.keys.operator, body: { action: "close", outcome: "completed" } });
+    expect(closed.body).toMatchObject({ status: "closed", outcome: "completed" });
+    expect(closed.body.closedAt).not.toBeNull();
+    expect((await api.patch(url, { key: s.keys.operator, body: { title: "late" } })).status).toBe(409);
+    expect((await api.post(`${url}/transitions`, { key: s.keys.operator, body: { action: "close", outcome: "failed" } })).status).toBe(422);
+    const act = await api.get(`${url}/activity`, { key: s.keys.viewer });
+    expect(act.body.data.map((a: { kind: string }) => a.kind)).toEqual(["created", "edited", "opened", "comment", "closed"]);
+    // The actor is named by key prefix; the key itself never appears.
+    expect(JSON.stringify(act.body)).toContain(s.keys.operator.split("_").slice(0, 2).join("_"));
+    expect(JSON.stringify(act.body)).not.toContain(s.keys.operator.split("_")[2]);
+    const p1 = await api.get(`${url}/activity?limit=2`, { key: s.keys.viewer });
+    const p2 = await api.get(`${url}/activity?limit=2&cursor=${p1.body.nextCursor}`, { key: s.keys.viewer });
+    expect(p2.body.data.map((a: { kind: string }) => a.kind)).toEqual(["opened", "comment"]);
+  });
+
+  it("runs a task along a line: open starts step 1 and the timeline shows the step's run", async () => {
+    const appId = insertAutomation(deps, s.ws, "Instant");
+    const line = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Auto", steps: [{ name: "one", appId }] } })).body;
+    const t = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: line.id, title: "go", status: "open" } });
+    expect(t.status).toBe(201);
+    expect(t.body.currentStep).toBe(0);
+    const act = await api.get(`/api/v1/factories/${s.ws}/orders/${t.body.id}/activity`, { key: s.keys.viewer });
+    const started = act.body.data.find((a: { kind: string }) => a.kind === "step_started");
+    expect(started.runId).toMatch(/^run_/);
+  });
+
+  it("lists newest first with filters and a cursor that is stable under inserts", async () => {
+    const ws = (await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "Paging" } })).body.id;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await api.post(`/api/v1/factories/${ws}/orders`, { key: s.keys.operator, body: { title: `t${i}` } })).body.id);
+    const p1 = await api.get(`/api/v1/factories/${ws}/orders?limit=2`, { key: s.keys.viewer });
+    expect(p1.body.data.map((o: { id: string }) => o.id)).toEqual([ids[4], ids[3]]);
+    for (let i = 0; i < 3; i++) await api.post(`/api/v1/factories/${ws}/orders`, { key: s.keys.operator, body: { title: `late${i}` } });
+    const seen = [...p1.body.data.map((o: { id: string }) => o.id)];
+    let cursor = p1.body.nextCursor;
+    while (cursor) {
+      const p = await api.get(`/api/v1/factories/${ws}/orders?limit=2&cursor=${cursor}`, { key: s.keys.viewer });
+      seen.push(...p.body.data.map((o: { id: string }) => o.id));
+      cursor = p.body.nextCursor;
+    }
+    expect(seen).toEqual([ids[4], ids[3], ids[2], ids[1], ids[0]]);
+    await api.post(`/api/v1/factories/${ws}/orders/${ids[0]}/transitions`, { key: s.keys.operator, body: { action: "open" } });
+    expect((await api.get(`/api/v1/factories/${ws}/orders?status=open`, { key: s.keys.viewer })).body.data.map((o: { id: string }) => o.id)).toEqual([ids[0]]);
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    expect((await api.get(`/api/v1/factories/${ws}/orders?createdFrom=${future}`, { key: s.keys.viewer })).body.data).toEqual([]);
+    expect((await api.get(`/api/v1/factories/${ws}/orders?createdTo=${future}&limit=200`, { key: s.keys.viewer })).body.data).toHaveLength(8);
+    expect((await api.get(`/api/v1/factories/${ws}/orders?createdFrom=yesterday`, { key: s.keys.viewer })).status).toBe(422);
+    expect((await api.get(`/api/v1/factories/${ws}/orders?lineId=lin_none`, { key: s.keys.viewer })).body.data).toEqual([]);
+  });
+
+  it("replays a task creation with the same Idempotency-Key", async () => {
+    const headers = { "idempotency-key": "order-1" };
+    const a = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, headers, body: { title: "once" } });
+    const b = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, headers, body: { title: "once" } });
+    expect(b.body.id).toBe(a.body.id);
+    expect((await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, headers, body: { title: "twice" } })).status).toBe(422);
+  });
+});
+
+describe("intakes", () => {
+  it("creates a webhook intake whose secret is shown once; a delivery creates a task", async () => {
+    const lineId = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Inbox" } })).body.id;
+    const created = await api.post(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.editor, body: { name: "Alerts", lineId, open: false } });
+    expect(created.status).toBe(201);
+    expect(created.body.url).toMatch(/\/hooks\/[A-Za-z0-9_-]+$/);
+    expect(created.body.secret.length).toBeGreaterThan(20);
+    const list = await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer });
+    const listed = list.body.data.find((i: { id: string }) => i.id === created.body.id);
+    expect(listed).toMatchObject({ kind: "webhook", lineId, eventCount: 0 });
+    expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
+    const row = deps.db.select().from(intakes).where(eq(intakes.id, created.body.id)).get()!;
+    expect(row.secretEnc).not.toContain(created.body.secret);
+    const order = createTaskFromIntake(deps, null, row, { title: "From webhook", data: { a: 1 } });
+    expect(order).toMatchObject({ title: "From webhook", data: { a: 1 }, status: "draft", intakeId: row.id });
+    const fallback = createTaskFromIntake(deps, null, row, [1, 2]);
+    expect(fallback.data).toEqual([1, 2]);
+    expect(fallback.title).toContain("Alerts");
+    expect((await api.delete(`/api/v1/factories/${s.ws}/intakes/${created.body.id}`, { key: s.keys.editor })).status).toBe(204);
+    expect((await api.delete(`/api/v1/factories/${s.ws}/intakes/${created.body.id}`, { key: s.keys.editor })).status).toBe(404);
+  });
+});
+
+describe("usage", () => {
+  it("reports tasks created and closed, by day or hour, within 90 days", async () => {
+    const res = await api.get(`/api/v1/factories/${s.ws}/usage?granularity=hour`, { key: s.keys.viewer });
+    expect(res.status).toBe(200);
+    expect(res.body.totals.tasksCreated).toBeGreaterThan(0);
+    expect(res.body.totals.tasksClosed).toBeGreaterThan(0);
+    expect(res.body.buckets[0].start).toMatch(/T\d\d:00:00.000Z$/);
+    const day = await api.get(`/api/v1/factories/${s.ws}/usage`, { key: s.keys.viewer });
+    expect(day.body.buckets[0].start).toMatch(/T00:00:00.000Z$/);
+    const tooLong = await api.get(`/api/v1/factories/${s.ws}/usage?from=2026-01-01T00:00:00Z&to=2026-06-01T00:00:00Z`, { key: s.keys.viewer });
+    expect(tooLong.status).toBe(422);
+    expect((await api.get(`/api/v1/factories/${s.ws}/usage?granularity=week`, { key: s.keys.viewer })).status).toBe(422);
+  });
+});
+
+describe("catalog and OpenAPI", () => {
+  it("serves the catalog", async () => {
+    const res = await api.get("/api/v1/catalog", { key: s.keys.viewer });
+    expect(res.body.integrations.map((i: { key: string }) => i.key)).toContain("core");
+  });
+  it("serves a valid OpenAPI 3.1 document", async () => {
+    const { validate } = await import("@readme/openapi-parser");
+    const doc = await (await import("../../app/api/v1/openapi.json/route")).GET();
+    const json = await doc.json();
+    expect(json.openapi).toBe("3.1.0");
+    const result = await validate(json);
+    expect(result.valid).toBe(true);
+  });
+});
+
+describe("isolation and roles", () => {
+  it("hides workspaces outside a key's list with 404", async () => {
+    const k = s.keys.limitedAdmin;
+    expect((await api.get("/api/v1/factories", { key: k })).body.data.map((w: { id: string }) => w.id)).toEqual([s.ws]);
+    for (const p of ["", "/lines", "/orders", "/intakes", "/usage"]) {
+      const res = await api.get(`/api/v1/factories/${s.other}${p}`, { key: k });
+      expect(res.status, p).toBe(404);
+    }
+    expect((await api.post(`/api/v1/factories/${s.other}/lines`, { key: k, body: { name: "x" } })).status).toBe(404);
+    expect((await api.delete(`/api/v1/factories/${s.other}`, { key: k })).status).toBe(404);
+    const order = (await api.post(`/api/v1/factories/${s.other}/orders`, { key: s.keys.operator, body: { title: "theirs" } })).body;
+    expect((await api.get(`/api/v1/factories/${s.ws}/orders/${order.id}`, { key: s.keys.admin })).status).toBe(404);
+  });
+
+  const ROOT = path.resolve(import.meta.dirname, "../..");
+  const routed = ALL_OPERATIONS.filter((op) => fs.existsSync(path.join(ROOT, "app/api/v1", op.path.replace(/\{(\w+)\}/g, "[$1]"), "route.ts")));
+  for (const role of ["viewer", "operator", "editor", "admin"] as const) {
+    it(`enforces the ${role} role on every endpoint`, async () => {
+      for (const op of routed) {
+        const url = "/api/v1" + op.path.replace(/\{(\w+)\}/g, (_, n) => (n === "version" ? "1" : `${n}_missing`));
+        const res = await api.request(op.method, url, { key: s.keys[role], body: op.body ? {} : undefined });
+        if (roleRank(role) < roleRank(op.role)) expect(res.status, `${role} ${op.method} ${op.path}`).toBe(403);
+        else expect([401, 403], `${role} ${op.method} ${op.path}`).not.toContain(res.status);
+      }
+    });
+  }
+});
