@@ -61,7 +61,7 @@ export class PrometheusClient {
     );
     const body = res.body;
     if (!body || typeof body !== "object" || body.status !== "success" || !("data" in body)) {
-      throw new NonRetryableError(`${this.upstream.baseUrl}${path} did not answer like a Prometheus server`);
+      throw new NonRetryableError(`${this.upstream.baseUrl} did not answer like a Prometheus server (unexpected answer to ${path})`);
     }
     return { data: body.data, warnings: body.warnings ?? [] };
   }

@@ -27,7 +27,7 @@ export async function verifyMetricsConnection(ctx: {
     if (!data || typeof data.version !== "string") throw new Error(`${conn.metricsBaseUrl} is not a Prometheus server (no build info)`);
     promVersion = data.version;
   } catch (e) {
-    const msg = reason(e).replace(/did not answer like a Prometheus server/, "is not a Prometheus server (unexpected answer to /api/v1/status/buildinfo)");
+    const msg = reason(e).replace("did not answer like a Prometheus server", "is not a Prometheus server");
     throw new Error(`Metrics server check failed: ${/answered 404/.test(msg) ? `${conn.metricsBaseUrl} is not a Prometheus server (404 on /api/v1/status/buildinfo)` : msg}`);
   }
 
