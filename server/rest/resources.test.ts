@@ -2,9 +2,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDeps } from "../testing";
-import { setDeps } from "../deps";
-import { createRestClient } from "./testing/rest-client";
+import type { AppDeps } from "../deps";
+import { startRestTarget, type RestTarget } from "./testing/target";
+import type { RestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
 import { insertAutomation } from "./testing/automation-fixture";
 import { ALL_OPERATIONS } from "./openapi";
@@ -13,16 +13,17 @@ import { createTaskFromIntake } from "../services/tasks/create-task";
 import { intakes } from "@/db/schema";
 import { eq } from "drizzle-orm";
 
-let deps: ReturnType<typeof createTestDeps>;
+let target: RestTarget;
+let deps: AppDeps;
+let api: RestClient;
 let s: Seed;
-const api = createRestClient({});
 
 beforeAll(async () => {
-  deps = createTestDeps();
-  setDeps(deps);
+  target = await startRestTarget();
+  ({ deps, api } = target);
   s = await seedRest(deps);
-});
-afterAll(() => deps.close());
+}, 90_000);
+afterAll(() => target?.close());
 
 describe("factories", () => {
   it("lists, creates, renames and deletes workspaces", async () => {
