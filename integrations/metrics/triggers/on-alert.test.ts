@@ -182,9 +182,11 @@ describe("metrics.onAlert setup instructions", () => {
     });
     const snippet = YAML.parse(yamlPart.text);
     const full = { route: { receiver: "default", routes: snippet.route.routes }, receivers: [{ name: "default" }, ...snippet.receivers] };
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "amtool-")), "alertmanager.yml");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "amtool-"));
+    const file = path.join(dir, "alertmanager.yml");
     fs.writeFileSync(file, YAML.stringify(full));
     const r = spawnSync("amtool", ["check-config", file], { encoding: "utf8" });
+    fs.rmSync(dir, { recursive: true, force: true });
     expect(r.stdout + r.stderr).toContain("SUCCESS");
     expect(r.status).toBe(0);
   });
