@@ -50,7 +50,7 @@ describe("tracker.createHeartbeat", () => {
     expect(() => contextFor(createHeartbeat, h, { team: h.teamId, name: "x", interval: 0 })).toThrow();
     const res = await fetch(`${h.fake.url}/jsm/ops/api/${h.site.cloudId}/v1/teams/${h.teamId}/heartbeats`, {
       method: "POST",
-      headers: { authorization: "Bearer tok-bot", "content-type": "application/json" },
+      headers: { authorization: `Bearer ${h.tokenFor()}`, "content-type": "application/json" },
       body: JSON.stringify({ name: "x", interval: 0, intervalUnit: "minutes" }),
     });
     expect(res.status).toBe(400);

@@ -1,53 +1,78 @@
 /**
- * Test harness for the service-desk and operations units: the JSM and JSM Ops modules of the fake
- * Atlassian on loopback (requests validated against the vendor OpenAPI files), a connection handle
- * pointing at it, and `drive()` which plays the engine's part for components that return `wait`.
+ * Test harness for the service-desk and operations units: the fake Atlassian on loopback (every request
+ * validated against the vendor OpenAPI files), a connection handle pointing at it, and `drive()` which
+ * plays the engine's part for components that return `wait`.
  */
 import type { AnyComponent, ComponentContext, ComponentResult, ConnectionHandle, IncomingDelivery, RegistrationRecord, SharedRegistrations } from "../../core/define";
 import { createTestContext } from "../../core/testing";
-import { JsmState, jsmModule } from "./fake-atlassian/jsm";
-import { OpsState, opsModule, type OpsSite } from "./fake-atlassian/ops";
-import { startStandaloneFake, type StandaloneFake } from "./fake-atlassian/ops/standalone-server";
+import type { JsmState } from "./fake-atlassian/jsm";
+import { JSM_DEMO, jsmStateOf, opsStateOf } from "./fake-atlassian/jsm/wiring";
+import type { OpsSite, OpsState } from "./fake-atlassian/ops";
+import { DEMO } from "./fake-atlassian/seed";
+import { startFakeAtlassian, type FakeAtlassian } from "./fake-atlassian/server";
+import type { LoggedRequest } from "./fake-atlassian/state";
 
-export const CLOUD_ID = "11111111-2222-3333-4444-555555555555";
-export const ACCOUNT = "557058:conveyor-bot";
+export const CLOUD_ID = DEMO.cloudId;
+export const ACCOUNT = DEMO.users.mia;
+
+/** Every scope part 2 uses (classic Jira/JSM + ops granular). */
+export const PART2_SCOPES = [
+  "read:jira-work", "write:jira-work", "read:jira-user", "manage:jira-webhook", "manage:jira-configuration",
+  "read:servicedesk-request", "write:servicedesk-request", "offline_access", "read:me",
+  "read:ops-alert:jira-service-management", "write:ops-alert:jira-service-management", "delete:ops-alert:jira-service-management",
+  "read:ops-config:jira-service-management", "write:ops-config:jira-service-management", "delete:ops-config:jira-service-management",
+];
 
 export interface Part2Fake {
-  fake: StandaloneFake;
+  atlassian: FakeAtlassian;
+  fake: { url: string; received: LoggedRequest[] };
   ops: OpsState;
   site: OpsSite;
   jsm: JsmState;
   teamId: string;
   clock: { offsetMs: number; now(): Date };
-  connection(overrides?: { config?: Record<string, unknown>; state?: Record<string, unknown> }): ConnectionHandle;
+  /** Access token of `accountId` (default: Mia, the demo site admin). */
+  tokenFor(accountId?: string): string;
+  connection(overrides?: { config?: Record<string, unknown>; state?: Record<string, unknown>; accountId?: string }): ConnectionHandle;
   close(): Promise<void>;
 }
 
+/** The full fake Atlassian (demo seed, JSM + Ops modules mounted by server.ts) on loopback. */
 export async function startPart2Fake(): Promise<Part2Fake> {
-  const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
-  const ops = new OpsState(clock.now);
-  const site = ops.site(CLOUD_ID);
-  const teamId = site.addTeam("Red Team");
-  site.addTeam("Blue Team");
-  const jsm = new JsmState(clock.now);
-  jsm.defaultAccountId = ACCOUNT;
-  const fake = await startStandaloneFake([jsmModule(jsm), opsModule(ops)]);
-  fake.tokens.set("tok-bot", ACCOUNT);
+  const atlassian = await startFakeAtlassian();
+  const state = atlassian.state;
+  const ops = opsStateOf(state);
+  const tokens = new Map<string, string>();
+  const tokenFor = (accountId: string = ACCOUNT) => {
+    if (!tokens.has(accountId)) tokens.set(accountId, state.issueTokens(DEMO.clientId, accountId, PART2_SCOPES).access_token);
+    return tokens.get(accountId)!;
+  };
+  const clock = {
+    get offsetMs() {
+      return state.clockOffsetMs;
+    },
+    set offsetMs(v: number) {
+      state.clockOffsetMs = v;
+    },
+    now: () => state.now(),
+  };
   return {
-    fake,
+    atlassian,
+    fake: { url: atlassian.url, received: state.requests },
     ops,
-    site,
-    jsm,
-    teamId,
+    site: ops.site(CLOUD_ID),
+    jsm: jsmStateOf(state),
+    teamId: JSM_DEMO.teams.red,
     clock,
+    tokenFor,
     connection: (o = {}) => ({
       id: "con_tracker",
       integration: "tracker",
-      config: { clientId: "cid", clientSecret: "secret", enableOpsFeatures: true, apiBaseUrl: fake.url, ...o.config },
+      config: { clientId: DEMO.clientId, clientSecret: DEMO.clientSecret, enableOpsFeatures: true, apiBaseUrl: atlassian.url, authBaseUrl: atlassian.url, ...o.config },
       state: { cloudId: CLOUD_ID, ...o.state },
-      oauth: { getAccessToken: async () => "tok-bot", refresh: async () => false },
+      oauth: { getAccessToken: async () => tokenFor(o.accountId), refresh: async () => false },
     }),
-    close: () => fake.close(),
+    close: () => atlassian.stop(),
   };
 }
 

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { OpenAPIBackend, type Request as OARequest } from "openapi-backend";
 import addFormats from "ajv-formats";
+import { applySpecQuirks, isUndeclaredCloudIdError } from "./ops/spec-quirks";
 
 const OPENAPI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../openapi");
 
@@ -28,7 +29,7 @@ export class OpenApiValidator {
   private ready: Promise<unknown>;
 
   constructor(file: string) {
-    const definition = JSON.parse(readFileSync(path.join(OPENAPI_DIR, file), "utf8"));
+    const definition = applySpecQuirks(file, JSON.parse(readFileSync(path.join(OPENAPI_DIR, file), "utf8")));
     this.api = new OpenAPIBackend({
       definition,
       quick: true,
@@ -50,7 +51,7 @@ export class OpenApiValidator {
     const op = this.api.matchOperation(oreq);
     if (!op) return { errors: [`No operation ${req.method} ${req.path} in the API`], known: false };
     const result = this.api.validateRequest(oreq, op);
-    const errors = (result.errors ?? []).map((e) => {
+    const errors = (result.errors ?? []).filter((e) => !isUndeclaredCloudIdError(e)).map((e) => {
       const where = e.instancePath.replace(/^\//, "").replace(/\//g, ".");
       const extra = e.keyword === "enum" ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")})` : e.keyword === "additionalProperties" ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : "";
       return `${where || "request"} ${e.message}${extra}`;

@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { jiraModule } from "./jira";
+import { jsmRegistration, opsRegistration } from "./jsm/wiring";
 import { oauthModule } from "./oauth";
 import { scopesSatisfied, validatorFor } from "./openapi-validator";
 import { matchPath, stripPrefix, type FakeModule, type FakeRequest, type FakeResponse, type FakeRoute } from "./route-kit";
@@ -22,6 +23,8 @@ import { WebhookDispatcher } from "./webhook-delivery";
 const MODULES: Array<(state: FakeAtlassianState) => FakeModule> = [
   (s) => oauthModule(s),
   (s) => jiraModule(s),
+  (s) => jsmRegistration(s),
+  (s) => opsRegistration(s),
 ];
 
 export interface FakeAtlassianOptions {

@@ -16,7 +16,14 @@ function planChanges(site: JiraSite, issue: Partial<FakeIssue>, fields: Body, up
   const apply: Changes["apply"] = [];
   const item = (field: string, from: string | null, fromString: string | null, to: string | null, toString: string | null): ChangeItem =>
     ({ field, fieldtype: "jira", fieldId: field, from, fromString, to, toString });
-  for (const key of Object.keys(fields)) if (!SETTABLE.has(key)) errors[key] = notOnScreen(key);
+  for (const key of Object.keys(fields)) if (!SETTABLE.has(key) && !site.extraFields.has(key)) errors[key] = notOnScreen(key);
+  for (const key of Object.keys(fields)) {
+    if (!site.extraFields.has(key)) continue;
+    apply.push(() => {
+      issue.extra = { ...issue.extra, [key]: fields[key] };
+      return item(key, null, null, null, typeof fields[key] === "string" ? (fields[key] as string) : JSON.stringify(fields[key]));
+    });
+  }
   for (const key of Object.keys(update)) if (key in fields) errors[key] = `Field '${key}' cannot be set in both 'fields' and 'update'.`;
   if ("summary" in fields) {
     const s = fields.summary;
@@ -120,6 +127,7 @@ export function issueRoutes(state: FakeAtlassianState): FakeRoute[] {
             reporterId: req.accountId!,
             labels: draft.labels ?? [],
             parentId,
+            extra: draft.extra,
           },
           req.accountId!,
         );

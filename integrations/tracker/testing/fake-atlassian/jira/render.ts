@@ -99,6 +99,7 @@ export function issueFields(site: JiraSite, i: FakeIssue) {
     subtasks: site.subtasks(i).map((s) => ({ id: s.id, key: s.key, self: `${site.apiBase}/issue/${s.id}` })),
     ...(parent ? { parent: { id: parent.id, key: parent.key, self: `${site.apiBase}/issue/${parent.id}` } } : {}),
     comment: { comments: i.comments.map((c) => commentBean(site, c)), maxResults: i.comments.length, total: i.comments.length, startAt: 0 },
+    ...Object.fromEntries([...site.extraFields.keys()].map((k) => [k, i.extra?.[k] ?? null])),
   };
 }
 
@@ -120,6 +121,6 @@ export function issueBean(site: JiraSite, i: FakeIssue, opts: { fields?: string[
       histories: i.histories.map((h) => ({ id: h.id, author: userBean(site, h.authorId), created: jiraTime(h.created), items: h.items })),
     };
   }
-  if (opts.expand?.includes("names")) bean.names = Object.fromEntries(Object.keys(all).map((k) => [k, k[0]!.toUpperCase() + k.slice(1)]));
+  if (opts.expand?.includes("names")) bean.names = Object.fromEntries(Object.keys(all).map((k) => [k, site.extraFields.get(k) ?? k[0]!.toUpperCase() + k.slice(1)]));
   return bean;
 }

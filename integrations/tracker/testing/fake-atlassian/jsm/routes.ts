@@ -48,7 +48,7 @@ export function jsmRoutes(state: JsmState): FakeRoute[] {
   const caller = (req: FakeRequest) => req.accountId ?? state.defaultAccountId;
   const notRequest = (key: string) => jsmError(404, `The issue ${key} is not a customer request of a service desk, or you cannot see it.`);
   const withRequest = (fn: (r: NonNullable<ReturnType<JsmState["findRequest"]>>, req: FakeRequest) => ReturnType<FakeRoute["handler"]>) => (req: FakeRequest) => {
-    const r = state.findRequest(req.params.issueIdOrKey!);
+    const r = state.findRequest(req.params.issueIdOrKey!, req.params.cloudId);
     return r ? fn(r, req) : notRequest(req.params.issueIdOrKey!);
   };
   return [

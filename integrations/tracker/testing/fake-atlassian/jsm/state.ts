@@ -106,8 +106,28 @@ export class JsmState {
     return approval;
   }
 
-  findRequest(idOrKey: string): JsmRequest | undefined {
-    return this.requests.get(idOrKey) ?? [...this.requests.values()].find((r) => r.issueId === idOrKey);
+  /**
+   * Resolves a Jira issue of the site (set by the server wiring): an issue in a service desk's project
+   * whose issue type is a request type's issue type is a customer request of that type.
+   */
+  issueLookup?: (cloudId: string, idOrKey: string) => { issueId: string; issueKey: string; projectId: string; issueTypeId: string; summary: string; reporterId: string } | undefined;
+
+  findRequest(idOrKey: string, cloudId?: string): JsmRequest | undefined {
+    const known = this.requests.get(idOrKey.toUpperCase()) ?? this.requests.get(idOrKey) ?? [...this.requests.values()].find((r) => r.issueId === idOrKey);
+    if (known || !cloudId || !this.issueLookup) return known;
+    const issue = this.issueLookup(cloudId, idOrKey);
+    if (!issue) return undefined;
+    const desk = this.serviceDesks.find((d) => d.projectId === issue.projectId);
+    const rt = desk && this.requestTypes.find((t) => t.serviceDeskId === desk.id && t.issueTypeId === issue.issueTypeId);
+    if (!desk || !rt) return undefined;
+    return this.addRequest({
+      issueId: issue.issueId,
+      issueKey: issue.issueKey,
+      serviceDeskId: desk.id,
+      requestTypeId: rt.id,
+      summary: issue.summary,
+      reporter: this.users.get(issue.reporterId) ?? { accountId: issue.reporterId, displayName: issue.reporterId },
+    });
   }
 
   /** `{serviceDeskId}` accepts the desk id, `projectKey:ABC`, `projectId:10012` or a bare project key. */
