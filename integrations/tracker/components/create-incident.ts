@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { defineComponent } from "../../core/define";
+import { NonRetryableError } from "../../core/errors";
+import { ui } from "../../core/ui-meta";
+import { isIncidentPractice, jsmClient, siteProblem, type RequestTypeField } from "../jsm-client";
+import { plainTextToAdf } from "../jsm-adf";
+
+const ESTIMATE = /^\s*(\d+(\.\d+)?\s*[wdhm]\s*)+$/i;
+
+export const createIncidentConfig = z.object({
+  serviceDesk: z.string().min(1).meta(ui({ title: "Service desk", resource: { type: "serviceDesk" }, order: 1 })),
+  requestType: z.string().min(1).meta(ui({ title: "Request type", description: "Incident-management request types of the service desk", resource: { type: "incidentRequestType", dependsOn: ["serviceDesk"] }, order: 2 })),
+  summary: z.string().max(255).optional().meta(ui({ title: "Summary", description: "Required unless given in Additional fields", expression: true, order: 3 })),
+  description: z.string().optional().meta(ui({ title: "Description", description: "Plain text, stored as a rich-text document", widget: "textarea", expression: true, order: 4 })),
+  dueDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use the site date format YYYY-MM-DD").optional().meta(ui({ title: "Due date", placeholder: "YYYY-MM-DD", expression: true, order: 5 })),
+  priority: z.string().optional().meta(ui({ title: "Priority", description: "Priority name", resource: { type: "priority", allowCustom: true }, expression: true, order: 6 })),
+  impact: z.string().optional().meta(ui({ title: "Impact", expression: true, order: 7 })),
+  urgency: z.string().optional().meta(ui({ title: "Urgency", expression: true, order: 8 })),
+  originalEstimate: z.string().regex(ESTIMATE, "Use forms like 2h, 1d, 1w 2d, 30m").optional().meta(ui({ title: "Original estimate", placeholder: "2h", expression: true, order: 9 })),
+  customFields: z
+    .array(
+      z.object({
+        fieldId: z.string().min(1).meta(ui({ title: "Field ID", placeholder: "customfield_10050" })),
+        value: z.string().meta(ui({ title: "Value", description: "JSON (object, array, number) or a plain string", expression: true })),
+      }),
+    )
+    .default([])
+    .meta(ui({ title: "Custom fields", order: 10 })),
+  additionalFields: z.record(z.string(), z.unknown()).optional().meta(ui({ title: "Additional fields", description: "JSON object merged into the fields map", widget: "json", expression: true, order: 11 })),
+  update: z.record(z.string(), z.unknown()).optional().meta(ui({ title: "Update", description: "JSON object sent as the issue's update property", widget: "json", expression: true, order: 12 })),
+  alertIds: z.array(z.string().min(1)).default([]).meta(ui({ title: "Alert IDs", order: 13 })),
+});
+type Config = z.output<typeof createIncidentConfig>;
+
+const SUMMARY_MISSING = "Summary is required (or give `summary` in Additional fields).";
+const hasSummary = (c: Pick<Config, "summary" | "additionalFields">) =>
+  Boolean(c.summary?.trim()) || (typeof c.additionalFields?.summary === "string" && c.additionalFields.summary.trim() !== "");
+
+function parseValue(v: string): unknown {
+  const t = v.trim();
+  if (/^[[{"]|^-?\d|^(true|false|null)$/.test(t)) {
+    try {
+      return JSON.parse(t);
+    } catch {
+      return v;
+    }
+  }
+  return v;
+}
+
+function fieldNamed(fields: RequestTypeField[], re: RegExp, what: string, requestTypeName: string): RequestTypeField {
+  const f = fields.find((x) => re.test(x.name));
+  if (!f) throw new NonRetryableError(`Request type "${requestTypeName}" has no ${what} field on this site, so ${what} cannot be set.`);
+  return f;
+}
+
+/** A select-style value: by the option's value/label when the field lists valid values. */
+function optionValue(field: RequestTypeField, v: string) {
+  const opts = field.validValues ?? [];
+  if (!opts.length) return { value: v };
+  const hit = opts.find((o) => o.value === v || o.label.toLowerCase() === v.toLowerCase());
+  if (!hit) throw new NonRetryableError(`"${v}" is not a valid ${field.name}; choose one of: ${opts.map((o) => o.label).join(", ")}.`);
+  return { id: hit.value };
+}
+
+export const createIncident = defineComponent({
+  key: "tracker.createIncident",
+  title: "Create Incident",
+  description: "Creates an incident (an issue on an incident-management request type) in a service desk.",
+  docs: "Field ids such as impact, urgency and linked alerts are site-specific; they are looked up from the request type's fields.",
+  config: createIncidentConfig,
+  outputType: "tracker.incident.created",
+  output: z.object({ id: z.string(), key: z.string(), self: z.string() }),
+  example: { id: "10042", key: "SD-42", self: "https://api.atlassian.com/ex/jira/1324a887-45db-1bf4-1e99-ef0ff456d421/rest/api/3/issue/10042" },
+  validate(config, { connection }) {
+    const issues: Array<{ path: string; message: string }> = [];
+    if (!hasSummary(config)) issues.push({ path: "summary", message: SUMMARY_MISSING });
+    const problem = connection ? siteProblem(connection) : undefined;
+    if (problem) issues.push({ path: "connection", message: problem });
+    return issues;
+  },
+  async run(ctx) {
+    const c = ctx.config;
+    if (!hasSummary(c)) throw new NonRetryableError(SUMMARY_MISSING);
+    const jsm = jsmClient(ctx.connection, ctx.http);
+    const rt = await jsm.getRequestType(c.serviceDesk, c.requestType);
+    if (rt.practice && !isIncidentPractice(rt.practice)) {
+      throw new NonRetryableError(`Request type "${rt.name}" is in the "${rt.practice}" work category, not incident management; choose an incident request type.`);
+    }
+    const desk = (await jsm.listServiceDesks()).find((d) => d.id === String(rt.serviceDeskId ?? c.serviceDesk) || d.id === c.serviceDesk);
+    if (!desk) throw new NonRetryableError(`Service desk ${c.serviceDesk} does not exist or is not visible to the connected user.`);
+
+    const fields: Record<string, unknown> = { project: { id: desk.projectId }, issuetype: { id: rt.issueTypeId } };
+    if (c.summary?.trim()) fields.summary = c.summary;
+    if (c.description?.trim()) fields.description = plainTextToAdf(c.description);
+    if (c.dueDate) fields.duedate = c.dueDate;
+    if (c.priority?.trim()) fields.priority = { name: c.priority.trim() };
+    if (c.originalEstimate) fields.timetracking = { originalEstimate: c.originalEstimate.trim() };
+    if (c.impact || c.urgency || c.alertIds.length) {
+      const rtFields = await jsm.getRequestTypeFields(c.serviceDesk, c.requestType);
+      if (c.impact) {
+        const f = fieldNamed(rtFields, /^impact$/i, "Impact", rt.name);
+        fields[f.fieldId] = optionValue(f, c.impact);
+      }
+      if (c.urgency) {
+        const f = fieldNamed(rtFields, /^urgency$/i, "Urgency", rt.name);
+        fields[f.fieldId] = optionValue(f, c.urgency);
+      }
+      if (c.alertIds.length) fields[fieldNamed(rtFields, /alert/i, "Alerts", rt.name).fieldId] = c.alertIds;
+    }
+    for (const cf of c.customFields) fields[cf.fieldId] = parseValue(cf.value);
+    Object.assign(fields, c.additionalFields ?? {});
+
+    const created = await jsm.createIssue({ fields, ...(c.update && Object.keys(c.update).length ? { update: c.update } : {}) });
+    return ctx.emit({ id: String(created.id), key: created.key, self: created.self });
+  },
+});

@@ -1,0 +1,31 @@
+/** Dynamic dropdowns of the operations module: teams, heartbeats of a team, recent alerts. */
+import type { ResourceLoader } from "../core/define";
+import { opsClient } from "./ops-client";
+
+const matches = (search: string | undefined, ...texts: string[]) => !search || texts.some((t) => t.toLowerCase().includes(search.toLowerCase()));
+
+export const team: ResourceLoader = async ({ connection, http, search }) => {
+  const teams = await opsClient(connection, http).listTeams();
+  return { options: teams.filter((t) => matches(search, t.teamName, t.teamId)).map((t) => ({ value: t.teamId, label: t.teamName })) };
+};
+
+export const heartbeat: ResourceLoader = async ({ connection, http, config, search }) => {
+  const teamId = typeof config.team === "string" ? config.team : "";
+  if (!teamId) return { options: [] };
+  const list = await opsClient(connection, http).listHeartbeats(teamId);
+  return {
+    options: list
+      .filter((h) => matches(search, h.name))
+      .map((h) => ({ value: h.name, label: h.name, description: `every ${h.interval} ${String(h.intervalUnit).toLowerCase()} · ${h.status}` })),
+  };
+};
+
+/** The 50 most recently created alerts (search matches the message). */
+export const alert: ResourceLoader = async ({ connection, http, search }) => {
+  const page = await opsClient(connection, http).listAlerts({ size: 50, sort: "createdAt", order: "desc", query: search || undefined });
+  return {
+    options: page.values.map((a) => ({ value: a.id, label: `#${a.tinyId} ${a.message}`, description: `${a.status} · ${a.priority} · ${a.createdAt}` })),
+  };
+};
+
+export const opsResources = { team, heartbeat, alert };
