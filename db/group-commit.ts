@@ -1,0 +1,81 @@
+/**
+ * Group commit: every write submitted during one event-loop tick runs in ONE transaction (one
+ * fsync/WAL append), each in its own savepoint so a failing item does not undo the others.
+ * Each caller's promise settles after the shared COMMIT, so "answered after durable" holds while
+ * thousands of deliveries per second share commits (see docs/engine.md).
+ */
+import type { Db } from "./client";
+
+interface Item {
+  fn: (tx: Db) => unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+export interface GroupCommitter {
+  run<T>(fn: (tx: Db) => T): Promise<T>;
+  /** Number of transactions committed (for benchmarks). */
+  readonly commits: number;
+}
+
+const committers = new WeakMap<Db, GroupCommitter>();
+
+export function groupCommitter(db: Db, maxBatch = 2000): GroupCommitter {
+  let c = committers.get(db);
+  if (!c) {
+    c = createGroupCommitter(db, maxBatch);
+    committers.set(db, c);
+  }
+  return c;
+}
+
+function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
+  let pending: Item[] = [];
+  let scheduled = false;
+  let commits = 0;
+
+  const flush = () => {
+    scheduled = false;
+    const batch = pending.length > maxBatch ? pending.splice(0, maxBatch) : pending;
+    if (batch === pending) pending = [];
+    if (pending.length) schedule();
+    const outcomes: Array<{ ok: boolean; value: unknown }> = [];
+    try {
+      db.$client
+        .transaction(() => {
+          for (const item of batch) {
+            try {
+              outcomes.push({ ok: true, value: db.$client.transaction(() => item.fn(db))() });
+            } catch (e) {
+              outcomes.push({ ok: false, value: e });
+            }
+          }
+        })
+        .immediate();
+      commits++;
+    } catch (e) {
+      for (const item of batch) item.reject(e);
+      return;
+    }
+    batch.forEach((item, i) => (outcomes[i]!.ok ? item.resolve(outcomes[i]!.value) : item.reject(outcomes[i]!.value)));
+  };
+
+  const schedule = () => {
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+
+  return {
+    run<T>(fn: (tx: Db) => T): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        pending.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+        schedule();
+      });
+    },
+    get commits() {
+      return commits;
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The embedded queue (SQLite `jobs` table): one job per step to run. Small interface on purpose
+ * (enqueue, claim with lease, renew, complete, reschedule, release) so a BullMQ implementation
+ * could replace it. Claims happen inside one IMMEDIATE transaction, so two processes on one
+ * database never claim the same job; a job whose lease expired (its worker died) is claimed again.
+ */
+import type { Db } from "@/db/client";
+import { newId } from "../ids";
+
+export interface StepJob {
+  id: string;
+  runId: string;
+  automationId: string;
+  nodeId: string;
+  parentStepId: string | null;
+  attempts: number;
+  runStatus: string;
+}
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+function prepare(db: Db) {
+  const c = db.$client;
+  return {
+    insert: c.prepare(
+      `insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, lease_owner, lease_until, attempts, created_at)
+       values (?, 'step', ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+    ),
+    due: c.prepare(
+      `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus
+       from jobs j join runs r on r.id = j.run_id
+       where j.status = 'queued' and j.available_at <= ? order by j.available_at limit ?`,
+    ),
+    expired: c.prepare(
+      `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus
+       from jobs j join runs r on r.id = j.run_id
+       where j.status = 'leased' and j.lease_until < ? limit ?`,
+    ),
+    lease: c.prepare("update jobs set status = 'leased', lease_owner = ?, lease_until = ?, attempts = attempts + 1 where id = ?"),
+    renew: c.prepare("update jobs set lease_until = ? where lease_owner = ? and status = 'leased'"),
+    remove: c.prepare("delete from jobs where id = ?"),
+    reschedule: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_until = null where id = ?"),
+    releaseOne: c.prepare("update jobs set status = 'queued', lease_owner = null, lease_until = null where id = ? and lease_owner = ?"),
+    releaseAll: c.prepare("update jobs set status = 'queued', lease_owner = null, lease_until = null where lease_owner = ? and status = 'leased'"),
+    running: c.prepare("select automation_id as a, count(*) as n from runs where status = 'running' group by automation_id"),
+    concurrency: c.prepare("select concurrency from automations where id = ?"),
+    startRun: c.prepare("update runs set status = 'running', started_at = coalesce(started_at, ?), updated_at = ? where id = ? and status in ('queued', 'waiting')"),
+    depth: c.prepare("select count(*) as n, min(available_at) as oldest from jobs where status = 'queued' and available_at <= ?"),
+  };
+}
+
+export function queueStatements(db: Db) {
+  let s = cache.get(db);
+  if (!s) {
+    s = prepare(db);
+    cache.set(db, s);
+  }
+  return s;
+}
+
+export function insertStepJob(
+  tx: Db,
+  j: { runId: string; automationId: string; nodeId: string; parentStepId: string | null; at: number; leaseOwner?: string; leaseUntil?: number },
+): string {
+  const id = newId("stp");
+  queueStatements(tx).insert.run(
+    id, j.runId, id, j.automationId, JSON.stringify({ nodeId: j.nodeId, parentStepId: j.parentStepId }),
+    j.leaseOwner ? "leased" : "queued", j.at, j.leaseOwner ?? null, j.leaseUntil ?? null, j.at,
+  );
+  return id;
+}
+
+type Row = { id: string; runId: string; automationId: string; payload: string; attempts: number; runStatus: string };
+
+function toJob(r: Row): StepJob {
+  const p = JSON.parse(r.payload) as { nodeId: string; parentStepId: string | null };
+  return { id: r.id, runId: r.runId, automationId: r.automationId, nodeId: p.nodeId, parentStepId: p.parentStepId, attempts: r.attempts + 1, runStatus: r.runStatus };
+}
+
+/**
+ * Claims up to `limit` due jobs for `owner`. Jobs of runs that have not started yet respect the
+ * automation's concurrency (runs in `running` state); such runs are moved to `running` here.
+ */
+export function claimJobs(db: Db, owner: string, limit: number, now: number, leaseMs: number): StepJob[] {
+  const s = queueStatements(db);
+  return db.$client
+    .transaction(() => {
+      const rows = [...(s.expired.all(now, limit) as Row[]), ...(s.due.all(now, limit * 4) as Row[])];
+      if (!rows.length) return [];
+      const running = new Map((s.running.all() as Array<{ a: string; n: number }>).map((r) => [r.a, r.n]));
+      const limits = new Map<string, number>();
+      const admitted = new Set<string>();
+      const claimed: StepJob[] = [];
+      const iso = new Date(now).toISOString();
+      for (const row of rows) {
+        if (claimed.length >= limit) break;
+        if (row.runStatus === "queued" && !admitted.has(row.runId)) {
+          if (!limits.has(row.automationId)) {
+            const a = s.concurrency.get(row.automationId) as { concurrency: number } | undefined;
+            limits.set(row.automationId, a?.concurrency ?? 1);
+          }
+          const inUse = running.get(row.automationId) ?? 0;
+          if (inUse >= limits.get(row.automationId)!) continue; // stays queued, visibly
+          running.set(row.automationId, inUse + 1);
+          admitted.add(row.runId);
+        }
+        if (row.runStatus === "queued" || row.runStatus === "waiting") s.startRun.run(iso, iso, row.runId);
+        s.lease.run(owner, now + leaseMs, row.id);
+        claimed.push(toJob(row));
+      }
+      return claimed;
+    })
+    .immediate();
+}
+
+export function renewLeases(db: Db, owner: string, until: number): void {
+  queueStatements(db).renew.run(until, owner);
+}
+
+export function releaseLeases(db: Db, owner: string): void {
+  queueStatements(db).releaseAll.run(owner);
+}
+
+export function releaseJob(db: Db, id: string, owner: string): void {
+  queueStatements(db).releaseOne.run(id, owner);
+}
+
+export function completeJob(tx: Db, id: string): void {
+  queueStatements(tx).remove.run(id);
+}
+
+export function rescheduleJob(tx: Db, id: string, availableAt: number): void {
+  queueStatements(tx).reschedule.run(availableAt, id);
+}
+
+export function queueDepth(db: Db, now: number): { depth: number; oldestAgeMs: number } {
+  const r = queueStatements(db).depth.get(now) as { n: number; oldest: number | null };
+  return { depth: r.n, oldestAgeMs: r.oldest ? now - r.oldest : 0 };
+}

@@ -1,0 +1,136 @@
+/**
+ * Saving automations: create, replace (optionally conditional on the version), patch settings,
+ * delete, duplicate. Every save of the document is a new version. Intakes are written in the save
+ * transaction; upstream trigger setup/teardown runs after the commit.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import { automations, automationVersions, intakes, jobs, runs } from "@/db/schema";
+import { transaction, type Db } from "@/db/client";
+import type { AppDeps } from "../../deps";
+import type { Actor } from "../../auth/permissions";
+import { AppError, notFound } from "../../errors";
+import { newId } from "../../ids";
+import { requireWorkspace } from "../access";
+import { recordAudit } from "../audit/record-audit";
+import { AutomationDocumentSchema, AutomationPatchSchema, type Automation, type AutomationDocument, type AutomationPatch } from "../../contracts/automations";
+import { GraphSchema, type Graph } from "../../contracts/graph";
+import { applyTriggerLifecycle, syncIntakes } from "./trigger-lifecycle";
+import { toAutomations, type AutomationRow } from "./to-automation";
+import { validateAutomationDocument } from "./validate-automation";
+
+export async function assertValidDocument(deps: AppDeps, workspaceId: string, doc: unknown, selfId?: string) {
+  const problems = await validateAutomationDocument(deps, workspaceId, doc, selfId);
+  if (problems.length) {
+    throw new AppError("validation_failed", `The automation has ${problems.length} problem${problems.length === 1 ? "" : "s"}: ${problems[0]!.message}${problems.length > 1 ? " (and more)" : ""}`, problems);
+  }
+  return AutomationDocumentSchema.parse(doc);
+}
+
+export function loadAutomationRow(db: Db, workspaceId: string, automationId: string): AutomationRow {
+  const row = db.select().from(automations).where(and(eq(automations.id, automationId), eq(automations.workspaceId, workspaceId))).get();
+  if (!row) throw notFound("Automation", automationId);
+  return row;
+}
+
+function one(deps: AppDeps, row: AutomationRow, setupProblems: Array<{ nodeId: string; message: string }> = []): Automation & { setupProblems?: Array<{ nodeId: string; message: string }> } {
+  const a = toAutomations(deps, deps.db, [row])[0]!;
+  return setupProblems.length ? { ...a, setupProblems } : a;
+}
+
+function insertVersion(tx: Db, automationId: string, version: number, name: string, description: string, graph: Graph, actor: Actor, at: string) {
+  tx.insert(automationVersions).values({ id: newId("ver"), automationId, version, name, description, graph, createdBy: actor.label, createdAt: at }).run();
+}
+
+export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId: string, doc: AutomationDocument | unknown) {
+  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
+  const d = await assertValidDocument(deps, workspaceId, doc);
+  const at = deps.now().toISOString();
+  const row: AutomationRow = {
+    id: newId("aut"), workspaceId, name: d.name, description: d.description ?? "", enabled: d.enabled ?? false, concurrency: d.concurrency ?? 5,
+    version: 1, graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, createdBy: actor.label, createdAt: at, updatedAt: at,
+  };
+  transaction(deps.db, (tx) => {
+    tx.insert(automations).values(row).run();
+    insertVersion(tx, row.id, 1, row.name, row.description, d.graph, actor, at);
+    syncIntakes(deps, tx, row);
+    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.create", target: row.id });
+  });
+  const problems = await applyTriggerLifecycle(deps, row, null, row);
+  return one(deps, loadAutomationRow(deps.db, workspaceId, row.id), problems);
+}
+
+export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, doc: AutomationDocument | unknown, opts: { ifVersion?: number } = {}) {
+  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
+  const before = loadAutomationRow(deps.db, workspaceId, automationId);
+  if (opts.ifVersion !== undefined && opts.ifVersion !== before.version) {
+    throw new AppError("precondition_failed", `The automation is at version ${before.version}, not ${opts.ifVersion}; reload it and apply your change again.`);
+  }
+  const d = await assertValidDocument(deps, workspaceId, doc, automationId);
+  const at = deps.now().toISOString();
+  const after = transaction(deps.db, (tx) => {
+    const cur = loadAutomationRow(tx, workspaceId, automationId);
+    if (opts.ifVersion !== undefined && opts.ifVersion !== cur.version) throw new AppError("precondition_failed", `The automation changed meanwhile (now version ${cur.version}).`);
+    const next: AutomationRow = {
+      ...cur, name: d.name, description: d.description ?? cur.description, enabled: d.enabled ?? cur.enabled, concurrency: d.concurrency ?? cur.concurrency,
+      errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph: d.graph, version: cur.version + 1, updatedAt: at,
+    };
+    tx.update(automations).set(next).where(eq(automations.id, automationId)).run();
+    insertVersion(tx, automationId, next.version, next.name, next.description, d.graph, actor, at);
+    syncIntakes(deps, tx, next);
+    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: { version: next.version } });
+    return next;
+  });
+  const problems = await applyTriggerLifecycle(deps, after, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, after);
+  return one(deps, loadAutomationRow(deps.db, workspaceId, automationId), problems);
+}
+
+export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, patch: AutomationPatch) {
+  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
+  const p = AutomationPatchSchema.safeParse(patch);
+  if (!p.success) throw new AppError("validation_failed", "Invalid settings", p.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  const before = loadAutomationRow(deps.db, workspaceId, automationId);
+  if (p.data.errorHandlerId) {
+    if (p.data.errorHandlerId === automationId) throw new AppError("validation_failed", "An automation cannot be its own error handler", [{ path: "errorHandlerId", message: "Choose another automation" }]);
+    loadAutomationRow(deps.db, workspaceId, p.data.errorHandlerId);
+  }
+  const at = deps.now().toISOString();
+  const after = transaction(deps.db, (tx) => {
+    const cur = loadAutomationRow(tx, workspaceId, automationId);
+    const renamed = (p.data.name !== undefined && p.data.name !== cur.name) || (p.data.description !== undefined && p.data.description !== cur.description);
+    const next: AutomationRow = { ...cur, ...Object.fromEntries(Object.entries(p.data).filter(([, v]) => v !== undefined)), updatedAt: at } as AutomationRow;
+    if (renamed) {
+      next.version = cur.version + 1;
+      insertVersion(tx, automationId, next.version, next.name, next.description, GraphSchema.parse(cur.graph), actor, at);
+    }
+    tx.update(automations).set(next).where(eq(automations.id, automationId)).run();
+    syncIntakes(deps, tx, { ...next, graph: GraphSchema.parse(next.graph) });
+    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: p.data as Record<string, unknown> });
+    return next;
+  });
+  const graph = GraphSchema.parse(after.graph);
+  const problems = await applyTriggerLifecycle(deps, after, { enabled: before.enabled, graph }, { enabled: after.enabled, graph });
+  return one(deps, loadAutomationRow(deps.db, workspaceId, automationId), problems);
+}
+
+export async function deleteAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string): Promise<void> {
+  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.delete");
+  const before = loadAutomationRow(deps.db, workspaceId, automationId);
+  transaction(deps.db, (tx) => {
+    const runIds = tx.select({ id: runs.id }).from(runs).where(eq(runs.automationId, automationId)).all().map((r) => r.id);
+    for (let i = 0; i < runIds.length; i += 500) tx.delete(jobs).where(inArray(jobs.runId, runIds.slice(i, i + 500))).run();
+    tx.delete(runs).where(eq(runs.automationId, automationId)).run();
+    tx.delete(intakes).where(eq(intakes.automationId, automationId)).run();
+    tx.update(automations).set({ errorHandlerId: null }).where(eq(automations.errorHandlerId, automationId)).run();
+    tx.delete(automations).where(eq(automations.id, automationId)).run();
+    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
+  });
+  await applyTriggerLifecycle(deps, before, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, null);
+}
+
+export async function duplicateAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, opts: { name?: string } = {}) {
+  await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
+  const src = loadAutomationRow(deps.db, workspaceId, automationId);
+  return createAutomation(deps, actor, workspaceId, {
+    name: opts.name ?? `${src.name} (copy)`, description: src.description, enabled: false, concurrency: src.concurrency, errorHandlerId: src.errorHandlerId, graph: src.graph,
+  });
+}

@@ -1,0 +1,44 @@
+/** Automation rows → the response shape (DESIGN "Resource shapes"), with trigger URLs. */
+import { and, eq, inArray } from "drizzle-orm";
+import { automations, intakes } from "@/db/schema";
+import type { Db } from "@/db/client";
+import { findTrigger } from "@/integrations/registry";
+import type { AppDeps } from "../../deps";
+import { GraphSchema } from "../../contracts/graph";
+import type { Automation } from "../../contracts/automations";
+import { hookUrl } from "./trigger-lifecycle";
+
+export type AutomationRow = typeof automations.$inferSelect;
+
+export function toAutomations(deps: AppDeps, db: Db, rows: AutomationRow[]): Automation[] {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const own = db.select().from(intakes).where(and(inArray(intakes.automationId, ids), eq(intakes.kind, "trigger"))).all();
+  const connIds = [...new Set(rows.flatMap((r) => r.graph.nodes.map((n) => n.connectionId)).filter((x): x is string => !!x))];
+  const shared = connIds.length ? db.select().from(intakes).where(and(inArray(intakes.connectionId, connIds), eq(intakes.kind, "shared"))).all() : [];
+  return rows.map((r) => {
+    const graph = GraphSchema.parse(r.graph);
+    const triggers = graph.nodes.flatMap((n) => {
+      const t = findTrigger(n.key);
+      if (!t) return [];
+      let intake = own.find((i) => i.automationId === r.id && i.nodeId === n.id);
+      if (t.delivery === "shared-webhook") intake = shared.find((i) => i.connectionId === n.connectionId && (i.config as { sharedKey?: string } | null)?.sharedKey === (t.sharedKey ?? t.key));
+      const hasUrl = intake && (t.delivery === "webhook" || t.delivery === "shared-webhook");
+      return [{ nodeId: n.id, key: n.key, intakeId: intake?.id ?? null, url: hasUrl ? hookUrl(deps, intake!.token) : null }];
+    });
+    return {
+      id: r.id,
+      workspaceId: r.workspaceId,
+      name: r.name,
+      description: r.description,
+      enabled: r.enabled,
+      concurrency: r.concurrency,
+      errorHandlerId: r.errorHandlerId ?? null,
+      version: r.version,
+      graph,
+      triggers,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    };
+  });
+}
