@@ -5,6 +5,7 @@ import { membersRouter } from "./routers/members";
 import { authRouter } from "./routers/auth";
 import { auditRouter } from "./routers/audit";
 import { apiKeysRouter } from "./routers/api-keys";
+import { automationsRouter } from "./routers/automations";
 import { catalogRouter } from "./routers/catalog";
 import { intakesRouter } from "./routers/intakes";
 import { linesRouter } from "./routers/lines";
@@ -18,6 +19,7 @@ export const appRouter = createTRPCRouter({
   members: membersRouter,
   audit: auditRouter,
   apiKeys: apiKeysRouter,
+  automations: automationsRouter,
   catalog: catalogRouter,
   intakes: intakesRouter,
   lines: linesRouter,

@@ -1,0 +1,48 @@
+/**
+ * What the editor's trigger panel shows for one trigger node: its webhook URL (once saved and
+ * enabled), the integration's set-up snippets (e.g. alertmanager.yml), and the last events received.
+ */
+import { and, desc, eq } from "drizzle-orm";
+import { events, runs } from "@/db/schema";
+import { findTrigger } from "@/integrations/registry";
+import type { ConnectionHandle } from "@/integrations/core/define";
+import type { AppDeps } from "../../deps";
+import type { Actor } from "../../auth/permissions";
+import { AppError } from "../../errors";
+import { getAutomationOrThrow } from "../automations/get-automation";
+import { loadConnectionHandle } from "../connections/load-connection";
+
+export async function getTriggerInfo(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, nodeId: string) {
+  const a = await getAutomationOrThrow(deps, actor, workspaceId, automationId);
+  const node = a.graph.nodes.find((n) => n.id === nodeId);
+  const trigger = node && findTrigger(node.key);
+  if (!node || !trigger) throw new AppError("not_found", `Node ${nodeId} is not a saved trigger of this automation; save first.`);
+  const url = a.triggers.find((t) => t.nodeId === nodeId)?.url ?? null;
+
+  let instructions: Array<{ title: string; language?: string; text: string }> = [];
+  if (url && trigger.setupInstructions) {
+    let connection: ConnectionHandle | undefined;
+    if (node.connectionId) connection = await loadConnectionHandle(deps, node.connectionId).catch(() => undefined);
+    try {
+      instructions = trigger.setupInstructions({ url, config: trigger.config.safeParse(node.config).data ?? node.config, connection });
+    } catch (err) {
+      deps.log.warn("setupInstructions failed", { automationId, nodeId, error: (err as Error).message });
+    }
+  }
+
+  const rows = deps.db
+    .select({ id: events.id, receivedAt: events.receivedAt, envelope: events.envelope, source: events.source })
+    .from(events)
+    .where(and(eq(events.automationId, automationId), eq(events.nodeId, nodeId)))
+    .orderBy(desc(events.receivedAt))
+    .limit(10)
+    .all();
+  const runRows = rows.length
+    ? deps.db.select({ id: runs.id, eventId: runs.eventId }).from(runs).where(eq(runs.automationId, automationId)).orderBy(desc(runs.createdAt)).limit(50).all()
+    : [];
+  return {
+    url,
+    instructions,
+    events: rows.map((r) => ({ ...r, runId: runRows.find((x) => x.eventId === r.id)?.id ?? null })),
+  };
+}
