@@ -84,7 +84,7 @@ export function jsmClient(conn: Conn | undefined, http: HttpClient) {
     // Jira platform calls used for incidents.
     createIssue: async (payload: { fields: Record<string, unknown>; update?: Record<string, unknown> }) =>
       (await jira.post<{ id: string; key: string; self: string }>("/issue", payload)).body,
-    getIssue: async (idOrKey: string) => (await jira.get<JiraIssue>(`/issue/${enc(idOrKey)}`)).body,
+    getIssue: async (idOrKey: string, expand?: string) => (await jira.get<JiraIssue & { names?: Record<string, string> }>(`/issue/${enc(idOrKey)}`, { expand })).body,
     async deleteIssue(idOrKey: string): Promise<void> {
       await jira.request({ method: "DELETE", url: `/issue/${enc(idOrKey)}` });
     },

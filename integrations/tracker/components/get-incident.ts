@@ -88,7 +88,7 @@ export const getIncident = defineComponent({
     const jsm = jsmClient(ctx.connection, ctx.http);
     const ref = ctx.config.issue.trim();
     try {
-      return ctx.emit(toIncident(await jsm.getIssue(ref)));
+      return ctx.emit(toIncident(await jsm.getIssue(ref, "names")));
     } catch (e) {
       if (isNotFound(e)) throw new NonRetryableError(`Incident ${ref} does not exist or is not visible to the connected user.`);
       throw e;

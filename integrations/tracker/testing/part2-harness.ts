@@ -44,7 +44,10 @@ export async function startPart2Fake(): Promise<Part2Fake> {
   const ops = opsStateOf(state);
   const tokens = new Map<string, string>();
   const tokenFor = (accountId: string = ACCOUNT) => {
-    if (!tokens.has(accountId)) tokens.set(accountId, state.issueTokens(DEMO.clientId, accountId, PART2_SCOPES).access_token);
+    if (!tokens.has(accountId)) {
+      state.grants.set(`${DEMO.clientId}:${accountId}`, new Set([CLOUD_ID])); // the user consented for the demo site
+      tokens.set(accountId, state.issueTokens(DEMO.clientId, accountId, PART2_SCOPES).access_token);
+    }
     return tokens.get(accountId)!;
   };
   const clock = {
