@@ -3,7 +3,7 @@ import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { isIncidentPractice, jsmClient, siteProblem, type RequestTypeField } from "../jsm-client";
-import { plainTextToAdf } from "../jsm-adf";
+import { textToAdf } from "../adf";
 
 const ESTIMATE = /^\s*(\d+(\.\d+)?\s*[wdhm]\s*)+$/i;
 
@@ -92,7 +92,7 @@ export const createIncident = defineComponent({
 
     const fields: Record<string, unknown> = { project: { id: desk.projectId }, issuetype: { id: rt.issueTypeId } };
     if (c.summary?.trim()) fields.summary = c.summary;
-    if (c.description?.trim()) fields.description = plainTextToAdf(c.description);
+    if (c.description?.trim()) fields.description = textToAdf(c.description);
     if (c.dueDate) fields.duedate = c.dueDate;
     if (c.priority?.trim()) fields.priority = { name: c.priority.trim() };
     if (c.originalEstimate) fields.timetracking = { originalEstimate: c.originalEstimate.trim() };
