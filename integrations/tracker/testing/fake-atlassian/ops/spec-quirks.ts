@@ -13,10 +13,11 @@
  */
 type Json = Record<string, unknown>;
 
-export function applySpecQuirks(file: string, definition: Json): Json {
+export function applySpecQuirks<T extends object>(file: string, definition: T): T {
   if (!file.includes("jsm-ops")) return definition;
+  const def = definition as Json;
   const seen = new Map<string, number>();
-  for (const [p, item] of Object.entries(definition.paths as Record<string, Record<string, { operationId?: string }>>)) {
+  for (const [p, item] of Object.entries(def.paths as Record<string, Record<string, { operationId?: string }>>)) {
     for (const [m, op] of Object.entries(item)) {
       if (!op || typeof op !== "object" || !op.operationId) continue;
       const n = seen.get(op.operationId) ?? 0;
@@ -24,7 +25,7 @@ export function applySpecQuirks(file: string, definition: Json): Json {
       if (n > 0) op.operationId = `${op.operationId}__${m}_${p}`;
     }
   }
-  const schemas = ((definition.components as Json | undefined)?.schemas ?? {}) as Record<string, { properties?: Record<string, Json> }>;
+  const schemas = ((def.components as Json | undefined)?.schemas ?? {}) as Record<string, { properties?: Record<string, Json> }>;
   for (const schema of Object.values(schemas)) {
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {
       if (/SpecificProperties$|^fieldMappings$/.test(name) && prop && typeof prop === "object" && prop.additionalProperties) prop.additionalProperties = {};
