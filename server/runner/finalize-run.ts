@@ -11,7 +11,7 @@ import { onTaskRunFinished } from "../services/tasks/run-task-step";
 import { createRunInTx } from "./create-run";
 import { getVersionGraph } from "./graph-cache";
 import { notifyWork } from "./signal";
-import { loadRun, stepStatements, type RunRow } from "./step-store";
+import { loadRun, stepStatements, writeStep, type RunRow } from "./step-store";
 import { countUsage } from "./usage";
 
 export type FinalStatus = "succeeded" | "failed" | "cancelled";
@@ -33,6 +33,7 @@ export function finishRun(tx: Db, run: RunRow, status: FinalStatus, error: RunEr
   const s = stepStatements(tx);
   const iso = now.toISOString();
   if (status !== "succeeded") {
+    recordUnstartedSteps(tx, run, iso);
     s.deleteRunJobs.run(run.id);
     s.cancelSteps.run(iso, run.id);
   }
@@ -44,6 +45,23 @@ export function finishRun(tx: Db, run: RunRow, status: FinalStatus, error: RunEr
   if (run.taskId) onTaskRunFinished(tx, { runId: run.id, taskId: run.taskId, taskStep: run.taskStep ?? 0, status, error, now });
   if (status === "failed") startErrorHandler(tx, run, error, now);
   return true;
+}
+
+/** Steps that were queued but never ran get a `cancelled` row (so a retry can queue them again). */
+function recordUnstartedSteps(tx: Db, run: RunRow, iso: string): void {
+  const s = stepStatements(tx);
+  const pending = s.runJobs.all(run.id) as Array<{ id: string; payload: string }>;
+  if (!pending.length) return;
+  const graph = getVersionGraph(tx, run.automationId, run.version);
+  for (const j of pending) {
+    if (s.step.get(j.id)) continue;
+    const p = JSON.parse(j.payload) as { nodeId: string; parentStepId: string | null };
+    const node = graph.byId.get(p.nodeId);
+    writeStep(tx, {
+      id: j.id, runId: run.id, nodeId: p.nodeId, name: node?.name ?? p.nodeId, key: node?.key ?? "unknown", parentStepId: p.parentStepId,
+      status: "cancelled", input: null, output: null, state: null, attempts: [], logs: [], error: null, createdAt: iso, startedAt: null, finishedAt: iso,
+    });
+  }
 }
 
 export function failRunById(tx: Db, runId: string, error: RunError, now: Date): boolean {

@@ -1,0 +1,21 @@
+/** Test seeding: an organization, a workspace (with its default line) and a system actor. */
+import { organizations } from "@/db/schema";
+import type { Actor } from "../../auth/permissions";
+import type { AppDeps } from "../../deps";
+import { newId } from "../../ids";
+import { createWorkspaceRow } from "../../services/workspaces/create-workspace";
+
+export function seedWorkspace(deps: AppDeps): { workspaceId: string; organizationId: string; actor: Actor } {
+  const organizationId = newId("org");
+  deps.db.insert(organizations).values({ id: organizationId, name: "Test org", createdAt: new Date().toISOString() }).run();
+  const ws = createWorkspaceRow(deps.db, organizationId, "Test");
+  return { workspaceId: ws.id, organizationId, actor: { kind: "user", userId: "usr_test", organizationId, role: "owner", label: "tester" } };
+}
+
+let n = 0;
+/** A linear graph: manual trigger → nodes in order. */
+export function linearGraph(steps: Array<{ key: string; config: Record<string, unknown>; name?: string }>, trigger = { key: "core.manual", config: {} as Record<string, unknown> }) {
+  const nodes = [{ id: "t", name: "start", key: trigger.key, config: trigger.config }, ...steps.map((s, i) => ({ id: `n${i + 1}`, name: s.name ?? `step${i + 1}`, key: s.key, config: s.config }))];
+  const edges = nodes.slice(1).map((node, i) => ({ from: nodes[i]!.id, to: node.id }));
+  return { name: `test ${++n}`, concurrency: 100, graph: { nodes, edges } };
+}

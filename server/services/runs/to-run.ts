@@ -1,0 +1,22 @@
+/** Run rows → the response shapes (RunSchema / RunDetailSchema). */
+import type { runs } from "@/db/schema";
+import type { Run } from "../../contracts/runs";
+
+export type RunRowFull = typeof runs.$inferSelect;
+
+export function toRun(r: RunRowFull): Run {
+  return {
+    id: r.id,
+    appId: r.automationId,
+    automationId: r.automationId,
+    version: r.version,
+    status: r.status,
+    trigger: { nodeId: r.triggerNodeId, eventId: r.eventId },
+    taskId: r.taskId ?? null,
+    retryOf: r.retryOf ?? null,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt ?? null,
+    finishedAt: r.finishedAt ?? null,
+    error: r.error ?? null,
+  };
+}
