@@ -56,9 +56,10 @@ function queryObject(url: URL): Record<string, string | string[]> {
   return out;
 }
 
-/** A JSON response with headers (for ETag and friends). */
-export function jsonResponse(data: unknown, init: { status?: number; headers?: Record<string, string> } = {}) {
-  return Response.json(data, init);
+const HEADERS = Symbol("headers");
+/** A success body plus response headers (ETag and friends); the body is still checked against the operation's schema. */
+export function withHeaders<T>(body: T, headers: Record<string, string>): { [HEADERS]: Record<string, string>; body: T } {
+  return { [HEADERS]: headers, body };
 }
 
 export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
@@ -100,15 +101,20 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       }
       const d = deps;
       const run = async () => {
-        const result = await handler({ params, query, body, actor, deps: d, request, requestId } as RouteContext<P, Q, B>);
+        let result = await handler({ params, query, body, actor, deps: d, request, requestId } as RouteContext<P, Q, B>);
         if (result instanceof Response) return result;
+        let headers: Record<string, string> = {};
+        if (result && typeof result === "object" && HEADERS in result) {
+          headers = (result as { [HEADERS]: Record<string, string> })[HEADERS];
+          result = (result as unknown as { body: unknown }).body;
+        }
         if (op.status === 204 || result === undefined) return new Response(null, { status: 204 });
         const checked = op.response ? op.response.safeParse(result) : { success: true as const, data: result };
         if (!checked.success) {
           d.log.error("rest: response does not match its schema", { op: op.id, requestId, issues: checked.error.issues.slice(0, 5) });
           throw new Error(`Response of ${op.id} does not match its schema`);
         }
-        return Response.json(checked.data, { status: op.status ?? 200 });
+        return Response.json(checked.data, { status: op.status ?? 200, headers });
       };
       const idemKey = op.idempotent ? request.headers.get("idempotency-key") : null;
       const res = idemKey

@@ -7,7 +7,12 @@ import { CatalogSchema, ConnectionSchema, CreateConnectionBodySchema, UpdateConn
 import { defineOperation as op } from "../operation";
 import { AppParams, ConnectionParams, FactoryParams, RunParams, VersionParams } from "./params";
 
-const App = AutomationSchema.meta({ id: "App", description: "An automation: a versioned graph of triggers and components." });
+const App = AutomationSchema.extend({
+  setupProblems: z
+    .array(z.object({ nodeId: z.string(), message: z.string() }))
+    .optional()
+    .meta({ description: "Trigger set-up problems after a save (e.g. an upstream webhook registration that failed); the save itself succeeded." }),
+}).meta({ id: "App", description: "An automation: a versioned graph of triggers and components." });
 const AppDocument = AutomationDocumentSchema.meta({
   id: "AppDocument",
   description: "The automation document (what the editor saves and export/import round-trips).",

@@ -1,0 +1,128 @@
+/** Automations, versions and runs through /api/v1 (responses checked against the OpenAPI document). */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppDeps } from "../deps";
+import { startRestTarget, type RestTarget } from "./testing/target";
+import type { RestClient } from "./testing/rest-client";
+import { seedRest, type Seed } from "./testing/seed";
+
+let target: RestTarget;
+let deps: AppDeps;
+let api: RestClient;
+let s: Seed;
+
+beforeAll(async () => {
+  target = await startRestTarget();
+  ({ deps, api } = target);
+  s = await seedRest(deps);
+}, 90_000);
+afterAll(() => target?.close());
+
+const doc = (name: string, condition: unknown = "{{ $trigger.data.go }}") => ({
+  name,
+  description: "from the API tests",
+  enabled: true,
+  graph: {
+    nodes: [
+      { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+      { id: "n2", name: "gate", key: "core.filter", config: { condition }, position: { x: 280, y: 0 } },
+    ],
+    edges: [{ from: "n1", to: "n2" }],
+  },
+});
+
+describe("apps", () => {
+  it("creates, lists, reads with an ETag, replaces with If-Match (412 on a stale one), patches and deletes", async () => {
+    const base = `/api/v1/factories/${s.ws}/apps`;
+    const created = await api.post(base, { key: s.keys.editor, body: doc("Gate") });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: "Gate", version: 1, enabled: true });
+    const id = created.body.id;
+    const got = await api.get(`${base}/${id}`, { key: s.keys.viewer });
+    expect(got.headers.get("etag")).toBe('"v1"');
+    const replaced = await api.put(`${base}/${id}`, { key: s.keys.editor, body: doc("Gate 2"), headers: { "if-match": '"v1"' } });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.version).toBe(2);
+    expect(replaced.headers.get("etag")).toBe('"v2"');
+    const stale = await api.put(`${base}/${id}`, { key: s.keys.editor, body: doc("Lost update"), headers: { "if-match": '"v1"' } });
+    expect(stale.status).toBe(412);
+    expect(stale.body.code).toBe("precondition_failed");
+    expect((await api.put(`${base}/${id}`, { key: s.keys.editor, body: doc("x"), headers: { "if-match": "garbage" } })).status).toBe(412);
+    expect((await api.get(`${base}/${id}`, { key: s.keys.viewer })).body.name).toBe("Gate 2");
+    const patched = await api.patch(`${base}/${id}`, { key: s.keys.editor, body: { enabled: false, concurrency: 2 } });
+    expect(patched.body).toMatchObject({ enabled: false, concurrency: 2 });
+    const list = await api.get(`${base}?enabled=false&search=gate`, { key: s.keys.viewer });
+    expect(list.body.data.map((a: { id: string }) => a.id)).toContain(id);
+    expect((await api.get(`${base}?enabled=true&search=gate`, { key: s.keys.viewer })).body.data.map((a: { id: string }) => a.id)).not.toContain(id);
+    const versions = await api.get(`${base}/${id}/versions?limit=1`, { key: s.keys.viewer });
+    expect(versions.body.data[0].version).toBeGreaterThanOrEqual(2);
+    expect(versions.body.nextCursor).not.toBeNull();
+    const v1 = await api.get(`${base}/${id}/versions/1`, { key: s.keys.viewer });
+    expect(v1.body).toMatchObject({ version: 1, name: "Gate" });
+    expect((await api.get(`${base}/${id}/versions/99`, { key: s.keys.viewer })).status).toBe(404);
+    expect((await api.delete(`${base}/${id}`, { key: s.keys.editor })).status).toBe(204);
+    expect((await api.get(`${base}/${id}`, { key: s.keys.viewer })).status).toBe(404);
+  });
+
+  it("returns every document problem at once with node and field paths", async () => {
+    const bad = {
+      name: "Broken",
+      graph: {
+        nodes: [
+          { id: "n1", name: "start", key: "core.manual", config: {} },
+          { id: "n2", name: "nope", key: "core.doesNotExist", config: {} },
+          { id: "n3", name: "start", key: "core.filter", config: {} },
+        ],
+        edges: [{ from: "n1", to: "n9" }],
+      },
+    };
+    const res = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: bad });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.length).toBeGreaterThanOrEqual(3);
+    for (const e of res.body.errors) expect(e.path).toMatch(/^graph\./);
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: "graph.nodes.1.key", nodeId: "n2" })]));
+    // Shape problems (schema level) are also listed together.
+    const shape = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: { name: "", graph: { nodes: [{ id: "a", name: "bad name!", key: "core.manual" }, { name: "x" }] } } });
+    expect(shape.status).toBe(422);
+    expect(shape.body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(["name", "graph.nodes.0.name", "graph.nodes.1.id"]));
+  });
+
+  it("replays app creation with the same Idempotency-Key", async () => {
+    const headers = { "idempotency-key": "app-once" };
+    const a = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, headers, body: doc("Once") });
+    const b = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, headers, body: doc("Once") });
+    expect(b.body.id).toBe(a.body.id);
+  });
+});
+
+describe("runs", () => {
+  it("starts a run with a payload, lists and reads it, cancels it; retry is refused unless failed", async () => {
+    const app = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Runner") })).body;
+    const base = `/api/v1/factories/${s.ws}/apps/${app.id}/runs`;
+    const started = await api.post(base, { key: s.keys.operator, body: { payload: { go: true } }, headers: { "idempotency-key": "run-1" } });
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ appId: app.id, version: 1 });
+    const again = await api.post(base, { key: s.keys.operator, body: { payload: { go: true } }, headers: { "idempotency-key": "run-1" } });
+    expect(again.body.id).toBe(started.body.id);
+    const noBody = await api.post(base, { key: s.keys.operator });
+    expect(noBody.status).toBe(202);
+    const list = await api.get(`${base}?limit=1`, { key: s.keys.viewer });
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.nextCursor).not.toBeNull();
+    const run = await api.get(`${base}/${started.body.id}`, { key: s.keys.viewer });
+    expect(run.body.steps[0]).toMatchObject({ nodeId: "n1" });
+    expect(run.body.event.data).toEqual({ go: true });
+    const other = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Other") })).body;
+    expect((await api.get(`/api/v1/factories/${s.ws}/apps/${other.id}/runs/${started.body.id}`, { key: s.keys.viewer })).status).toBe(404);
+    const cancelled = await api.post(`${base}/${noBody.body.id}/cancel`, { key: s.keys.operator });
+    if (cancelled.status === 200) {
+      expect(cancelled.body.status).toBe("cancelled");
+      expect((await api.post(`${base}/${noBody.body.id}/cancel`, { key: s.keys.operator })).status).toBe(409);
+    } else expect(cancelled.status).toBe(409); // the runner finished it first
+    const fresh = (await api.post(base, { key: s.keys.operator, body: { payload: { go: true } } })).body;
+    const r = await api.post(`${base}/${fresh.id}/retry`, { key: s.keys.operator });
+    expect([202, 409]).toContain(r.status);
+    expect((await api.get(`${base}?status=bogus`, { key: s.keys.viewer })).status).toBe(422);
+    expect((await api.post(`/api/v1/factories/${s.ws}/apps/aut_missing/runs`, { key: s.keys.operator, body: {} })).status).toBe(404);
+    expect((await api.post(base, { key: s.keys.viewer, body: {} })).status).toBe(403);
+  });
+});
