@@ -5,9 +5,10 @@
 import type { AnyComponent, AnyIntegration, AnyTrigger } from "./core/define";
 import { core } from "./builtin";
 import { metrics } from "./metrics";
+import { tracker } from "./tracker";
 
 // Integrations register here (keep alphabetical):
-const INTEGRATIONS: AnyIntegration[] = [core as AnyIntegration, metrics as AnyIntegration];
+const INTEGRATIONS: AnyIntegration[] = [core as AnyIntegration, metrics as AnyIntegration, tracker as AnyIntegration];
 
 export function listIntegrations(): AnyIntegration[] {
   return INTEGRATIONS;
