@@ -9,6 +9,7 @@ import { automationsRouter } from "./routers/automations";
 import { catalogRouter } from "./routers/catalog";
 import { intakesRouter } from "./routers/intakes";
 import { linesRouter } from "./routers/lines";
+import { runsRouter } from "./routers/runs";
 import { tasksRouter } from "./routers/tasks";
 import { usageRouter } from "./routers/usage";
 
@@ -23,6 +24,7 @@ export const appRouter = createTRPCRouter({
   catalog: catalogRouter,
   intakes: intakesRouter,
   lines: linesRouter,
+  runs: runsRouter,
   tasks: tasksRouter,
   usage: usageRouter,
 });

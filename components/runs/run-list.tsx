@@ -1,0 +1,73 @@
+"use client";
+/** Runs of a workspace (optionally one automation): status, trigger, started, duration; filters; live refresh. */
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useTRPC } from "@/components/providers/trpc-provider";
+import { RunStatusBadge } from "./run-status-badge";
+import { formatDuration } from "./format";
+
+const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled"] as const;
+
+export function RunList({ workspaceId }: { workspaceId: string }) {
+  const trpc = useTRPC();
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const automationId = params.get("automationId") ?? undefined;
+  const status = (params.get("status") ?? undefined) as (typeof STATUSES)[number] | undefined;
+  const setParam = (k: string, v: string) => {
+    const next = new URLSearchParams(params);
+    if (v) next.set(k, v);
+    else next.delete(k);
+    router.replace(`${pathname}?${next}`);
+  };
+  const automations = useQuery(trpc.automations.list.queryOptions({ workspaceId, limit: 200 }));
+  const runs = useInfiniteQuery({
+    ...trpc.runs.list.infiniteQueryOptions({ workspaceId, automationId, status, limit: 50 }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
+    refetchInterval: 3000,
+  });
+  const nameOf = (id: string) => automations.data?.data.find((a) => a.id === id)?.name ?? id;
+  const rows = runs.data?.pages.flatMap((p) => p.data) ?? [];
+  return (
+    <div className="page">
+      <div className="page-header">
+        <div>
+          <h1>Runs</h1>
+          <p className="text-sm text-muted">Every execution, newest first. Running runs update live.</p>
+        </div>
+        <div className="flex items-center gap-2">
+          <label htmlFor="runs-automation" className="sr-only">Automation</label>
+          <select id="runs-automation" className="input w-56" value={automationId ?? ""} onChange={(e) => setParam("automationId", e.target.value)}>
+            <option value="">All automations</option>
+            {automations.data?.data.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+          </select>
+          <label htmlFor="runs-status" className="sr-only">Status</label>
+          <select id="runs-status" className="input w-36" value={status ?? ""} onChange={(e) => setParam("status", e.target.value)}>
+            <option value="">Any status</option>
+            {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+          </select>
+        </div>
+      </div>
+      <div className="card overflow-x-auto">
+        <table className="table">
+          <thead><tr><th>Status</th><th>Automation</th><th>Trigger</th><th>Started</th><th>Duration</th><th>Error</th></tr></thead>
+          <tbody>
+            {rows.length === 0 && !runs.isLoading && <tr><td colSpan={6} className="py-10 text-center text-muted">No runs match.</td></tr>}
+            {rows.map((r) => (
+              <tr key={r.id} className="cursor-pointer hover:bg-zinc-50" onClick={() => router.push(`/w/${workspaceId}/runs/${r.id}`)} data-testid={`run-row-${r.id}`}>
+                <td><Link href={`/w/${workspaceId}/runs/${r.id}`} onClick={(e) => e.stopPropagation()} aria-label={`Run ${r.id}`}><RunStatusBadge status={r.status} /></Link></td>
+                <td className="font-medium">{nameOf(r.automationId)} <span className="font-mono text-xs text-muted">v{r.version}</span></td>
+                <td className="text-xs text-muted">{r.taskId ? "task step" : r.retryOf ? "retry" : r.trigger.nodeId}</td>
+                <td className="text-xs">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
+                <td className="text-xs tabular-nums">{formatDuration(r.startedAt, r.finishedAt)}</td>
+                <td className="max-w-xs truncate text-xs text-danger">{r.error?.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {runs.hasNextPage && <button className="btn mt-3" onClick={() => runs.fetchNextPage()}>{runs.isFetchingNextPage ? "Loading…" : "Load more"}</button>}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+"use client";
+/** One run: the canvas of the version it ran with each node's status, and the selected step's details. Polls while live. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Background, BackgroundVariant, Controls, ReactFlow, ReactFlowProvider } from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { ArrowLeft, Ban, RotateCcw } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useMemo, useState } from "react";
+import { toast } from "sonner";
+import { useTRPC } from "@/components/providers/trpc-provider";
+import { CatalogProvider } from "@/components/canvas/catalog-context";
+import { docToFlow } from "@/components/canvas/graph-utils";
+import { nodeTypes } from "@/components/canvas/node-types";
+import { CanvasModeContext } from "@/components/canvas/nodes/unit-node";
+import type { StepStatus } from "@/components/canvas/nodes/node-run-status";
+import type { CatalogIntegration } from "@/components/canvas/types";
+import { RunStatusBadge } from "./run-status-badge";
+import { StepDetails } from "./step-details";
+import { formatDuration } from "./format";
+
+const LIVE = new Set(["queued", "running", "waiting"]);
+
+export function RunView({ workspaceId, runId }: { workspaceId: string; runId: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const router = useRouter();
+  const run = useQuery({
+    ...trpc.runs.get.queryOptions({ workspaceId, runId }),
+    refetchInterval: (q) => (q.state.data && LIVE.has(q.state.data.status) ? 1000 : false),
+  });
+  const r = run.data;
+  const version = useQuery({ ...trpc.automations.version.queryOptions({ workspaceId, automationId: r?.automationId ?? "", version: r?.version ?? 0 }), enabled: !!r });
+  const automation = useQuery({ ...trpc.automations.get.queryOptions({ workspaceId, automationId: r?.automationId ?? "" }), enabled: !!r, retry: false });
+  const catalog = useQuery(trpc.catalog.list.queryOptions({ workspaceId }));
+  const cancel = useMutation(trpc.runs.cancel.mutationOptions());
+  const retry = useMutation(trpc.runs.retry.mutationOptions());
+  const [selectedNode, setSelectedNode] = useState<string | null>(null);
+
+  const kindOf = (key: string) => (catalog.data?.some((i) => i.triggers.some((t) => t.key === key)) ? "trigger" : "component") as "trigger" | "component";
+  const flow = useMemo(() => (version.data ? docToFlow(version.data.graph, kindOf) : { nodes: [], edges: [] }), [version.data, catalog.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  const statuses = useMemo(() => {
+    const out: Record<string, StepStatus> = {};
+    for (const s of r?.steps ?? []) {
+      // A node may run several times (one per event reaching it): show the most telling status.
+      const prev = out[s.nodeId];
+      if (!prev || s.status === "failed" || (prev === "succeeded" && s.status !== "skipped")) out[s.nodeId] = s.status;
+    }
+    return out;
+  }, [r?.steps]);
+  const nodes = useMemo(() => flow.nodes.map((n) => ({ ...n, selected: n.id === selectedNode, draggable: false })), [flow.nodes, selectedNode]);
+  const edges = useMemo(() => flow.edges.map((e) => ({ ...e, animated: statuses[e.source] === "succeeded" && LIVE.has(statuses[e.target] ?? "") })), [flow.edges, statuses]);
+
+  if (run.isError) return <p className="page text-danger">{run.error.message}</p>;
+  if (!r) return <p className="page text-sm text-muted">Loading run…</p>;
+  const steps = r.steps.filter((s) => s.nodeId === (selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId));
+  const focusNode = selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId ?? null;
+  return (
+    <div className="flex h-screen flex-col">
+      <header className="flex flex-wrap items-center gap-3 border-b border-border bg-surface px-4 py-2.5">
+        <Link href={`/w/${workspaceId}/runs?automationId=${r.automationId}`} className="btn btn-ghost btn-sm" aria-label="Back to runs"><ArrowLeft size={16} /></Link>
+        <div className="min-w-0">
+          <h1 className="truncate text-base">
+            <Link href={`/w/${workspaceId}/automations/${r.automationId}`} className="hover:underline">{automation.data?.name ?? "Automation"}</Link>
+            <span className="ml-2 font-mono text-xs font-normal text-muted">run {r.id} · v{r.version}</span>
+          </h1>
+          <p className="text-xs text-muted">
+            Started {new Date(r.startedAt ?? r.createdAt).toLocaleString()} · {formatDuration(r.startedAt ?? r.createdAt, r.finishedAt)}
+            {r.retryOf && <> · retry of <Link className="underline" href={`/w/${workspaceId}/runs/${r.retryOf}`}>{r.retryOf}</Link></>}
+          </p>
+        </div>
+        <RunStatusBadge status={r.status} />
+        <div className="ml-auto flex gap-1.5">
+          {LIVE.has(r.status) && (
+            <button className="btn btn-sm" data-testid="cancel-run" onClick={async () => {
+              try { await cancel.mutateAsync({ workspaceId, runId }); qc.invalidateQueries({ queryKey: trpc.runs.get.queryKey() }); } catch (e) { toast.error((e as Error).message); }
+            }}><Ban size={13} aria-hidden /> Cancel</button>
+          )}
+          {r.status === "failed" && (
+            <button className="btn btn-sm btn-primary" data-testid="retry-run" onClick={async () => {
+              try { const next = await retry.mutateAsync({ workspaceId, runId }); router.push(`/w/${workspaceId}/runs/${next.id}`); } catch (e) { toast.error((e as Error).message); }
+            }}><RotateCcw size={13} aria-hidden /> Retry from failed step</button>
+          )}
+        </div>
+      </header>
+      {r.error && <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">{r.error.message}</div>}
+      <div className="flex min-h-0 flex-1">
+        <div className="relative min-w-0 flex-1" data-testid="run-canvas">
+          <CatalogProvider integrations={(catalog.data ?? []) as CatalogIntegration[]}>
+            <CanvasModeContext.Provider value={{ mode: "run", statuses }}>
+              <ReactFlowProvider>
+                <ReactFlow
+                  nodes={nodes}
+                  edges={edges}
+                  nodeTypes={nodeTypes}
+                  nodesDraggable={false}
+                  nodesConnectable={false}
+                  onNodeClick={(_, n) => setSelectedNode(n.id)}
+                  onPaneClick={() => setSelectedNode(null)}
+                  fitView
+                  fitViewOptions={{ maxZoom: 1.1, padding: 0.25 }}
+                  proOptions={{ hideAttribution: true }}
+                  className="bg-canvas"
+                >
+                  <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
+                  <Controls showInteractive={false} position="bottom-left" />
+                </ReactFlow>
+              </ReactFlowProvider>
+            </CanvasModeContext.Provider>
+          </CatalogProvider>
+        </div>
+        <aside aria-label="Step details" className="w-[420px] shrink-0 overflow-y-auto border-l border-border bg-surface p-4" data-testid="step-panel">
+          {focusNode && steps.length ? (
+            steps.map((s) => <StepDetails key={s.id} step={s} />)
+          ) : (
+            <div className="space-y-3">
+              <p className="text-sm text-muted">{focusNode ? "This node did not run in this run." : "Select a node to see its inputs, output, attempts and logs."}</p>
+              {r.event && <StepDetails step={{ id: "event", nodeId: r.trigger.nodeId, name: "trigger event", key: "", status: "succeeded", input: undefined, output: r.event, attempts: [], logs: [], error: null, startedAt: null, finishedAt: null }} />}
+            </div>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+/** A step of a run: status, resolved inputs (masked), output envelope, attempts with timings/errors, logs. */
+import type { RunStep } from "@/server/contracts/runs";
+import { RunStatusBadge } from "./run-status-badge";
+import { PayloadViewer } from "./payload-viewer";
+import { formatDuration } from "./format";
+
+export function StepDetails({ step }: { step: Omit<RunStep, "output" | "input"> & { output: unknown; input?: unknown } }) {
+  return (
+    <article className="mb-6 space-y-4" data-testid={`step-${step.name}`}>
+      <header className="flex items-center justify-between gap-2">
+        <div>
+          <h2 className="font-mono text-sm">{step.name}</h2>
+          {step.key && <p className="text-xs text-muted">{step.key}</p>}
+        </div>
+        <RunStatusBadge status={step.status} />
+      </header>
+      {step.error && <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2.5 text-xs text-danger" data-testid="step-error">{step.error}</p>}
+      {step.input !== undefined && <PayloadViewer title="Resolved inputs" value={step.input} testId="step-input" />}
+      <PayloadViewer title="Output" value={step.output} testId="step-output" />
+      {step.attempts.length > 0 && (
+        <section aria-label="Attempts">
+          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">Attempts</h3>
+          <table className="table text-xs">
+            <thead><tr><th>#</th><th>Started</th><th>Took</th><th>Result</th></tr></thead>
+            <tbody>
+              {step.attempts.map((a, i) => (
+                <tr key={i}>
+                  <td>{i + 1}</td>
+                  <td>{new Date(a.startedAt).toLocaleTimeString()}</td>
+                  <td className="tabular-nums">{a.durationMs !== undefined ? `${a.durationMs} ms` : formatDuration(a.startedAt, a.finishedAt)}</td>
+                  <td className={a.error ? "text-danger" : "text-success"}>{a.error ? `${a.error}${a.retryable ? " (retried)" : ""}` : "ok"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {step.logs.length > 0 && (
+        <section aria-label="Logs">
+          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">Logs</h3>
+          <ol className="max-h-60 overflow-auto rounded-md border border-border bg-zinc-50 p-2 font-mono text-[11px]">
+            {step.logs.map((l, i) => (
+              <li key={i} className={l.level === "error" ? "text-danger" : l.level === "warn" ? "text-amber-700" : ""}>
+                <span className="text-muted">{new Date(l.at).toLocaleTimeString()}</span> {l.level.toUpperCase()} {l.message}
+                {l.fields !== undefined && <span className="text-muted"> {JSON.stringify(l.fields)}</span>}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </article>
+  );
+}
