@@ -88,7 +88,7 @@ export const exampleAlert: AlertOutput = {
   lastOccuredAt: "2026-05-01T10:00:00.123Z",
   tags: ["prod"],
   actions: ["RestartServer"],
-  responders: [{ id: "4513b7ea-3b91-438f-b7e4-e3e54af9147c", type: "team" }],
+  responders: [{ id: "4513b7ea-3b91-438f-b7e4-e3e54af9147c", type: "teams" }],
   services: [],
   extraProperties: { runbook: "https://runbooks.example/latency" },
 };
@@ -141,17 +141,17 @@ export const exampleHeartbeat = {
 export const teamField = z
   .string()
   .min(1)
-  .meta(ui({ title: "Team", resource: { type: "team", allowCustom: true }, expression: true, order: 1 }));
+  .meta(ui({ title: "Team", widget: "resource", resource: { type: "teams", allowCustom: true }, expression: true, order: 1 }));
 
 export const heartbeatField = z
   .string()
   .min(1)
-  .meta(ui({ title: "Heartbeat", description: "Heartbeat name", resource: { type: "heartbeat", dependsOn: ["team"], allowCustom: true }, expression: true, order: 2 }));
+  .meta(ui({ title: "Heartbeat", description: "Heartbeat name", widget: "resource", resource: { type: "heartbeats", dependsOn: ["team"], allowCustom: true }, expression: true, order: 2 }));
 
 export const alertField = z
   .string()
   .min(1)
-  .meta(ui({ title: "Alert", description: "Alert id, picked from recent alerts", resource: { type: "alert", allowCustom: true }, expression: true, order: 1 }));
+  .meta(ui({ title: "Alert", description: "Alert id, picked from recent alerts", widget: "resource", resource: { type: "alerts", allowCustom: true }, expression: true, order: 1 }));
 
 // ---------------------------------------------------------------------------------------------
 // Polling of asynchronous requests (without holding a worker)

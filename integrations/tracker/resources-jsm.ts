@@ -29,6 +29,20 @@ export const incidentRequestType: ResourceLoader = async ({ connection, http, co
   return { options: types.filter((t) => matches(search, t.name)).map((t) => ({ value: t.id, label: t.name, description: t.practice })) };
 };
 
+/** Service desks by project key (the onIncident trigger matches webhook events by project). */
+export const serviceDeskKey: ResourceLoader = async ({ connection, http, search }) => {
+  const desks = await jsmClient(connection, http).listServiceDesks();
+  return { options: desks.filter((d) => matches(search, d.projectName, d.projectKey)).map((d) => ({ value: d.projectKey, label: `${d.projectName} (${d.projectKey})` })) };
+};
+
+/** Incident request types as `<requestTypeId>:<issueTypeId>` so the trigger can match without a lookup. */
+export const incidentRequestTypeRef: ResourceLoader = async ({ connection, http, config, search }) => {
+  const desk = str(config.serviceDesk);
+  if (!desk) return { options: [] };
+  const types = incidentTypes(await jsmClient(connection, http).listRequestTypes(desk));
+  return { options: types.filter((t) => matches(search, t.name)).map((t) => ({ value: `${t.id}:${t.issueTypeId}`, label: t.name, description: t.practice })) };
+};
+
 export const approval: ResourceLoader = async ({ connection, http, config }) => {
   const key = str(config.issueKey);
   if (!key || key.includes("{{")) return { options: [] };
@@ -50,4 +64,11 @@ export const incidentIssue: ResourceLoader = async ({ connection, http, config, 
   };
 };
 
-export const jsmResources = { serviceDesk, incidentRequestType, approval, incidentIssue };
+export const jsmResources = {
+  serviceDesks: serviceDesk,
+  serviceDeskKeys: serviceDeskKey,
+  incidentRequestTypes: incidentRequestType,
+  incidentRequestTypeRefs: incidentRequestTypeRef,
+  approvals: approval,
+  incidentIssues: incidentIssue,
+};

@@ -28,4 +28,4 @@ export const alert: ResourceLoader = async ({ connection, http, search }) => {
   };
 };
 
-export const opsResources = { team, heartbeat, alert };
+export const opsResources = { teams: team, heartbeats: heartbeat, alerts: alert };

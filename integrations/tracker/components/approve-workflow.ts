@@ -14,7 +14,7 @@ export const approveWorkflowConfig = z.object({
   approval: z
     .string()
     .optional()
-    .meta(ui({ title: "Approval", resource: { type: "approval", dependsOn: ["issueKey"], allowCustom: true }, visibleWhen: { field: "approvalSelector", equals: "specific" }, expression: true, order: 4 })),
+    .meta(ui({ title: "Approval", widget: "resource", resource: { type: "approvals", dependsOn: ["issueKey"], allowCustom: true }, visibleWhen: { field: "approvalSelector", equals: "specific" }, expression: true, order: 4 })),
   comment: z.string().optional().meta(ui({ title: "Comment", description: "Public customer comment posted before the decision", widget: "textarea", expression: true, order: 5 })),
 });
 

@@ -8,12 +8,12 @@ import { textToAdf } from "../adf";
 const ESTIMATE = /^\s*(\d+(\.\d+)?\s*[wdhm]\s*)+$/i;
 
 export const createIncidentConfig = z.object({
-  serviceDesk: z.string().min(1).meta(ui({ title: "Service desk", resource: { type: "serviceDesk" }, order: 1 })),
-  requestType: z.string().min(1).meta(ui({ title: "Request type", description: "Incident-management request types of the service desk", resource: { type: "incidentRequestType", dependsOn: ["serviceDesk"] }, order: 2 })),
+  serviceDesk: z.string().min(1).meta(ui({ title: "Service desk", widget: "resource", resource: { type: "serviceDesks" }, order: 1 })),
+  requestType: z.string().min(1).meta(ui({ title: "Request type", description: "Incident-management request types of the service desk", widget: "resource", resource: { type: "incidentRequestTypes", dependsOn: ["serviceDesk"] }, order: 2 })),
   summary: z.string().max(255).optional().meta(ui({ title: "Summary", description: "Required unless given in Additional fields", expression: true, order: 3 })),
   description: z.string().optional().meta(ui({ title: "Description", description: "Plain text, stored as a rich-text document", widget: "textarea", expression: true, order: 4 })),
   dueDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use the site date format YYYY-MM-DD").optional().meta(ui({ title: "Due date", placeholder: "YYYY-MM-DD", expression: true, order: 5 })),
-  priority: z.string().optional().meta(ui({ title: "Priority", description: "Priority name", resource: { type: "priority", allowCustom: true }, expression: true, order: 6 })),
+  priority: z.string().optional().meta(ui({ title: "Priority", description: "Priority name", widget: "resource", resource: { type: "priorities", allowCustom: true }, expression: true, order: 6 })),
   impact: z.string().optional().meta(ui({ title: "Impact", expression: true, order: 7 })),
   urgency: z.string().optional().meta(ui({ title: "Urgency", expression: true, order: 8 })),
   originalEstimate: z.string().regex(ESTIMATE, "Use forms like 2h, 1d, 1w 2d, 30m").optional().meta(ui({ title: "Original estimate", placeholder: "2h", expression: true, order: 9 })),

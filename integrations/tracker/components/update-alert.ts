@@ -12,7 +12,7 @@ export const updateAlertConfig = z.object({
   description: z.string().max(15000).optional().meta(section("Description", 10, { widget: "textarea" })),
   message: z.string().min(1).max(130).optional().meta(section("Message", 11)),
   priority: z.enum(PRIORITIES).optional().meta(section("Priority", 12, { expression: false })),
-  assignment: z.string().min(1).optional().meta(section("Assignment", 13, { description: "Account id of the user to assign", resource: { type: "user", allowCustom: true } })),
+  assignment: z.string().min(1).optional().meta(section("Assignment", 13, { description: "Account id of the user to assign", widget: "resource", resource: { type: "users", allowCustom: true } })),
   newNote: z.string().min(1).max(25000).optional().meta(section("New note", 14, { widget: "textarea" })),
   updateNote: z
     .object({

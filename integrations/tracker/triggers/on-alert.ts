@@ -17,7 +17,7 @@ const UPSTREAM_ACTION: Record<AlertEvent, string> = { created: "create", acknowl
 export const TOKEN_HEADER = "x-conveyor-token";
 
 export const onAlertConfig = z.object({
-  team: z.string().optional().meta(ui({ title: "Team", description: "Empty: alerts of all teams", resource: { type: "team" }, order: 1 })),
+  team: z.string().optional().meta(ui({ title: "Team", description: "Empty: alerts of all teams", widget: "resource", resource: { type: "teams" }, order: 1 })),
   events: z
     .array(z.enum(ALERT_EVENTS))
     .min(1)
