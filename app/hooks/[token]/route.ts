@@ -1,0 +1,29 @@
+/**
+ * Webhook ingress through Next.js (for `next dev`); `npm start` answers /hooks/* in the lean
+ * listener (server/webhooks/lean-listener.ts) before Next sees them. Same service either way.
+ */
+import { getDeps } from "@/server/deps";
+import { receiveWebhook } from "@/server/services/webhooks/receive-webhook";
+
+export const dynamic = "force-dynamic";
+
+async function handle(request: Request, ctx: { params: Promise<{ token: string }> }): Promise<Response> {
+  const { token } = await ctx.params;
+  const { env } = await import("@/server/env");
+  const maxBytes = env.CONVEYOR_WEBHOOK_MAX_BYTES;
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) {
+    return Response.json({ type: "about:blank", title: "Payload too large", status: 413, detail: `The limit is ${maxBytes} bytes.` }, { status: 413 });
+  }
+  const rawBody = Buffer.from(await request.arrayBuffer());
+  const headers: Record<string, string> = {};
+  request.headers.forEach((v, k) => (headers[k] = v));
+  const url = new URL(request.url);
+  const query: Record<string, string> = {};
+  url.searchParams.forEach((v, k) => (query[k] = v));
+  const r = await receiveWebhook(await getDeps(), { token, method: request.method, headers, query, rawBody }, { maxBytes });
+  return new Response(JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json", ...r.headers } });
+}
+
+export const POST = handle;
+export const GET = handle;
+export const PUT = handle;

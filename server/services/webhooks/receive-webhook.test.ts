@@ -1,0 +1,106 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestDeps } from "../../testing";
+import { handleHookRequest } from "../../webhooks/lean-listener";
+import { createAutomation, patchAutomation } from "../automations";
+import { startRunner, type Runner } from "../../runner/runner-loop";
+import { registerStubs } from "../../runner/testing/stub-integration";
+import { seedWorkspace } from "../../runner/testing/seed";
+import { waitForRun } from "../../runner/testing/wait";
+import { createHmac } from "node:crypto";
+
+registerStubs();
+
+let deps: ReturnType<typeof createTestDeps>;
+let server: http.Server;
+let base: string;
+let runner: Runner;
+let ws: ReturnType<typeof seedWorkspace>;
+
+beforeEach(async () => {
+  deps = createTestDeps();
+  ws = seedWorkspace(deps);
+  server = http.createServer((req, res) => handleHookRequest(req, res, deps, { maxBytes: 4096 }));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  runner = startRunner(deps, { pollMs: 20, maintenance: false });
+});
+afterEach(async () => {
+  await runner.stop();
+  server.close();
+  deps.close();
+});
+
+function webhookAutomation(config: Record<string, unknown> = {}) {
+  return createAutomation(deps, ws.actor, ws.workspaceId, {
+    name: "hook",
+    enabled: true,
+    graph: {
+      nodes: [
+        { id: "t", name: "hook", key: "core.webhook", config },
+        { id: "a", name: "echo", key: "stub.echo", config: { value: "{{ $trigger.data.body.alerts[0].labels.alertname }}" } },
+      ],
+      edges: [{ from: "t", to: "a" }],
+    },
+  });
+}
+
+const post = (url: string, body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
+  fetch(url, { method: "POST", body, headers }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+const count = (table: string) => (deps.db.$client.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+
+describe("webhook ingress", () => {
+  it("commits event + run before 202, and the run completes", async () => {
+    const a = await webhookAutomation();
+    const url = a.triggers[0]!.url!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:3999\/hooks\//);
+    const res = await post(url.replace("http://127.0.0.1:3999", base), JSON.stringify({ alerts: [{ labels: { alertname: "DiskFull" } }] }));
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ accepted: 1, duplicates: 0 });
+    const runId = res.body.runIds[0];
+    await waitForRun(deps, runId);
+    const step = deps.db.$client.prepare("select output from run_steps where run_id = ?").get(runId) as { output: string };
+    expect(JSON.parse(step.output).data).toEqual({ value: "DiskFull" });
+  });
+
+  it("recognises the same delivery twice (one run)", async () => {
+    const a = await webhookAutomation();
+    const url = a.triggers[0]!.url!.replace("http://127.0.0.1:3999", base);
+    const h = { "content-type": "application/json", "idempotency-key": "delivery-1" };
+    const one = await post(url, "{}", h);
+    const two = await post(url, "{}", h);
+    expect(one.body.accepted).toBe(1);
+    expect(two.body).toMatchObject({ accepted: 0, duplicates: 1 });
+    expect(count("runs")).toBe(1);
+  });
+
+  it("answers 401 and stores nothing when verification fails; accepts bearer and HMAC", async () => {
+    const bearer = await webhookAutomation({ authentication: "bearer", secret: "s3cret-token" });
+    const url = bearer.triggers[0]!.url!.replace("http://127.0.0.1:3999", base);
+    expect((await post(url, "{}", { "content-type": "application/json", authorization: "Bearer wrong-token" })).status).toBe(401);
+    expect(count("events")).toBe(0);
+    expect((await post(url, "{}", { "content-type": "application/json", authorization: "Bearer s3cret-token" })).status).toBe(202);
+    const hmac = await webhookAutomation({ authentication: "hmac", secret: "hmac-secret" });
+    const hurl = hmac.triggers[0]!.url!.replace("http://127.0.0.1:3999", base);
+    const body = JSON.stringify({ x: 1 });
+    const sig = createHmac("sha256", "hmac-secret").update(body).digest("hex");
+    expect((await post(hurl, body, { "content-type": "application/json", "x-signature-256": "sha256=" + sig })).status).toBe(202);
+    expect((await post(hurl, body, { "content-type": "application/json", "x-signature-256": "sha256=" + "0".repeat(64) })).status).toBe(401);
+  });
+
+  it("refuses bad JSON (400 with the parse error), wrong content type (415), too large (413), unknown or disabled (404)", async () => {
+    const a = await webhookAutomation();
+    const url = a.triggers[0]!.url!.replace("http://127.0.0.1:3999", base);
+    const bad = await post(url, "{nope");
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/not valid JSON: .*JSON/);
+    expect((await post(url, "a=b", { "content-type": "application/x-www-form-urlencoded" })).status).toBe(415);
+    expect((await post(url, JSON.stringify({ pad: "x".repeat(5000) }))).status).toBe(413);
+    expect((await post(`${base}/hooks/unknown-token`, "{}")).status).toBe(404);
+    await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: false });
+    expect((await post(url, "{}")).status).toBe(404);
+    expect(count("events")).toBe(0);
+  });
+});
