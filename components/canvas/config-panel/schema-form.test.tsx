@@ -118,6 +118,39 @@ describe("SchemaForm", () => {
     expect(loadResources).toHaveBeenCalledWith(expect.objectContaining({ type: "issueType" }));
   });
 
+  it("renders a discriminated union as a choice plus the chosen variant's fields", () => {
+    const auth: JsonSchema = {
+      type: "object",
+      properties: {
+        apiAuth: {
+          title: "API Auth",
+          default: { type: "none" },
+          enumLabels: { none: "None", basic: "Basic" },
+          oneOf: [
+            { type: "object", properties: { type: { type: "string", const: "none" } }, required: ["type"] },
+            { type: "object", properties: { type: { type: "string", const: "basic" }, username: { type: "string", title: "Username" }, password: { type: "string", title: "Password", sensitive: true } }, required: ["type", "username", "password"] },
+          ],
+        },
+      },
+    };
+    function AuthHarness() {
+      const [value, setValue] = useState<Record<string, unknown>>({});
+      return (
+        <FormEnvProvider value={{ idPrefix: "a", config: value, problems: {}, expressionPaths: [] }}>
+          <SchemaForm schema={auth} value={value} onChange={(p) => setValue((v) => ({ ...v, ...p }))} />
+          <output data-testid="value">{JSON.stringify(value)}</output>
+        </FormEnvProvider>
+      );
+    }
+    render(<AuthHarness />);
+    expect(screen.queryByLabelText(/Username/)).toBeNull();
+    fireEvent.change(screen.getByRole("combobox"), { target: { value: "basic" } });
+    fireEvent.change(screen.getByLabelText(/Username/), { target: { value: "ops" } });
+    fireEvent.change(screen.getByLabelText(/Password/), { target: { value: "pw" } });
+    expect(screen.getByLabelText(/Password/).getAttribute("type")).toBe("password");
+    expect(current().apiAuth).toEqual({ type: "basic", username: "ops", password: "pw" });
+  });
+
   it("switches an expression-capable field to expression mode", async () => {
     render(<Harness initial={{ matchers: [{ name: "a", value: "x" }] }} />);
     await act(async () => {

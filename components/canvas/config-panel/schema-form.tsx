@@ -13,7 +13,7 @@ import { KeyValueField } from "./fields/keyvalue-field";
 import { ListField } from "./fields/list-field";
 import { ResourcePicker } from "./fields/resource-picker";
 import { fieldId, useFormEnv } from "./form-context";
-import { checkValue, enumOptions, fieldKind, initialValue, isExpression, labelOf, orderedProperties, unwrap } from "./schema-utils";
+import { checkValue, discriminated, enumOptions, fieldKind, initialValue, isExpression, labelOf, orderedProperties, unwrap } from "./schema-utils";
 
 const ExpressionField = lazy(() => import("./fields/expression-field").then((m) => ({ default: m.ExpressionField })));
 
@@ -117,6 +117,44 @@ function FieldRenderer(props: FieldProps) {
               onChange={(v) => change({ ...obj, [k]: v })}
             />
           ))}
+        </div>
+      </FieldShell>
+    );
+  }
+
+  if (kind === "union") {
+    const d = discriminated(s)!;
+    const obj = (value && typeof value === "object" ? value : {}) as Record<string, unknown>;
+    const chosen = d.variants.find((v) => v.value === String(obj[d.key] ?? (s.default as Record<string, unknown> | undefined)?.[d.key] ?? ""));
+    return (
+      <FieldShell id={id} path={path} label={label} required={required} help={help} error={serverError} group>
+        <div className="space-y-3">
+          <SelectInput
+            id={`${id}-${d.key}`}
+            value={chosen?.value}
+            required
+            options={d.variants.map((v) => ({ value: v.value, label: v.label }))}
+            onChange={(v) => change(v === undefined ? undefined : { [d.key]: v })}
+          />
+          {chosen && orderedProperties(chosen.schema).filter(([k]) => k !== d.key).length > 0 && (
+            <div className="space-y-3 rounded-md border border-border p-3">
+              {orderedProperties(chosen.schema)
+                .filter(([k]) => k !== d.key)
+                .map(([k, child]) => (
+                  <FieldRenderer
+                    key={`${chosen.value}-${k}`}
+                    {...{ touched, onTouch }}
+                    name={k}
+                    path={`${path}.${k}`}
+                    schema={child}
+                    required={(chosen.schema.required ?? []).includes(k)}
+                    value={obj[k]}
+                    siblings={obj}
+                    onChange={(v) => change({ ...obj, [d.key]: chosen.value, [k]: v })}
+                  />
+                ))}
+            </div>
+          )}
         </div>
       </FieldShell>
     );

@@ -3,7 +3,29 @@ import type { JsonSchema } from "../types";
 
 export type FieldKind =
   | "text" | "textarea" | "code" | "number" | "boolean" | "select" | "multiselect" | "list" | "stringList"
-  | "keyvalue" | "json" | "duration" | "datetime" | "secret" | "resource" | "object";
+  | "keyvalue" | "json" | "duration" | "datetime" | "secret" | "resource" | "object" | "union";
+
+export interface Discriminated {
+  key: string;
+  variants: Array<{ value: string; label: string; schema: JsonSchema }>;
+}
+
+/** A union of objects that share one `const` property (e.g. `apiAuth.type`): rendered as a choice + the variant's fields. */
+export function discriminated(schema: JsonSchema): Discriminated | null {
+  const alts = (schema.oneOf ?? schema.anyOf)?.filter((a) => a.type !== "null");
+  if (!alts || alts.length < 2 || !alts.every((a) => a.type === "object" && a.properties)) return null;
+  const first = Object.entries(alts[0].properties!).find(([, p]) => p.const !== undefined);
+  if (!first) return null;
+  const key = first[0];
+  if (!alts.every((a) => a.properties![key]?.const !== undefined)) return null;
+  return {
+    key,
+    variants: alts.map((a) => {
+      const value = String(a.properties![key].const);
+      return { value, label: schema.enumLabels?.[value] ?? a.title ?? humanize(value), schema: a };
+    }),
+  };
+}
 
 /** Drops `null` from `type: [x, "null"]` / `anyOf: [x, {type: null}]` while keeping the ui-meta of the wrapper. */
 export function unwrap(schema: JsonSchema): JsonSchema {
@@ -49,6 +71,7 @@ export function fieldKind(schema: JsonSchema): FieldKind {
     case "multiselect": return "multiselect";
   }
   if (enumOptions(s)) return "select";
+  if (discriminated(s)) return "union";
   if (s.type === "boolean") return "boolean";
   if (s.type === "number" || s.type === "integer") return "number";
   if (s.type === "string") return s.format === "date-time" ? "datetime" : "text";
