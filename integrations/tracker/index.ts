@@ -13,6 +13,7 @@ import { trackerConnection } from "./connection";
 import { jiraResources } from "./resources";
 import { onIssue } from "./triggers/on-issue";
 import { onIssueComment } from "./triggers/on-issue-comment";
+import { partTwoComponents, partTwoResources, partTwoTriggers } from "./part-two";
 
 export const tracker = defineIntegration({
   key: "tracker",
@@ -20,7 +21,7 @@ export const tracker = defineIntegration({
   description: "Issues, workflows, comments, service-desk incidents and approvals, ops alerts and heartbeats.",
   icon: "ticket",
   connection: trackerConnection,
-  components: [createIssue, getIssue, updateIssue, deleteIssue, transitionIssue, getWorkflow],
-  triggers: [onIssue, onIssueComment],
-  resources: { ...jiraResources },
+  components: [createIssue, getIssue, updateIssue, deleteIssue, transitionIssue, getWorkflow, ...partTwoComponents],
+  triggers: [onIssue, onIssueComment, ...partTwoTriggers],
+  resources: { ...jiraResources, ...partTwoResources },
 });

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { describeIntegration } from "../core/catalog";
+import { tracker } from "./index";
+import { partTwoComponents, partTwoResources, partTwoTriggers } from "./part-two";
+
+const OUTPUT_TYPES: Record<string, string> = {
+  "tracker.approveWorkflow": "tracker.approval",
+  "tracker.createIncident": "tracker.incident.created",
+  "tracker.getIncident": "tracker.incident.fetched",
+  "tracker.deleteIncident": "tracker.incident.deleted",
+  "tracker.createAlert": "tracker.alert.created",
+  "tracker.getAlert": "tracker.alert.fetched",
+  "tracker.updateAlert": "tracker.alert.updated",
+  "tracker.deleteAlert": "tracker.alert.deleted",
+  "tracker.createHeartbeat": "tracker.heartbeat.created",
+  "tracker.updateHeartbeat": "tracker.heartbeat.updated",
+  "tracker.deleteHeartbeat": "tracker.heartbeat.deleted",
+  "tracker.pingHeartbeat": "tracker.heartbeat.pinged",
+  "tracker.onIncident": "tracker.incident",
+  "tracker.onAlert": "tracker.alert",
+};
+
+describe("tracker part 2 contract", () => {
+  it("registers every unit with the output type the spec names", () => {
+    const units = [...partTwoComponents, ...partTwoTriggers];
+    expect(Object.fromEntries(units.map((u) => [u.key, u.outputType]))).toEqual(OUTPUT_TYPES);
+    for (const u of units) expect([...tracker.components, ...tracker.triggers]).toContain(u);
+  });
+
+  it("configs convert to JSON Schema, examples parse with their outputs, every picker has a loader", () => {
+    const cat = describeIntegration(tracker);
+    const loaders = new Set(Object.keys(tracker.resources ?? {}));
+    for (const key of Object.keys(partTwoResources)) expect(loaders.has(key)).toBe(true);
+    for (const u of [...partTwoComponents, ...partTwoTriggers]) {
+      expect(() => u.output.parse(u.example), u.key).not.toThrow();
+      const json = [...cat.components, ...cat.triggers].find((c) => c.key === u.key)!.config;
+      for (const m of JSON.stringify(json).matchAll(/"resource":\{"type":"(\w+)"/g)) expect(loaders.has(m[1]!), `${u.key} → ${m[1]}`).toBe(true);
+    }
+  });
+
+  it("Update Alert and Update Heartbeat sections are togglable switches", () => {
+    const cat = describeIntegration(tracker);
+    const props = (key: string) => (cat.components.find((c) => c.key === key)!.config.properties ?? {}) as Record<string, { togglable?: boolean }>;
+    for (const k of ["description", "message", "priority", "assignment", "newNote", "updateNote", "acknowledge", "close"]) expect(props("tracker.updateAlert")[k]?.togglable, k).toBe(true);
+    for (const k of ["description", "interval", "intervalUnit", "enabled", "alertMessage", "alertTags", "alertPriority"]) expect(props("tracker.updateHeartbeat")[k]?.togglable, k).toBe(true);
+  });
+});
