@@ -25,7 +25,9 @@ export function textToAdf(text: string): AdfDoc {
   };
 }
 
-const BLOCKS = new Set(["paragraph", "heading", "blockquote", "codeBlock", "listItem", "tableRow", "panel", "rule", "mediaSingle", "decisionItem", "taskItem"]);
+/** Blocks that end a paragraph (blank line) and those that end a line. */
+const PARAGRAPHS = new Set(["paragraph", "heading", "blockquote", "codeBlock", "panel", "rule", "mediaSingle"]);
+const LINES = new Set(["listItem", "tableRow", "decisionItem", "taskItem"]);
 
 function walk(node: AdfNode, out: string[]) {
   switch (node.type) {
@@ -53,7 +55,8 @@ function walk(node: AdfNode, out: string[]) {
       return;
   }
   for (const child of node.content ?? []) walk(child, out);
-  if (BLOCKS.has(node.type)) out.push("\n");
+  if (PARAGRAPHS.has(node.type)) out.push("\n\n");
+  else if (LINES.has(node.type)) out.push("\n");
   if (node.type === "tableCell" || node.type === "tableHeader") out.push("\t");
 }
 
