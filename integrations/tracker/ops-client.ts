@@ -6,16 +6,13 @@
 import type { ConnectionHandle } from "../core/define";
 import { NonRetryableError } from "../core/errors";
 import type { HttpClient } from "../core/http";
-
-export const DEFAULT_API_BASE = "https://api.atlassian.com";
+import { apiBaseOf as connectionApiBase, type TrackerConnection } from "./connection";
 
 type Conn = ConnectionHandle<Record<string, unknown>>;
 
 /** API gateway base (api.atlassian.com unless the connection points elsewhere, e.g. at the fake). */
 export function apiBaseOf(conn: Conn): string {
-  const c = conn.config as Record<string, unknown>;
-  const base = (c.apiBaseUrl ?? c.apiBase ?? (c.baseUrls as Record<string, unknown> | undefined)?.api ?? DEFAULT_API_BASE) as string;
-  return base.replace(/\/+$/, "");
+  return connectionApiBase(conn.config as Partial<TrackerConnection>);
 }
 
 export function cloudIdOf(conn: Conn | undefined): string | undefined {

@@ -18,6 +18,8 @@ console.log(`Fake Atlassian listening on ${fake.url}
   OAuth client secret:         ${fake.demo.clientSecret}
   Site:                        ${fake.demo.siteName} (cloud id ${fake.demo.cloudId})
   Projects:                    OPS (company-managed), TEAM (team-managed)
+  Service desk (JSM):          SD, incident request types "Report a system problem", "Major incident"
+  Ops teams (enableOpsFeatures): Red Team, Blue Team
   Consenting user:             Mia Krystof (${fake.demo.users.mia})
 Ctrl-C to stop.`);
 const stop = () => void fake.stop().then(() => process.exit(0));
