@@ -85,7 +85,9 @@ async function replace(jira: JiraClient, old: RegistrationRecord | undefined, ur
   return next;
 }
 
+/** `now` is optional (tests move the clock); the engine's context has none, so the wall clock is used. */
 type SetupCtx = TriggerSetupContext<unknown, Record<string, unknown>> & { now?: () => Date };
+const nowOf = (ctx: SetupCtx) => (ctx.now ? ctx.now().getTime() : Date.now());
 
 function sharedUrl(ctx: SetupCtx): string {
   if (!ctx.sharedIntake?.url) throw new NonRetryableError("The connection has no shared webhook intake yet; save the connection again.");
@@ -98,7 +100,7 @@ const others = (ctx: SetupCtx, users: Array<{ automationId: string; nodeId: stri
 export async function setupShared(ctx: SetupCtx, triggerKey: string): Promise<{ registration: RegistrationRecord }> {
   const url = sharedUrl(ctx);
   const jira = jiraClient(ctx.connection!, ctx.http);
-  const now = Date.now();
+  const now = nowOf(ctx);
   const users = [...others(ctx, await ctx.registrations.users(SHARED_KEY)), { automationId: ctx.automationId, nodeId: ctx.nodeId, triggerKey, config: ctx.config }];
   const spec = webhookSpec(users);
   const registration = await ctx.registrations.acquire(
@@ -120,7 +122,7 @@ export async function teardownShared(ctx: SetupCtx): Promise<void> {
   const spec = webhookSpec(others(ctx, await ctx.registrations.users(SHARED_KEY)));
   const d = dataOf(still);
   if (!spec.length || JSON.stringify(spec) === JSON.stringify(d.spec)) return;
-  await ctx.registrations.save(SHARED_KEY, await replace(jira, still, d.url, spec, Date.now()));
+  await ctx.registrations.save(SHARED_KEY, await replace(jira, still, d.url, spec, nowOf(ctx)));
 }
 
 export async function maintainShared(ctx: SetupCtx): Promise<void> {
@@ -128,7 +130,7 @@ export async function maintainShared(ctx: SetupCtx): Promise<void> {
   if (!rec) return;
   const jira = jiraClient(ctx.connection!, ctx.http);
   const d = dataOf(rec);
-  const now = Date.now();
+  const now = nowOf(ctx);
   const live = new Set((await jira.listWebhooks()).map((w) => w.id));
   if (!d.webhookIds.length || d.webhookIds.some((id) => !live.has(id))) {
     ctx.log.warn("Jira webhook registration missing or expired; registering again", { webhookIds: d.webhookIds });
