@@ -7,8 +7,10 @@ import { auditRouter } from "./routers/audit";
 import { apiKeysRouter } from "./routers/api-keys";
 import { automationsRouter } from "./routers/automations";
 import { catalogRouter } from "./routers/catalog";
+import { connectionsRouter } from "./routers/connections";
 import { intakesRouter } from "./routers/intakes";
 import { linesRouter } from "./routers/lines";
+import { resourcesRouter } from "./routers/resources";
 import { runsRouter } from "./routers/runs";
 import { tasksRouter } from "./routers/tasks";
 import { usageRouter } from "./routers/usage";
@@ -22,8 +24,10 @@ export const appRouter = createTRPCRouter({
   apiKeys: apiKeysRouter,
   automations: automationsRouter,
   catalog: catalogRouter,
+  connections: connectionsRouter,
   intakes: intakesRouter,
   lines: linesRouter,
+  resources: resourcesRouter,
   runs: runsRouter,
   tasks: tasksRouter,
   usage: usageRouter,

@@ -1,7 +1,7 @@
 "use client";
 /** Settings tab: node name (unique; renaming rewrites references), connection, and the generated config form. */
 import { Plus } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useCanvasStore } from "../canvas-store";
 import type { FlowNode, FlowNodeData, PaletteUnit } from "../types";
 import { FieldShell } from "./fields/field-shell";
@@ -39,12 +39,11 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
   const updateNodeConfig = useCanvasStore((s) => s.updateNodeConfig);
   const setConnection = useCanvasStore((s) => s.setConnection);
   const allProblems = useCanvasStore((s) => s.problems);
-  const [name, setName] = useState(node.data.name);
+  // A draft only while the user edits; otherwise the field follows the store (undo, paste, rename).
+  const [draft, setDraft] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
-  useEffect(() => {
-    setName(node.data.name);
-    setNameError(null);
-  }, [node.id, node.data.name]);
+  const name = draft ?? node.data.name;
+  const setName = (v: string) => setDraft(v);
 
   const nodeProblems = useMemo(() => allProblems.filter((p) => p.nodeId === node.id), [allProblems, node.id]);
   const fieldProblems = useMemo(() => {
@@ -75,9 +74,13 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
   };
 
   const commitName = () => {
-    if (name === node.data.name) return setNameError(null);
+    if (name === node.data.name) {
+      setDraft(null);
+      return setNameError(null);
+    }
     const r = renameNode(node.id, name);
     setNameError(r.ok ? null : r.reason ?? "Invalid name.");
+    if (r.ok) setDraft(null);
   };
 
   return (

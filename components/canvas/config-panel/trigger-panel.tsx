@@ -6,12 +6,12 @@
 import { Play, Radio, Square } from "lucide-react";
 import { CopyButton } from "../copy-button";
 import type { FlowNode, FlowNodeData, PaletteUnit } from "../types";
-import { extrasFor } from "../nodes/extras";
+import { hasExtra, NodeExtra } from "../nodes/extras";
 
 export interface TriggerEventSummary {
   id: string;
   receivedAt: string;
-  envelope: { type: string; timestamp: string; data: unknown };
+  envelope: { type: string; timestamp: string; data?: unknown };
   runId?: string | null;
 }
 
@@ -34,7 +34,7 @@ export interface TriggerPanelProps {
 }
 
 export function TriggerPanel({ node, unit, info, saved, dirty, listening, onListen, onRunNow, onUseEvent }: TriggerPanelProps) {
-  const Extra = extrasFor(node.data.key);
+  const extra = hasExtra(node.data.key);
   const webhook = unit.delivery === "webhook" || unit.delivery === "shared-webhook";
   return (
     <div className="space-y-5 text-sm">
@@ -56,8 +56,8 @@ export function TriggerPanel({ node, unit, info, saved, dirty, listening, onList
           )}
         </section>
       )}
-      {Extra && info?.url && <Extra url={info.url} instructions={info.instructions} />}
-      {!Extra && info?.instructions.map((ins) => (
+      {extra && info?.url && <NodeExtra nodeKey={node.data.key} url={info.url} instructions={info.instructions} />}
+      {!extra && info?.instructions.map((ins) => (
         <section key={ins.title}>
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">{ins.title}</h3>
           <pre className="overflow-auto rounded-md bg-zinc-950 p-3 text-[11px] text-zinc-100">{ins.text}</pre>

@@ -66,8 +66,8 @@ export function ResourcePicker({ id, resource, value, onChange, describedBy, inv
         aria-haspopup="listbox"
         aria-expanded={open}
         aria-controls={listId}
-        aria-invalid={invalid || undefined}
         aria-describedby={describedBy}
+        data-invalid={invalid || undefined}
         className="input flex items-center justify-between text-left"
         onClick={() => setOpen(!open)}
       >

@@ -1,0 +1,36 @@
+/**
+ * GET /oauth/[integration]/callback: the provider sends the browser back here after consent.
+ * Completes the code exchange (state is bound to the signed-in user), then returns to where the
+ * flow started (connections page or the editor), asking for a site when the account has several.
+ */
+import { NextResponse, type NextRequest } from "next/server";
+import { getDeps } from "@/server/deps";
+import { getSessionActor } from "@/server/auth/session";
+import { completeOAuth } from "@/server/services/connections";
+
+function back(req: NextRequest, path: string, params: Record<string, string>) {
+  const url = new URL(path.startsWith("/") ? path : "/", req.nextUrl.origin);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  return NextResponse.redirect(url, { status: 303 });
+}
+
+export async function GET(req: NextRequest) {
+  const actor = await getSessionActor();
+  const q = req.nextUrl.searchParams;
+  if (!actor) return back(req, "/sign-in", { callbackUrl: req.nextUrl.pathname + req.nextUrl.search });
+  const state = q.get("state") ?? "";
+  const code = q.get("code");
+  const deps = await getDeps();
+  try {
+    const providerError = q.get("error");
+    if (providerError || !code) throw new Error(providerError ? `${providerError}${q.get("error_description") ? `: ${q.get("error_description")}` : ""}` : "The provider sent no authorisation code.");
+    const result = await completeOAuth(deps, { state, code, userId: actor.userId });
+    const target = result.returnTo ?? `/w/${result.connection.workspaceId}/connections`;
+    if (result.needsSiteChoice) return back(req, `/w/${result.connection.workspaceId}/connections`, { chooseSite: result.connection.id });
+    return back(req, target, { connected: result.connection.id });
+  } catch (err) {
+    deps.log.warn("oauth callback failed", { integration: req.nextUrl.pathname.split("/")[2], error: (err as Error).message });
+    const ws = (err as { workspaceId?: string }).workspaceId;
+    return back(req, ws ? `/w/${ws}/connections` : "/", { oauthError: (err as Error).message.slice(0, 300) });
+  }
+}

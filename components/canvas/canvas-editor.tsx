@@ -1,0 +1,349 @@
+"use client";
+/** The automation editor: toolbar, palette, canvas and node panel; loads/saves through tRPC. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { toast } from "sonner";
+import { useTRPC } from "@/components/providers/trpc-provider";
+import { ConnectionDialog } from "@/components/connections/connection-dialog";
+import { CanvasFlow } from "./canvas-flow";
+import { useCanvasStore, type ClipboardPayload } from "./canvas-store";
+import { CatalogProvider, useCatalog } from "./catalog-context";
+import { ConfigPanel } from "./config-panel/config-panel";
+import type { SampleData } from "./config-panel/use-expression-env";
+import type { TriggerEventSummary } from "./config-panel/trigger-panel";
+import { EditorToolbar } from "./editor-toolbar";
+import { defaultNameFor } from "./graph-utils";
+import { BuildingBlocks } from "./palette/building-blocks";
+import { ShortcutsDialog } from "./shortcuts-dialog";
+import { isUnitNode, type CatalogIntegration, type FlowNode, type FlowNodeData, type PaletteUnit } from "./types";
+import { problemsFromError } from "./use-trpc-problems";
+import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { useLeaveGuard } from "./use-leave-guard";
+import { VersionsDrawer } from "./versions-drawer";
+
+const CLIPBOARD_KEY = "conveyor:clipboard";
+
+export function CanvasEditor({ workspaceId, automationId }: { workspaceId: string; automationId: string }) {
+  const trpc = useTRPC();
+  const catalog = useQuery(trpc.catalog.list.queryOptions({ workspaceId }));
+  if (catalog.isError) return <p className="page text-danger">Could not load the catalog: {catalog.error.message}</p>;
+  if (!catalog.data) return <EditorSkeleton />;
+  return (
+    <CatalogProvider integrations={catalog.data as CatalogIntegration[]}>
+      <ReactFlowProvider>
+        <EditorBody workspaceId={workspaceId} automationId={automationId} />
+      </ReactFlowProvider>
+    </CatalogProvider>
+  );
+}
+
+function EditorSkeleton() {
+  return <div className="flex h-screen items-center justify-center text-sm text-muted">Loading editor…</div>;
+}
+
+function EditorBody({ workspaceId, automationId }: { workspaceId: string; automationId: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const router = useRouter();
+  const { integrations, kindOf } = useCatalog();
+  const flow = useReactFlow();
+  const store = useCanvasStore;
+  const nodes = useCanvasStore((s) => s.nodes);
+  const graphDirty = useCanvasStore((s) => s.dirty);
+  const problems = useCanvasStore((s) => s.problems);
+
+  const ids = useMemo(() => ({ workspaceId, automationId }), [workspaceId, automationId]);
+  const automation = useQuery(trpc.automations.get.queryOptions(ids));
+  const connections = useQuery(trpc.connections.list.queryOptions({ workspaceId }));
+  const me = useQuery(trpc.me.get.queryOptions());
+  const readOnly = me.data ? !me.data.can.editAutomations : false;
+
+  const [name, setName] = useState("");
+  const [metaDirty, setMetaDirty] = useState(false);
+  const loadedVersion = useRef<string | null>(null);
+  useEffect(() => {
+    const a = automation.data;
+    if (!a) return;
+    const stamp = `${a.id}@${a.version}`;
+    if (loadedVersion.current === stamp) return;
+    // Never clobber unsaved edits with a background refetch.
+    if (loadedVersion.current && store.getState().dirty) return;
+    loadedVersion.current = stamp;
+    store.getState().load(a.graph, kindOf);
+    setName(a.name);
+    setMetaDirty(false);
+  }, [automation.data, kindOf, store]);
+  const dirty = graphDirty || metaDirty;
+  useLeaveGuard(dirty);
+
+  // ---- save
+  const save = useMutation(trpc.automations.save.mutationOptions());
+  const doSave = useCallback(async () => {
+    const a = automation.data;
+    if (!a || readOnly) return;
+    const graph = store.getState().toDocument();
+    try {
+      const saved = await save.mutateAsync({ workspaceId, automationId, document: { name: name.trim() || a.name, description: a.description, enabled: a.enabled, concurrency: a.concurrency, graph } });
+      loadedVersion.current = `${saved.id}@${saved.version}`;
+      store.getState().markSaved();
+      store.getState().setProblems([]);
+      setMetaDirty(false);
+      qc.setQueryData(trpc.automations.get.queryKey(ids), saved);
+      qc.invalidateQueries({ queryKey: trpc.automations.triggerInfo.queryKey() });
+      toast.success(`Saved · version ${saved.version}`);
+    } catch (err) {
+      const list = problemsFromError(err, graph);
+      store.getState().setProblems(list);
+      if (list.length) {
+        toast.error(`Not saved: ${list.length} problem${list.length === 1 ? "" : "s"} to fix (marked on the nodes).`);
+        const first = list.find((p) => p.nodeId);
+        if (first?.nodeId) store.getState().select([first.nodeId]);
+      } else toast.error(`Not saved: ${(err as Error).message}`);
+    }
+  }, [automation.data, readOnly, save, workspaceId, automationId, name, store, qc, trpc, ids]);
+
+  // ---- enable / disable (applies to the saved automation right away)
+  const patch = useMutation(trpc.automations.patch.mutationOptions());
+  const onEnabled = async (enabled: boolean) => {
+    if (dirty) return toast.error("Save your changes first, then enable.");
+    try {
+      const a = await patch.mutateAsync({ workspaceId, automationId, patch: { enabled } });
+      qc.setQueryData(trpc.automations.get.queryKey(ids), a);
+      qc.invalidateQueries({ queryKey: trpc.automations.triggerInfo.queryKey() });
+      toast.success(enabled ? "Enabled: triggers are live." : "Disabled.");
+    } catch (err) {
+      store.getState().setProblems(problemsFromError(err, store.getState().toDocument()));
+      toast.error((err as Error).message);
+    }
+  };
+
+  // ---- adding nodes
+  const addUnit = useCallback(
+    (unit: PaletteUnit, position?: { x: number; y: number }) => {
+      if (readOnly) return;
+      let at = position;
+      if (!at) {
+        const box = document.querySelector(".react-flow")?.getBoundingClientRect();
+        const c = flow.screenToFlowPosition({ x: (box?.left ?? 0) + (box?.width ?? 800) / 2, y: (box?.top ?? 0) + (box?.height ?? 600) / 2 });
+        const n = store.getState().nodes.length;
+        at = { x: c.x - 120 + (n % 5) * 16, y: c.y - 40 + (n % 5) * 16 };
+      }
+      store.getState().addNode({ key: unit.key, kind: unit.kind, baseName: defaultNameFor(unit), position: at });
+    },
+    [flow, readOnly, store],
+  );
+
+  // ---- clipboard (system clipboard when allowed, localStorage otherwise: works across automations)
+  const copy = useCallback(async () => {
+    const payload = store.getState().copySelection();
+    if (!payload) return;
+    const text = JSON.stringify(payload);
+    localStorage.setItem(CLIPBOARD_KEY, text);
+    await navigator.clipboard?.writeText(text).catch(() => undefined);
+    toast.success(`Copied ${payload.nodes.length} node${payload.nodes.length === 1 ? "" : "s"}`);
+  }, [store]);
+  const paste = useCallback(async () => {
+    if (readOnly) return;
+    let payload: ClipboardPayload | null = null;
+    for (const read of [() => navigator.clipboard?.readText(), () => Promise.resolve(localStorage.getItem(CLIPBOARD_KEY))]) {
+      try {
+        const text = await read();
+        const parsed = text ? JSON.parse(text) : null;
+        if (parsed?.kind === "conveyor/nodes") {
+          payload = parsed;
+          break;
+        }
+      } catch {
+        /* not ours; try the next source */
+      }
+    }
+    if (!payload) return toast.message("Nothing to paste: copy nodes first.");
+    store.getState().paste(payload);
+  }, [readOnly, store]);
+
+  // ---- panels and dialogs
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [connectFor, setConnectFor] = useState<string | null>(null);
+  const selected = useMemo(() => {
+    const sel = nodes.filter((n) => n.selected);
+    return sel.length === 1 && isUnitNode(sel[0]) ? (sel[0] as FlowNode & { data: FlowNodeData }) : null;
+  }, [nodes]);
+
+  const handlers = useMemo(
+    () => ({
+      save: doSave,
+      undo: () => !readOnly && store.getState().undo(),
+      redo: () => !readOnly && store.getState().redo(),
+      copy,
+      paste,
+      duplicate: () => !readOnly && store.getState().duplicateSelected(),
+      remove: () => !readOnly && store.getState().deleteSelected(),
+      selectAll: () => store.getState().select(store.getState().nodes.map((n) => n.id)),
+      help: () => setHelpOpen(true),
+      fit: () => flow.fitView({ padding: 0.2, duration: 200 }),
+      tidy: () => {
+        store.getState().tidyUp();
+        setTimeout(() => flow.fitView({ padding: 0.2, duration: 200 }), 30);
+      },
+      escape: () => store.getState().select([]),
+    }),
+    [doSave, readOnly, store, copy, paste, flow],
+  );
+  useEditorShortcuts(handlers);
+
+  // ---- runs: last run as expression sample; manual start
+  const lastRun = useLastRunSample(workspaceId, automationId);
+  const [testEvent, setTestEvent] = useState<SampleData | undefined>();
+  const sample = testEvent ?? lastRun;
+  const start = useMutation(trpc.runs.start.mutationOptions());
+  const manualTrigger = nodes.find((n) => isUnitNode(n) && (n.data as FlowNodeData).key === "core.manual");
+  const runNow = async (args: { nodeId?: string; eventId?: string; payload?: unknown }) => {
+    if (dirty) return toast.error("Save first: runs use the saved version.");
+    try {
+      const run = await start.mutateAsync({ workspaceId, automationId, ...args });
+      router.push(`/w/${workspaceId}/runs/${run.id}`);
+    } catch (err) {
+      toast.error((err as Error).message);
+    }
+  };
+
+  // ---- trigger info for the selected trigger node
+  const [listening, setListening] = useState(false);
+  const triggerNodeId = selected?.type === "trigger" ? selected.id : null;
+  const triggerInfo = useQuery({
+    ...trpc.automations.triggerInfo.queryOptions({ workspaceId, automationId, nodeId: triggerNodeId ?? "" }),
+    enabled: !!triggerNodeId,
+    refetchInterval: listening ? 1500 : false,
+  });
+  const seenEvents = useRef<string | null>(null);
+  useEffect(() => {
+    const latest = triggerInfo.data?.events[0]?.id ?? null;
+    if (!listening) {
+      seenEvents.current = latest;
+      return;
+    }
+    if (latest && latest !== seenEvents.current) {
+      const ev = triggerInfo.data!.events[0];
+      setTestEvent({ trigger: ev.envelope, steps: {}, source: "test event" });
+      setListening(false);
+      toast.success("Test event received: its fields are now offered in expressions.");
+    }
+  }, [triggerInfo.data, listening]);
+
+  const resourceClient = useQueryClient();
+  const loadResources = useCallback(
+    (args: { connectionId: string; type: string; config: Record<string, unknown>; search?: string; cursor?: string }) =>
+      resourceClient.fetchQuery(trpc.resources.list.queryOptions({ workspaceId, ...args })),
+    [resourceClient, trpc, workspaceId],
+  );
+
+  if (automation.isError) return <p className="page text-danger">{automation.error.message}</p>;
+  if (!automation.data) return <EditorSkeleton />;
+  const a = automation.data;
+  return (
+    <div className="flex h-screen flex-col">
+      <EditorToolbar
+        backHref={`/w/${workspaceId}/automations`}
+        runsHref={`/w/${workspaceId}/runs?automationId=${automationId}`}
+        name={name}
+        onName={(v) => {
+          setName(v);
+          setMetaDirty(true);
+        }}
+        enabled={a.enabled}
+        onEnabled={onEnabled}
+        dirty={dirty}
+        saving={save.isPending}
+        version={a.version}
+        problems={problems.length}
+        canRun={!!manualTrigger}
+        onRun={() => runNow({ nodeId: manualTrigger?.id })}
+        onSave={doSave}
+        onTidy={handlers.tidy}
+        onHistory={() => setHistoryOpen(true)}
+        onHelp={() => setHelpOpen(true)}
+        readOnly={readOnly}
+      />
+      <div className="flex min-h-0 flex-1">
+        {!readOnly && <BuildingBlocks onAdd={(u) => addUnit(u)} onAddNote={() => { const c = flow.getViewport(); store.getState().addNote({ x: -c.x / c.zoom + 80, y: -c.y / c.zoom + 80 }); }} />}
+        <div className="relative min-w-0 flex-1" data-testid="canvas">
+          <CanvasFlow onAddUnit={addUnit} readOnly={readOnly} />
+          {nodes.length === 0 && (
+            <div className="pointer-events-none absolute inset-0 flex items-center justify-center">
+              <div className="rounded-lg border border-dashed border-zinc-300 bg-white/80 px-6 py-5 text-center">
+                <p className="font-medium">Start with a trigger</p>
+                <p className="text-xs text-muted">Drag one from the left, or press it to add. Press ? for shortcuts.</p>
+              </div>
+            </div>
+          )}
+        </div>
+        {selected && (
+          <ConfigPanel
+            key={selected.id}
+            node={selected}
+            onClose={() => store.getState().select([])}
+            connections={(connections.data ?? []) as Array<{ id: string; name: string; integration: string; status: string }>}
+            onNewConnection={setConnectFor}
+            loadResources={loadResources}
+            lastRun={sample}
+            readOnly={readOnly}
+            trigger={{
+              info: triggerInfo.data ?? null,
+              saved: !!a.triggers.find((t) => t.nodeId === selected.id),
+              dirty,
+              listening,
+              onListen: setListening,
+              onRunNow: (args) => runNow({ nodeId: selected.id, ...args }),
+              onUseEvent: (e: TriggerEventSummary) => setTestEvent({ trigger: e.envelope, steps: {}, source: "chosen event" }),
+            }}
+          />
+        )}
+      </div>
+      <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <VersionsDrawer
+        open={historyOpen}
+        onClose={() => setHistoryOpen(false)}
+        workspaceId={workspaceId}
+        automationId={automationId}
+        currentVersion={a.version}
+        dirty={dirty}
+        onRestored={(restored) => {
+          loadedVersion.current = `${restored.id}@${restored.version}`;
+          store.getState().load(restored.graph, kindOf);
+          setName(restored.name);
+          setMetaDirty(false);
+          qc.setQueryData(trpc.automations.get.queryKey(ids), restored);
+        }}
+      />
+      <ConnectionDialog
+        workspaceId={workspaceId}
+        integration={integrations.find((i) => i.key === connectFor) ?? null}
+        returnTo={typeof window !== "undefined" ? window.location.pathname : undefined}
+        onClose={() => setConnectFor(null)}
+        onCreated={(c) => {
+          qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() });
+          if (selected) store.getState().setConnection(selected.id, c.id);
+        }}
+      />
+    </div>
+  );
+}
+
+/** The latest run's envelopes (trigger + steps by name), offered to autocomplete and previews. */
+function useLastRunSample(workspaceId: string, automationId: string): SampleData | undefined {
+  const trpc = useTRPC();
+  const list = useQuery(trpc.runs.list.queryOptions({ workspaceId, automationId, limit: 1 }));
+  const runId = list.data?.data[0]?.id;
+  const detail = useQuery({ ...trpc.runs.get.queryOptions({ workspaceId, runId: runId ?? "" }), enabled: !!runId });
+  return useMemo(() => {
+    const d = detail.data;
+    if (!d) return undefined;
+    const steps: Record<string, unknown> = {};
+    for (const s of d.steps) if (s.output) steps[s.name] = s.output;
+    return { trigger: d.event ?? undefined, steps, source: "last run" };
+  }, [detail.data]);
+}

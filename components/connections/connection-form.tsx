@@ -1,0 +1,117 @@
+"use client";
+/**
+ * Create or edit a connection: name + the integration's settings form (generated from its schema).
+ * Secret fields are write-only: left empty on edit, they keep their stored value.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { CheckCircle2, ExternalLink, Loader2, PlugZap, XCircle } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { useTRPC } from "@/components/providers/trpc-provider";
+import { FormEnvProvider } from "@/components/canvas/config-panel/form-context";
+import { SchemaForm } from "@/components/canvas/config-panel/schema-form";
+import type { CatalogIntegration } from "@/components/canvas/types";
+import { fieldProblems } from "@/components/shared/problems";
+
+export interface ConnectionRecord {
+  id: string;
+  integration: string;
+  name: string;
+  config: Record<string, unknown>;
+  status: string;
+  statusMessage?: string | null;
+}
+
+/** Drops empty strings so optional fields and unchanged secrets are simply absent. */
+function clean(config: Record<string, unknown>) {
+  return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== "" && v !== undefined));
+}
+
+export function ConnectionForm({ workspaceId, integration, existing, returnTo, onSaved }: { workspaceId: string; integration: CatalogIntegration; existing?: ConnectionRecord; returnTo?: string; onSaved?: (c: ConnectionRecord) => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const create = useMutation(trpc.connections.create.mutationOptions());
+  const update = useMutation(trpc.connections.update.mutationOptions());
+  const verify = useMutation(trpc.connections.verify.mutationOptions());
+  const begin = useMutation(trpc.connections.beginOAuth.mutationOptions());
+  const [name, setName] = useState(existing?.name ?? `${integration.title}`);
+  const [config, setConfig] = useState<Record<string, unknown>>(existing?.config ?? {});
+  const [result, setResult] = useState<{ ok: boolean; message?: string } | null>(null);
+  const error = create.error ?? update.error;
+  const problems = fieldProblems(error);
+  const configProblems = Object.fromEntries(Object.entries(problems).filter(([k]) => k.startsWith("config.")).map(([k, v]) => [k.slice(7), v]));
+  const oauth = integration.connection?.kind === "oauth2";
+
+  const save = async () => {
+    const body = { name, config: clean(config) };
+    const saved = existing
+      ? await update.mutateAsync({ workspaceId, connectionId: existing.id, ...body })
+      : await create.mutateAsync({ workspaceId, integration: integration.key, ...body });
+    qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() });
+    return saved as ConnectionRecord;
+  };
+  const onSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    try {
+      const saved = await save();
+      if (oauth && saved.status !== "ready") {
+        const { authorizeUrl } = await begin.mutateAsync({ workspaceId, connectionId: saved.id, returnTo: returnTo ?? `/w/${workspaceId}/connections` });
+        window.location.assign(authorizeUrl);
+        return;
+      }
+      toast.success(existing ? "Connection saved" : "Connection created");
+      onSaved?.(saved);
+    } catch {
+      /* problems shown on fields */
+    }
+  };
+  const busy = create.isPending || update.isPending || begin.isPending;
+  return (
+    <form className="space-y-4" onSubmit={onSubmit} data-testid="connection-form">
+      <div>
+        <label htmlFor="connection-name" className="label">Name</label>
+        <input id="connection-name" className="input" value={name} onChange={(e) => setName(e.target.value)} required aria-invalid={!!problems.name || undefined} />
+        {problems.name && <p className="field-error">{problems.name}</p>}
+      </div>
+      {integration.connection && (
+        <FormEnvProvider value={{ idPrefix: `conn-${integration.key}`, config, problems: configProblems, expressionPaths: [] }}>
+          <SchemaForm schema={integration.connection.schema} value={config} onChange={(patch) => setConfig((c) => ({ ...c, ...patch }))} />
+        </FormEnvProvider>
+      )}
+      {error && !Object.keys(problems).length && <p className="field-error" role="alert">{error.message}</p>}
+      {result && (
+        <p role="status" data-testid="verify-result" className={`flex items-start gap-2 rounded-md border p-2.5 text-sm ${result.ok ? "border-green-200 bg-green-50 text-green-800" : "border-red-200 bg-red-50 text-danger"}`}>
+          {result.ok ? <CheckCircle2 size={16} className="mt-0.5 shrink-0" /> : <XCircle size={16} className="mt-0.5 shrink-0" />}
+          <span>{result.message ?? (result.ok ? "Connection works." : "The test failed.")}</span>
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <button className="btn btn-primary" disabled={busy} data-testid="connection-save">
+          {busy && <Loader2 size={14} className="animate-spin" />}
+          {oauth ? <><ExternalLink size={14} aria-hidden /> {existing?.status === "ready" ? "Save" : "Save and connect"}</> : existing ? "Save" : "Create connection"}
+        </button>
+        {!oauth && (
+          <button
+            type="button"
+            className="btn"
+            disabled={verify.isPending || busy}
+            data-testid="connection-test"
+            onClick={async () => {
+              setResult(null);
+              try {
+                const saved = await save();
+                const r = await verify.mutateAsync({ workspaceId, connectionId: saved.id });
+                setResult(r as { ok: boolean; message?: string });
+                onSaved?.(saved);
+              } catch (err) {
+                if (!fieldProblems(err) || !Object.keys(fieldProblems(err)).length) setResult({ ok: false, message: (err as Error).message });
+              }
+            }}
+          >
+            {verify.isPending ? <Loader2 size={14} className="animate-spin" /> : <PlugZap size={14} aria-hidden />} Save and test
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,64 @@
+/** Page object for the canvas editor: real pointer drags from the palette and between handles. */
+import { expect, type Locator, type Page } from "@playwright/test";
+
+export class CanvasPage {
+  constructor(readonly page: Page) {}
+
+  get canvas(): Locator {
+    return this.page.getByTestId("canvas");
+  }
+  node(key: string): Locator {
+    return this.page.locator(`.react-flow__node [data-node-key="${key}"]`);
+  }
+  nodeByName(name: string): Locator {
+    return this.page.locator(`.react-flow__node [data-node-name="${name}"]`);
+  }
+  panel(): Locator {
+    return this.page.getByTestId("config-panel");
+  }
+  field(path: string): Locator {
+    return this.panel().getByTestId(`field-${path}`);
+  }
+
+  async goto(workspaceId: string, automationId: string) {
+    await this.page.goto(`/w/${workspaceId}/automations/${automationId}`);
+    await expect(this.canvas).toBeVisible();
+    await expect(this.page.locator(".react-flow__renderer")).toBeVisible();
+  }
+
+  /** Drags a palette item onto the canvas at (x, y) relative to the canvas box, with real mouse events. */
+  async dragFromPalette(key: string, at: { x: number; y: number }) {
+    const item = this.page.getByTestId(`palette-item-${key}`);
+    await item.scrollIntoViewIfNeeded();
+    const box = (await this.canvas.boundingBox())!;
+    await item.dragTo(this.canvas, { targetPosition: at });
+    await expect(this.node(key).first()).toBeVisible();
+    return box;
+  }
+
+  /** Connects the source handle of `from` to the target handle of `to` by dragging with the mouse. */
+  async connect(fromName: string, toName: string) {
+    const source = this.page.locator(`.react-flow__node:has([data-node-name="${fromName}"]) .react-flow__handle.source`);
+    const target = this.page.locator(`.react-flow__node:has([data-node-name="${toName}"]) .react-flow__handle.target`);
+    const a = (await source.boundingBox())!;
+    const b = (await target.boundingBox())!;
+    await this.page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2 + 20, { steps: 8 });
+    await this.page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
+    await this.page.mouse.up();
+  }
+
+  async select(name: string) {
+    await this.nodeByName(name).click();
+    await expect(this.panel()).toBeVisible();
+  }
+
+  async save() {
+    await this.page.keyboard.press("ControlOrMeta+s");
+  }
+
+  edges(): Locator {
+    return this.page.locator(".react-flow__edge");
+  }
+}
