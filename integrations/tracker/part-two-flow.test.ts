@@ -1,0 +1,136 @@
+/**
+ * Part 2 through the real engine: an OAuth tracker connection made against the fake Atlassian,
+ * an automation `tracker.onAlert → tracker.createIncident → tracker.updateAlert (acknowledge)`,
+ * enabled (the trigger registers its ops webhook integration), then an alert created in the fake:
+ * the fake delivers to the app's /hooks/<token>, the runner executes the chain (Create/Update Alert
+ * polling via rescheduled steps), and the incident exists and the alert is acknowledged.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runs } from "@/db/schema";
+import { createTestDeps } from "@/server/testing";
+import { seedWorkspace } from "@/server/runner/testing/seed";
+import { waitFor } from "@/server/runner/testing/wait";
+import { startRunner, type Runner } from "@/server/runner/runner-loop";
+import { beginOAuth, completeOAuth, createConnection } from "@/server/services/connections";
+import { createAutomation, patchAutomation } from "@/server/services/automations";
+import { getRunOrThrow } from "@/server/services/runs";
+import { receiveWebhook } from "@/server/services/webhooks/receive-webhook";
+import { JSM_DEMO, opsStateOf } from "./testing/fake-atlassian/jsm/wiring";
+import { DEMO } from "./testing/fake-atlassian/seed";
+import { startFakeAtlassian, type FakeAtlassian } from "./testing/fake-atlassian/server";
+import { PART2_SCOPES } from "./testing/part2-harness";
+
+let hooks: http.Server;
+let deps: ReturnType<typeof createTestDeps>;
+let fake: FakeAtlassian;
+let runner: Runner;
+let ws: ReturnType<typeof seedWorkspace>;
+
+beforeAll(async () => {
+  // The app's public /hooks/<token> endpoint, backed by the engine's webhook ingress.
+  hooks = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const token = (req.url ?? "").split("?")[0]!.replace(/^\/hooks\//, "");
+      const out = await receiveWebhook(deps, {
+        token,
+        method: req.method!,
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        query: {},
+        rawBody: Buffer.concat(chunks),
+      });
+      res.writeHead(out.status, { "content-type": "application/json", ...out.headers }).end(JSON.stringify(out.body));
+    });
+  });
+  await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
+  deps = createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
+  ws = seedWorkspace(deps);
+  fake = await startFakeAtlassian({ consentMode: "auto" });
+  runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
+});
+
+afterAll(async () => {
+  await runner?.stop();
+  await fake?.stop();
+  await new Promise<void>((r) => hooks.close(() => r()));
+  deps?.close();
+});
+
+async function connectTracker(): Promise<string> {
+  const con = await createConnection(deps, ws.actor, ws.workspaceId, {
+    integration: "tracker",
+    name: "acme",
+    config: { clientId: DEMO.clientId, clientSecret: DEMO.clientSecret, enableOpsFeatures: true, authBaseUrl: fake.url, apiBaseUrl: fake.url },
+  });
+  const { authorizeUrl, state } = await beginOAuth(deps, ws.actor, ws.workspaceId, con.id, { redirectUri: "http://127.0.0.1/oauth/tracker/callback" });
+  expect(authorizeUrl).toContain("read%3Aops-alert%3Ajira-service-management");
+  const consent = await fetch(authorizeUrl, { redirect: "manual" });
+  const back = new URL(consent.headers.get("location")!);
+  const done = await completeOAuth(deps, { state: back.searchParams.get("state")!, code: back.searchParams.get("code")!, userId: "usr_test" });
+  expect(done.connection.status).toBe("ready");
+  return con.id;
+}
+
+describe("tracker part 2 through the engine", () => {
+  it("onAlert → createIncident → updateAlert (acknowledge) runs when an alert is created in the fake", async () => {
+    const connectionId = await connectTracker();
+    const doc = {
+      name: "Alert to incident",
+      concurrency: 5,
+      graph: {
+        nodes: [
+          { id: "t", name: "alert", key: "tracker.onAlert", connectionId, config: { events: ["created"] } },
+          {
+            id: "inc",
+            name: "incident",
+            key: "tracker.createIncident",
+            connectionId,
+            config: { serviceDesk: JSM_DEMO.serviceDeskId, requestType: JSM_DEMO.requestTypes.incident, summary: "{{ $trigger.data.alert.message }}", alertIds: ["{{ $trigger.data.alert.alertId }}"] },
+          },
+          { id: "ack", name: "ack", key: "tracker.updateAlert", connectionId, config: { alert: "{{ $trigger.data.alert.alertId }}", newNote: "Incident {{ $steps.incident.data.key }}", acknowledge: true } },
+        ],
+        edges: [{ from: "t", to: "inc" }, { from: "inc", to: "ack" }],
+      },
+    };
+    const a = await createAutomation(deps, ws.actor, ws.workspaceId, doc);
+    await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: true });
+    const site = opsStateOf(fake.state).site(DEMO.cloudId);
+    await waitFor(() => site.integrations.size === 1, 5000, "ops webhook integration registered");
+    const integ = [...site.integrations.values()][0]!;
+    expect(String(integ.typeSpecificProperties.url)).toContain(`${deps.publicUrl}/hooks/`);
+
+    // Somebody (a monitoring tool) raises an alert in the operations module.
+    const token = fake.state.issueTokens(DEMO.clientId, DEMO.users.ravi, PART2_SCOPES).access_token;
+    fake.state.grants.set(`${DEMO.clientId}:${DEMO.users.ravi}`, new Set([DEMO.cloudId]));
+    const res = await fetch(`${fake.url}/jsm/ops/api/${DEMO.cloudId}/v1/alerts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ message: "Disk full on db-1", priority: "P2" }),
+    });
+    expect(res.status).toBe(200);
+
+    let runId = "";
+    await waitFor(() => {
+      const rows = deps.db.select({ id: runs.id, status: runs.status }).from(runs).where(eq(runs.automationId, a.id)).all();
+      runId = rows[0]?.id ?? "";
+      return rows.some((r) => r.status === "succeeded" || r.status === "failed");
+    }, 20_000, "the run to finish");
+    const detail = await getRunOrThrow(deps, ws.actor, ws.workspaceId, runId);
+    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([["alert", "succeeded"], ["incident", "succeeded"], ["ack", "succeeded"]]);
+
+    const alert = [...site.alerts.values()][0]!;
+    const incidentKey = (detail.steps[1]!.output as { data: { key: string } }).data.key;
+    expect(fake.state.site(DEMO.cloudId)!.issue(incidentKey)).toMatchObject({ summary: "Disk full on db-1", extra: { [JSM_DEMO.fields.alerts]: [alert.id] } });
+    expect(alert).toMatchObject({ acknowledged: true, status: "acked" });
+    expect(site.notes.get(alert.id)?.map((n) => n.note)).toEqual([`Incident ${incidentKey}`]);
+    expect(detail.steps[2]!.output).toMatchObject({ type: "tracker.alert.updated", data: { id: alert.id, acknowledged: true } });
+
+    // Disabling the automation removes the trigger's ops webhook integration.
+    await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: false });
+    await waitFor(() => site.integrations.size === 0, 5000, "ops webhook integration removed");
+  });
+});
