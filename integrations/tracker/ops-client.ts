@@ -34,7 +34,7 @@ export function opsGateProblem(conn: Conn | undefined): string | undefined {
 export function opsGateIssues(conn: Conn | undefined): Array<{ path: string; message: string }> {
   if (!conn) return []; // the editor asks for a connection on its own
   const problem = opsGateProblem(conn);
-  return problem ? [{ path: "connection", message: problem }] : [];
+  return problem ? [{ path: "", message: problem }] : [];
 }
 
 /** Authenticated client for an Atlassian API base (bearer token, one refresh on 401, Atlassian error shapes). */

@@ -133,4 +133,29 @@ describe("tracker part 2 through the engine", () => {
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: false });
     await waitFor(() => site.integrations.size === 0, 5000, "ops webhook integration removed");
   });
+
+  it("saving an ops node on a connection without ops features (or without a synced site) says why and how to fix it", async () => {
+    const save = async (config: Record<string, unknown>) => {
+      const con = await createConnection(deps, ws.actor, ws.workspaceId, { integration: "tracker", name: `c${Math.random()}`, config: { clientId: "x", clientSecret: "y", apiBaseUrl: fake.url, ...config } });
+      const doc = {
+        name: `gate ${con.id}`,
+        graph: {
+          nodes: [
+            { id: "t", name: "alert", key: "tracker.onAlert", connectionId: con.id, config: { events: ["created"] } },
+            { id: "c", name: "create", key: "tracker.createAlert", connectionId: con.id, config: { message: "m" } },
+          ],
+          edges: [{ from: "t", to: "c" }],
+        },
+      };
+      return createAutomation(deps, ws.actor, ws.workspaceId, doc).then(
+        () => [],
+        (e: { errors?: Array<{ nodeId?: string; message: string }> }) => e.errors ?? [],
+      );
+    };
+    const off = await save({ enableOpsFeatures: false });
+    expect(off.map((p) => p.nodeId).sort()).toEqual(["c", "t"]);
+    for (const p of off) expect(p.message).toMatch(/turn on .enableOpsFeatures.*reconnect/);
+    const noSite = await save({ enableOpsFeatures: true });
+    expect(noSite.map((p) => p.message)).toEqual([expect.stringMatching(/no synced site \(cloud id\)/), expect.stringMatching(/no synced site/)]);
+  });
 });

@@ -99,7 +99,7 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
   const seenNames = new Map<string, string>();
   const connIds = [...new Set(graph.nodes.map((n) => n.connectionId).filter((x): x is string => !!x))];
   const conns = connIds.length
-    ? deps.db.select({ id: connections.id, integration: connections.integration }).from(connections).where(and(eq(connections.workspaceId, workspaceId), inArray(connections.id, connIds))).all()
+    ? deps.db.select({ id: connections.id, integration: connections.integration, config: connections.config, state: connections.state }).from(connections).where(and(eq(connections.workspaceId, workspaceId), inArray(connections.id, connIds))).all()
     : [];
   const connById = new Map(conns.map((c) => [c.id, c]));
 
@@ -128,7 +128,10 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
     }
     if (cfg.success && unit.validate) {
       try {
-        for (const p of unit.validate(cfg.data, {})) problems.push({ path: `${at}.config${p.path ? "." + p.path : ""}`, nodeId: node.id, message: p.message });
+        // Non-secret settings and state only (e.g. the tracker's enableOpsFeatures flag and synced cloud id).
+        const c = node.connectionId ? connById.get(node.connectionId) : undefined;
+        const connection = c && c.integration === integration.key ? { id: c.id, integration: c.integration, config: (c.config ?? {}) as Record<string, unknown>, state: (c.state ?? {}) as Record<string, unknown> } : undefined;
+        for (const p of unit.validate(cfg.data, { connection })) problems.push({ path: `${at}.config${p.path ? "." + p.path : ""}`, nodeId: node.id, message: p.message });
       } catch (e) {
         problems.push({ path: `${at}.config`, nodeId: node.id, message: (e as Error).message });
       }
