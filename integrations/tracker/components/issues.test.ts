@@ -28,7 +28,7 @@ describe("tracker.createIssue", () => {
       ctxFor(createIssue, { project: "OPS", issueType: env.fake.demo.issueTypes.bug, summary: "p99 latency > 1s", description: "Line one\nline two\n\nSecond paragraph", assignee: env.fake.demo.users.ravi }),
     );
     expect(ev).toMatchObject({ type: "tracker.issue", data: { key: expect.stringMatching(/^OPS-\d+$/), fields: { summary: "p99 latency > 1s", issuetype: { name: "Bug" }, status: { name: "To Do" }, assignee: { accountId: env.fake.demo.users.ravi } } } });
-    const data = (ev as { data: { key: string; self: string; fields: { description: unknown; created: string } } }).data;
+    const data = (ev as unknown as { data: { key: string; self: string; fields: { description: unknown; created: string } } }).data;
     expect(data.self).toMatch(/\/rest\/api\/3\/issue\/\d+$/);
     expect(data.fields.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/);
     expect(data.fields.description).toMatchObject({ type: "doc", version: 1, content: [{ type: "paragraph" }, { type: "paragraph" }] });
