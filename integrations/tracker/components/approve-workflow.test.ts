@@ -13,6 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
+const jira = () => h.atlassian.state.site(DEMO.cloudId)!;
+
 /** A Jira issue in the service desk project (a customer request) with approvals. */
 function request(summary: string) {
   const site = h.atlassian.state.site(DEMO.cloudId)!;
@@ -80,6 +82,25 @@ describe("tracker.approveWorkflow", () => {
       body: JSON.stringify({ decision: "approve" }),
     });
     expect(raw.status).toBe(409);
+  });
+
+  it("works on a customer request raised through the service desk API (fake contract: required fields checked)", async () => {
+    const post = (body: unknown) =>
+      fetch(`${h.fake.url}/ex/jira/${DEMO.cloudId}/rest/servicedeskapi/request`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${h.tokenFor(U.ravi)}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const bad = await post({ serviceDeskId: JSM_DEMO.serviceDeskId, requestTypeId: JSM_DEMO.requestTypes.getHelp, requestFieldValues: {} });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).errorMessage).toMatch(/Summary/);
+    const res = await post({ serviceDeskId: JSM_DEMO.serviceDeskId, requestTypeId: JSM_DEMO.requestTypes.getHelp, requestFieldValues: { summary: "VPN access", description: "please" } });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as { issueKey: string; reporter: { accountId: string } };
+    expect(created.reporter.accountId).toBe(U.ravi);
+    expect(jira().issue(created.issueKey)!.summary).toBe("VPN access");
+    h.jsm.addApproval(created.issueKey, "Manager", [U.mia]);
+    await expect(run({ issueKey: created.issueKey })).resolves.toMatchObject({ data: { finalDecision: "approved" } });
   });
 
   it("needs an approval when 'specific' is selected: refused at save and at run time", async () => {

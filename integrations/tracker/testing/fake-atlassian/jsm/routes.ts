@@ -104,6 +104,35 @@ export function jsmRoutes(state: JsmState): FakeRoute[] {
         }),
       ),
     },
+    {
+      method: "POST",
+      path: `${P}/request`,
+      handler: (req) => {
+        const b = (req.body ?? {}) as { serviceDeskId?: string; requestTypeId?: string; requestFieldValues?: Record<string, unknown>; raiseOnBehalfOf?: string };
+        const desk = state.findDesk(String(b.serviceDeskId ?? ""));
+        if (!desk) return jsmError(400, `Service desk ${b.serviceDeskId} does not exist.`);
+        const rt = state.requestTypes.find((t) => t.id === String(b.requestTypeId) && t.serviceDeskId === desk.id);
+        if (!rt) return jsmError(400, `Request type ${b.requestTypeId} does not exist on service desk ${desk.id}.`);
+        const values = b.requestFieldValues ?? {};
+        const missing = rt.fields.filter((f) => f.required && (values[f.fieldId] === undefined || values[f.fieldId] === ""));
+        if (missing.length) return jsmError(400, `Missing required fields: ${missing.map((f) => f.name).join(", ")}.`);
+        if (!state.issueCreator) return jsmError(500, "Customer requests cannot be created without the Jira module.");
+        const reporterId = b.raiseOnBehalfOf ?? caller(req) ?? "unknown";
+        const made = state.issueCreator(req.params.cloudId!, { projectId: desk.projectId, issueTypeId: rt.issueTypeId, summary: String(values.summary ?? ""), description: values.description ?? null, reporterId });
+        const r = state.addRequest({ issueId: made.issueId, issueKey: made.issueKey, serviceDeskId: desk.id, requestTypeId: rt.id, summary: String(values.summary ?? ""), reporter: state.users.get(reporterId) ?? { accountId: reporterId, displayName: reporterId } });
+        return json(201, {
+          issueId: r.issueId,
+          issueKey: r.issueKey,
+          requestTypeId: r.requestTypeId,
+          serviceDeskId: r.serviceDeskId,
+          createdDate: dateDto(r.created),
+          reporter: r.reporter,
+          requestFieldValues: Object.entries(values).map(([fieldId, value]) => ({ fieldId, label: rt.fields.find((f) => f.fieldId === fieldId)?.name ?? fieldId, value })),
+          currentStatus: { status: "Waiting for support", statusCategory: "NEW", statusDate: dateDto(r.created) },
+          _links: { jiraRest: `/rest/api/3/issue/${r.issueId}`, web: "", agent: "", self: "" },
+        });
+      },
+    },
     { method: "GET", path: `${P}/request/{issueIdOrKey}/approval`, handler: withRequest((r, req) => page(req, r.approvals.map((a) => approvalDto(a, caller(req))))) },
     {
       method: "GET",

@@ -112,6 +112,9 @@ export class JsmState {
    */
   issueLookup?: (cloudId: string, idOrKey: string) => { issueId: string; issueKey: string; projectId: string; issueTypeId: string; summary: string; reporterId: string } | undefined;
 
+  /** Creates the Jira issue behind a new customer request (set by the server wiring). */
+  issueCreator?: (cloudId: string, input: { projectId: string; issueTypeId: string; summary: string; description: unknown; reporterId: string }) => { issueId: string; issueKey: string };
+
   findRequest(idOrKey: string, cloudId?: string): JsmRequest | undefined {
     const known = this.requests.get(idOrKey.toUpperCase()) ?? this.requests.get(idOrKey) ?? [...this.requests.values()].find((r) => r.issueId === idOrKey);
     if (known || !cloudId || !this.issueLookup) return known;

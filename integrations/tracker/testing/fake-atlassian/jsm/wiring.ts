@@ -26,6 +26,13 @@ export function jsmStateOf(s: FakeAtlassianState): JsmState {
       const issue = s.site(cloudId)?.issue(idOrKey);
       return issue && { issueId: issue.id, issueKey: issue.key, projectId: issue.projectId, issueTypeId: issue.issueTypeId, summary: issue.summary, reporterId: issue.reporterId };
     };
+    jsm.issueCreator = (cloudId, input) => {
+      const site = s.site(cloudId);
+      if (!site) throw new Error(`No site ${cloudId}`);
+      const description = typeof input.description === "string" && input.description ? { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: input.description }] }] } : null;
+      const issue = site.createIssue({ projectId: input.projectId, issueTypeId: input.issueTypeId, summary: input.summary, description, reporterId: input.reporterId, labels: [] }, input.reporterId);
+      return { issueId: issue.id, issueKey: issue.key };
+    };
     for (const u of s.users.values()) jsm.addUser({ accountId: u.accountId, displayName: u.displayName, emailAddress: u.emailAddress });
     seedJsmDemo(s, jsm);
     return jsm;
