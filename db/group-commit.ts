@@ -14,6 +14,8 @@ interface Item {
 
 export interface GroupCommitter {
   run<T>(fn: (tx: Db) => T): Promise<T>;
+  /** Runs `fn` at the end of every batch, inside its transaction (aggregated counters). */
+  onBatchEnd(fn: (tx: Db) => void): void;
   /** Number of transactions committed (for benchmarks). */
   readonly commits: number;
 }
@@ -33,6 +35,7 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
   let pending: Item[] = [];
   let scheduled = false;
   let commits = 0;
+  const endHooks: Array<(tx: Db) => void> = [];
 
   const flush = () => {
     scheduled = false;
@@ -50,6 +53,7 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
               outcomes.push({ ok: false, value: e });
             }
           }
+          for (const hook of endHooks) hook(db);
         })
         .immediate();
       commits++;
@@ -73,6 +77,9 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
         pending.push({ fn, resolve: resolve as (v: unknown) => void, reject });
         schedule();
       });
+    },
+    onBatchEnd(fn) {
+      endHooks.push(fn);
     },
     get commits() {
       return commits;

@@ -239,8 +239,8 @@ CREATE TABLE `runs` (
 );
 --> statement-breakpoint
 CREATE INDEX `runs_automation_idx` ON `runs` (`automation_id`,`created_at`,`id`);--> statement-breakpoint
-CREATE INDEX `runs_workspace_status_idx` ON `runs` (`workspace_id`,`status`);--> statement-breakpoint
-CREATE INDEX `runs_task_idx` ON `runs` (`task_id`);--> statement-breakpoint
+CREATE INDEX `runs_workspace_created_idx` ON `runs` (`workspace_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `runs_task_idx` ON `runs` (`task_id`) WHERE task_id is not null;--> statement-breakpoint
 CREATE INDEX `runs_status_automation_idx` ON `runs` (`status`,`automation_id`);--> statement-breakpoint
 CREATE TABLE `connections` (
 	`id` text PRIMARY KEY NOT NULL,

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** A received event (one per matched trigger event, or per manual/API/line start). */
@@ -48,8 +49,8 @@ export const runs = sqliteTable(
   },
   (t) => [
     index("runs_automation_idx").on(t.automationId, t.createdAt, t.id),
-    index("runs_workspace_status_idx").on(t.workspaceId, t.status),
-    index("runs_task_idx").on(t.taskId),
+    index("runs_workspace_created_idx").on(t.workspaceId, t.createdAt),
+    index("runs_task_idx").on(t.taskId).where(sql`task_id is not null`),
     index("runs_status_automation_idx").on(t.status, t.automationId),
   ],
 );

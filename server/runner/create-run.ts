@@ -5,7 +5,7 @@
  */
 import type { Db } from "@/db/client";
 import type { Envelope } from "@/integrations/core/define";
-import { newId } from "../ids";
+import { sortableId } from "./fast-id";
 import { getVersionGraph, type IndexedGraph } from "./graph-cache";
 import { insertStepJob } from "./queue";
 import { countUsage } from "./usage";
@@ -40,6 +40,7 @@ function prepare(db: Db) {
       `insert into events (id, workspace_id, intake_id, automation_id, node_id, dedupe_scope, dedupe_key, type, envelope, source, received_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
     ),
+    succeed: c.prepare("update runs set status = 'succeeded', started_at = ?, finished_at = ?, updated_at = ? where id = ?"),
     run: c.prepare(
       `insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, task_id, task_step, retry_of, error, created_at, updated_at)
        values (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, null, ?, ?)`,
@@ -63,7 +64,7 @@ export function createRunInTx(tx: Db, r: NewRun): { runId: string; eventId: stri
   const iso = at.toISOString();
   let eventId = r.eventId;
   if (!eventId) {
-    eventId = newId("evt");
+    eventId = sortableId("evt");
     const info = s.event.run(
       eventId, r.workspaceId, r.intakeId ?? null, r.automationId, r.triggerNodeId,
       r.dedupeKey ? r.dedupeScope ?? `automation:${r.automationId}` : null, r.dedupeKey ?? null,
@@ -72,7 +73,7 @@ export function createRunInTx(tx: Db, r: NewRun): { runId: string; eventId: stri
     if (info.changes === 0) return null;
     countUsage(r.workspaceId, "events.received", 1, at);
   }
-  const runId = newId("run");
+  const runId = sortableId("run");
   s.run.run(runId, r.workspaceId, r.automationId, r.version, r.triggerNodeId, eventId, r.taskId ?? null, r.taskStep ?? null, r.retryOf ?? null, iso, iso);
   const graph = r.graph ?? getVersionGraph(tx, r.automationId, r.version);
   const children = graph.children.get(r.triggerNodeId) ?? [];
@@ -80,7 +81,7 @@ export function createRunInTx(tx: Db, r: NewRun): { runId: string; eventId: stri
     insertStepJob(tx, { runId, automationId: r.automationId, nodeId: child, parentStepId: null, at: at.getTime() });
   }
   if (children.length === 0) {
-    tx.$client.prepare("update runs set status = 'succeeded', started_at = ?, finished_at = ?, updated_at = ? where id = ?").run(iso, iso, iso, runId);
+    s.succeed.run(iso, iso, iso, runId);
     countUsage(r.workspaceId, "runs.succeeded", 1, at);
   }
   return { runId, eventId };

@@ -5,7 +5,7 @@
  * database never claim the same job; a job whose lease expired (its worker died) is claimed again.
  */
 import type { Db } from "@/db/client";
-import { newId } from "../ids";
+import { sortableId } from "./fast-id";
 
 export interface StepJob {
   id: string;
@@ -62,7 +62,7 @@ export function insertStepJob(
   tx: Db,
   j: { runId: string; automationId: string; nodeId: string; parentStepId: string | null; at: number; leaseOwner?: string; leaseUntil?: number },
 ): string {
-  const id = newId("stp");
+  const id = sortableId("stp");
   queueStatements(tx).insert.run(
     id, j.runId, id, j.automationId, JSON.stringify({ nodeId: j.nodeId, parentStepId: j.parentStepId }),
     j.leaseOwner ? "leased" : "queued", j.at, j.leaseOwner ?? null, j.leaseUntil ?? null, j.at,

@@ -4,6 +4,7 @@
  * (usage flush, schedule ticks, trigger upkeep, history pruning, WAL checkpoints).
  * `npm start` runs it in the web process, `conveyor worker` alone; several may share one database.
  */
+import { prepared } from "@/db/prepared";
 import os from "node:os";
 import type { AppDeps } from "../deps";
 import { newId } from "../ids";
@@ -116,8 +117,7 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
       renewLeases(deps.db, owner, Date.now() + leaseMs);
       if (controllers.size) {
         const ids = [...controllers.keys()];
-        const rows = deps.db.$client
-          .prepare(`select id from runs where status = 'cancelled' and id in (${ids.map(() => "?").join(",")})`)
+        const rows = prepared(deps.db, `select id from runs where status = 'cancelled' and id in (${ids.map(() => "?").join(",")})`)
           .all(...ids) as Array<{ id: string }>;
         for (const r of rows) controllers.get(r.id)?.forEach((c) => c.abort());
       }

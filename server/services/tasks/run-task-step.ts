@@ -4,6 +4,7 @@
  * (next step, or closed/completed after the last one); a failed or cancelled run closes it as
  * `failed` (retryable from that step). Every transition is recorded in the task's activity.
  */
+import { prepared } from "@/db/prepared";
 import type { Db } from "@/db/client";
 import { envelope } from "@/integrations/core/define";
 import { findTrigger } from "@/integrations/registry";
@@ -17,11 +18,11 @@ import { addTaskActivity } from "./task-activity";
 type TaskRowRaw = { id: string; workspace_id: string; line_id: string; title: string; description: string; data: string | null; status: string; current_step: number | null; created_at: string };
 
 function loadTask(tx: Db, taskId: string): TaskRowRaw | undefined {
-  return tx.$client.prepare("select * from tasks where id = ?").get(taskId) as TaskRowRaw | undefined;
+  return prepared(tx, "select * from tasks where id = ?").get(taskId) as TaskRowRaw | undefined;
 }
 
 function closeFailed(tx: Db, task: TaskRowRaw, stepIndex: number, message: string, at: string, runId?: string) {
-  tx.$client.prepare("update tasks set status = 'closed', outcome = 'failed', current_step = ?, closed_at = ?, updated_at = ? where id = ?").run(stepIndex, at, at, task.id);
+  prepared(tx, "update tasks set status = 'closed', outcome = 'failed', current_step = ?, closed_at = ?, updated_at = ? where id = ?").run(stepIndex, at, at, task.id);
   addTaskActivity(tx, { taskId: task.id, kind: "closed", message: `Failed at step ${stepIndex + 1}: ${message}`, at, runId, stepIndex, actor: "runner", data: { outcome: "failed" } });
   countUsage(task.workspace_id, "tasks.closed", 1, new Date(at));
 }
@@ -35,11 +36,11 @@ export function startTaskStepAt(tx: Db, taskId: string, stepIndex: number, now: 
   const at = now.toISOString();
   const task = loadTask(tx, taskId);
   if (!task) return null;
-  const line = tx.$client.prepare("select steps from lines where id = ?").get(task.line_id) as { steps: string } | undefined;
+  const line = prepared(tx, "select steps from lines where id = ?").get(task.line_id) as { steps: string } | undefined;
   const steps = line ? (JSON.parse(line.steps) as Array<{ name: string; appId: string }>) : [];
   const step = steps[stepIndex];
   if (!step) return null;
-  const automation = tx.$client.prepare("select id, version from automations where id = ? and workspace_id = ?").get(step.appId, task.workspace_id) as
+  const automation = prepared(tx, "select id, version from automations where id = ? and workspace_id = ?").get(step.appId, task.workspace_id) as
     | { id: string; version: number }
     | undefined;
   if (!automation) {
@@ -66,11 +67,11 @@ export function startTaskStepAt(tx: Db, taskId: string, stepIndex: number, now: 
     taskStep: stepIndex,
     at: now,
   })!;
-  tx.$client.prepare("update tasks set current_step = ?, updated_at = ? where id = ?").run(stepIndex, at, task.id);
+  prepared(tx, "update tasks set current_step = ?, updated_at = ? where id = ?").run(stepIndex, at, task.id);
   addTaskActivity(tx, { taskId: task.id, kind: "step_started", message: `Step ${stepIndex + 1} "${step.name}" started`, at, runId: created.runId, stepIndex, actor: "runner" });
   queueMicrotask(notifyWork);
   // A trigger with no downstream node finishes its run at once: advance now.
-  const st = tx.$client.prepare("select status from runs where id = ?").get(created.runId) as { status: string };
+  const st = prepared(tx, "select status from runs where id = ?").get(created.runId) as { status: string };
   if (st.status === "succeeded") onTaskRunFinished(tx, { runId: created.runId, taskId, taskStep: stepIndex, status: "succeeded", error: null, now });
   return created.runId;
 }
@@ -88,13 +89,13 @@ export function onTaskRunFinished(
     closeFailed(tx, task, r.taskStep, r.error?.message ?? r.status, at, r.runId);
     return;
   }
-  const line = tx.$client.prepare("select steps from lines where id = ?").get(task.line_id) as { steps: string } | undefined;
+  const line = prepared(tx, "select steps from lines where id = ?").get(task.line_id) as { steps: string } | undefined;
   const count = line ? (JSON.parse(line.steps) as unknown[]).length : 0;
   if (r.taskStep + 1 < count) {
     startTaskStepAt(tx, task.id, r.taskStep + 1, r.now);
     return;
   }
-  tx.$client.prepare("update tasks set status = 'closed', outcome = 'completed', closed_at = ?, updated_at = ? where id = ?").run(at, at, task.id);
+  prepared(tx, "update tasks set status = 'closed', outcome = 'completed', closed_at = ?, updated_at = ? where id = ?").run(at, at, task.id);
   addTaskActivity(tx, { taskId: task.id, kind: "closed", message: "Completed", at, actor: "runner", data: { outcome: "completed" } });
   countUsage(task.workspace_id, "tasks.closed", 1, r.now);
 }

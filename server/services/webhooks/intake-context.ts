@@ -4,6 +4,7 @@
  * are still active (a disable takes effect at once, in every process); the parsed parts are
  * cached by (intake updatedAt, automation version).
  */
+import { prepared } from "@/db/prepared";
 import type { AnyTrigger, ConnectionHandle } from "@/integrations/core/define";
 import { findTrigger } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
@@ -39,8 +40,7 @@ export interface TriggerTarget {
 const cache = new Map<string, { stamp: string; target: TriggerTarget }>();
 
 export function loadIntakeHead(deps: AppDeps, token: string): IntakeHead | undefined {
-  return deps.db.$client
-    .prepare(
+  return prepared(deps.db, 
       `select id, workspace_id as workspaceId, kind, automation_id as automationId, node_id as nodeId, connection_id as connectionId,
        line_id as lineId, status, updated_at as updatedAt, config, secret_enc as secretEnc, name from intakes where token = ?`,
     )
@@ -61,7 +61,7 @@ async function buildTarget(deps: AppDeps, automationId: string, version: number,
 /** The trigger node behind a `trigger` intake, or undefined when it is disabled/gone. */
 export async function triggerTarget(deps: AppDeps, intake: IntakeHead): Promise<TriggerTarget | undefined> {
   if (!intake.automationId || !intake.nodeId) return undefined;
-  const a = deps.db.$client.prepare("select version, enabled, updated_at as u from automations where id = ?").get(intake.automationId) as
+  const a = prepared(deps.db, "select version, enabled, updated_at as u from automations where id = ?").get(intake.automationId) as
     | { version: number; enabled: number; u: string }
     | undefined;
   if (!a?.enabled) return undefined;
@@ -79,8 +79,7 @@ export async function triggerTarget(deps: AppDeps, intake: IntakeHead): Promise<
 /** Every enabled trigger node using a connection's shared intake (same sharedKey). */
 export async function sharedTargets(deps: AppDeps, intake: IntakeHead): Promise<TriggerTarget[]> {
   const sharedKey = (intake.config ? (JSON.parse(intake.config) as { sharedKey?: string }) : {}).sharedKey;
-  const rows = deps.db.$client
-    .prepare("select id, version from automations where workspace_id = ? and enabled = 1 and graph like ?")
+  const rows = prepared(deps.db, "select id, version from automations where workspace_id = ? and enabled = 1 and graph like ?")
     .all(intake.workspaceId, `%${intake.connectionId}%`) as Array<{ id: string; version: number }>;
   const out: TriggerTarget[] = [];
   for (const a of rows) {

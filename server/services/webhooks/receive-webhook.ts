@@ -5,6 +5,7 @@
  * one transaction (group-committed with the other deliveries of this tick) → 202 with run ids.
  * The request never waits for the runs themselves.
  */
+import { prepared } from "@/db/prepared";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { groupCommitter } from "@/db/group-commit";
 import { envelope, type IncomingDelivery, type MatchedEvent } from "@/integrations/core/define";
@@ -49,6 +50,29 @@ function parseJson(rawBody: Buffer): { ok: true; value: unknown } | { ok: false;
   } catch (e) {
     return { ok: false, error: (e as Error).message };
   }
+}
+
+/** Intake counters (last event, count) are aggregated per group commit: one UPDATE per intake per batch. */
+const intakeCounts = new WeakMap<object, Map<string, { n: number; at: string }>>();
+
+function countIntake(deps: AppDeps, intakeId: string, at: string): void {
+  let m = intakeCounts.get(deps.db);
+  if (!m) {
+    const map = new Map<string, { n: number; at: string }>();
+    m = map;
+    intakeCounts.set(deps.db, map);
+    groupCommitter(deps.db).onBatchEnd((tx) => {
+      if (!map.size) return;
+      const upd = prepared(tx, "update intakes set last_event_at = ?, event_count = event_count + ? where id = ?");
+      for (const [id, c] of map) upd.run(c.at, c.n, id);
+      map.clear();
+    });
+  }
+  const cur = m.get(intakeId);
+  if (cur) {
+    cur.n++;
+    cur.at = at;
+  } else m.set(intakeId, { n: 1, at });
 }
 
 export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: { maxBytes?: number } = {}): Promise<WebhookResponse> {
@@ -117,7 +141,7 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
         else duplicates++;
       }
     }
-    tx.$client.prepare("update intakes set last_event_at = ?, event_count = event_count + 1 where id = ?").run(now.toISOString(), intake.id);
+    countIntake(deps, intake.id, now.toISOString());
     return { runIds, duplicates };
   });
   if (result.runIds.length) notifyWork();
@@ -137,18 +161,17 @@ async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: Incomin
   const now = deps.now();
   const out = await groupCommitter(deps.db).run((tx) => {
     if (key) {
-      const ins = tx.$client
-        .prepare("insert into events (id, workspace_id, intake_id, dedupe_scope, dedupe_key, type, envelope, source, received_at) values (?, ?, ?, ?, ?, 'core.task.intake', '{}', 'webhook', ?) on conflict do nothing")
+      const ins = prepared(tx, "insert into events (id, workspace_id, intake_id, dedupe_scope, dedupe_key, type, envelope, source, received_at) values (?, ?, ?, ?, ?, 'core.task.intake', '{}', 'webhook', ?) on conflict do nothing")
         .run(`evt_${intake.id}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`, intake.workspaceId, intake.id, intake.id, key, now.toISOString());
       if (!ins.changes) return null;
     }
-    const row = tx.$client.prepare("select * from intakes where id = ?").get(intake.id) as Record<string, unknown>;
+    const row = prepared(tx, "select * from intakes where id = ?").get(intake.id) as Record<string, unknown>;
     const task = createTaskFromIntake(deps, tx, {
       id: intake.id, workspaceId: intake.workspaceId, kind: "webhook", name: intake.name, token: "", automationId: null, nodeId: null, connectionId: null,
       lineId: intake.lineId, secretEnc: null, config: intake.config ? JSON.parse(intake.config) : null, status: "active", statusMessage: null,
       lastEventAt: null, eventCount: 0, createdAt: String(row.created_at), updatedAt: String(row.updated_at),
     }, d.body);
-    tx.$client.prepare("update intakes set last_event_at = ?, event_count = event_count + 1 where id = ?").run(now.toISOString(), intake.id);
+    prepared(tx, "update intakes set last_event_at = ?, event_count = event_count + 1 where id = ?").run(now.toISOString(), intake.id);
     return task;
   });
   notifyWork();
