@@ -194,13 +194,38 @@ describe("catalog and OpenAPI", () => {
     const res = await api.get("/api/v1/catalog", { key: s.keys.viewer });
     expect(res.body.integrations.map((i: { key: string }) => i.key)).toContain("core");
   });
-  it("serves a valid OpenAPI 3.1 document", async () => {
+  it("serves a valid OpenAPI 3.1 document without a key, and a reference page", async () => {
     const { validate } = await import("@readme/openapi-parser");
-    const doc = await (await import("../../app/api/v1/openapi.json/route")).GET();
-    const json = await doc.json();
-    expect(json.openapi).toBe("3.1.0");
-    const result = await validate(json);
+    const res = await api.get("/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe("3.1.0");
+    expect(Object.keys(res.body.paths).length).toBeGreaterThanOrEqual(20);
+    const result = await validate(structuredClone(res.body));
     expect(result.valid).toBe(true);
+    const docs = await api.get("/api/v1/docs");
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("content-type")).toContain("text/html");
+    expect(docs.text).toContain("/api/v1/openapi.json");
+  });
+
+  it("answers JSON 404s for unknown paths and 405 with Allow for wrong methods", async () => {
+    for (const p of ["/api/v1/nope", "/api/v1/factories/x/nope/deeper"]) {
+      const res = await api.get(p, { key: s.keys.viewer });
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+    }
+    const res = await api.delete(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.admin });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, POST");
+    expect(res.body.code).toBe("method_not_allowed");
+  });
+
+  it("refuses non-JSON (415), malformed JSON (400) and oversize bodies (413)", async () => {
+    const url = `/api/v1/factories/${s.ws}/orders`;
+    expect((await api.post(url, { key: s.keys.operator, raw: "title=x", headers: { "content-type": "text/plain" } })).status).toBe(415);
+    expect((await api.post(url, { key: s.keys.operator, raw: "{oops", headers: { "content-type": "application/json" } })).status).toBe(400);
+    const big = await api.post(url, { key: s.keys.operator, body: { title: "big", data: "x".repeat(1100 * 1024) } });
+    expect(big.status).toBe(413);
   });
 });
 
