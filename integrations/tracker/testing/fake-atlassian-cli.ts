@@ -21,6 +21,11 @@ console.log(`Fake Atlassian listening on ${fake.url}
   Service desk (JSM):          SD, incident request types "Report a system problem", "Major incident"
   Ops teams (enableOpsFeatures): Red Team, Blue Team
   Consenting user:             Mia Krystof (${fake.demo.users.mia})
+Create an issue (raises webhook deliveries to registered Conveyor triggers):
+  curl -s -X POST ${fake.url}/__fake/jira/issues -H 'content-type: application/json' -d '{"project":"OPS","summary":"Checkout is slow"}'
+Comment on it / read it back:
+  curl -s -X POST ${fake.url}/__fake/jira/issues/OPS-1/comments -H 'content-type: application/json' -d '{"text":"rollback done"}'
+  curl -s ${fake.url}/__fake/jira/issues/OPS-1
 Ctrl-C to stop.`);
 const stop = () => void fake.stop().then(() => process.exit(0));
 process.on("SIGINT", stop);

@@ -93,3 +93,14 @@ describe("fake Atlassian", () => {
     expect(found.issues.slice(0, 2).map((i: { key: string }) => i.key)).toEqual([a.key, b.key]);
   });
 });
+
+describe("fake Atlassian test-control endpoints", () => {
+  it("creates issues and comments that raise deliveries, and reads them back", async () => {
+    const created = await (await fetch(`${fake.url}/__fake/jira/issues`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ project: "TEAM", summary: "from control" }) })).json();
+    expect(created.key).toMatch(/^TEAM-\d+$/);
+    expect((await fetch(`${fake.url}/__fake/jira/issues/${created.key}/comments`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "hi" }) })).status).toBe(201);
+    expect(await (await fetch(`${fake.url}/__fake/jira/issues/${created.key}`)).json()).toMatchObject({ key: created.key, status: "Backlog", comments: 1 });
+    expect((await fetch(`${fake.url}/__fake/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path: "/myself", status: 503 }) })).status).toBe(204);
+    expect((await call("/myself")).status).toBe(503);
+  });
+});

@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { controlModule } from "./control";
 import { jiraModule } from "./jira";
 import { jsmRegistration, opsRegistration } from "./jsm/wiring";
 import { oauthModule } from "./oauth";
@@ -23,6 +24,7 @@ import { WebhookDispatcher } from "./webhook-delivery";
 const MODULES: Array<(state: FakeAtlassianState) => FakeModule> = [
   (s) => oauthModule(s),
   (s) => jiraModule(s),
+  (s) => controlModule(s),
   (s) => jsmRegistration(s),
   (s) => opsRegistration(s),
 ];
