@@ -85,6 +85,9 @@ export function jiraClient(conn: ConnectionHandle, http: HttpClient) {
       body(h.get<Array<{ id: string; name: string; statuses: JiraStatusRef[] }>>(`project/${enc(projectKey)}/statuses`)),
     statuses: () => body(h.get<JiraStatusRef[]>("status")),
     searchUsers: (query: { query?: string; accountId?: string; maxResults?: number }) => body(h.get<JiraUser[]>("user/search", query)),
+    createFields: (projectKey: string, issueTypeId: string) =>
+      body(h.get<{ fields: Array<{ fieldId: string; allowedValues?: Array<{ id: string; name: string }> }> }>(`issue/createmeta/${enc(projectKey)}/issuetypes/${enc(issueTypeId)}`, { maxResults: 200 })).then((b) => b.fields ?? []),
+    /** Deprecated upstream (CHANGE-1655); only used when no project is known. */
     priorities: () => body(h.get<{ values: Array<{ id: string; name: string }> }>("priority/search", { maxResults: 100 })).then((b) => b.values ?? []),
     resolutions: () => body(h.get<{ values: Array<{ id: string; name: string }> }>("resolution/search", { maxResults: 100 })).then((b) => b.values ?? []),
     workflowSchemeOf: (projectId: string) =>

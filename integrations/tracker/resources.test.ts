@@ -28,6 +28,8 @@ describe("tracker pickers", () => {
     expect((await load("statuses", { project: "TEAM" })).options.map((o) => o.value)).toEqual(["Backlog", "Doing", "Shipped"]);
     expect((await load("statuses")).options.map((o) => o.value)).toEqual(expect.arrayContaining(["To Do", "In Review", "Closed", "Backlog", "Shipped"]));
     expect((await load("priorities")).options.map((o) => o.value)).toEqual(["Highest", "High", "Medium", "Low", "Lowest"]);
+    expect((await load("priorities", { project: "OPS", issueType: "10002" }, "h")).options.map((o) => o.value)).toEqual(["Highest", "High"]);
+    expect(env.fake.state.requests.at(-1)!.path).toMatch(/\/issue\/createmeta\/OPS\/issuetypes\/10002$/);
     expect((await load("resolutions", {}, "do")).options.map((o) => o.value)).toEqual(["Done", "Won't Do"]);
   });
 

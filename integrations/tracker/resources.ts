@@ -55,9 +55,22 @@ const users: ResourceLoader = async ({ connection, http, search }) => {
   };
 };
 
-const priorities: ResourceLoader = async ({ connection, http, search }) => ({
-  options: (await jiraClient(connection, http).priorities()).filter((p) => matches(search, p.name)).map((p) => ({ value: p.name, label: p.name })),
-});
+/**
+ * Priorities allowed for the project's issue type (create metadata, the non-deprecated per-project source);
+ * without a project, the site-wide list (`/priority/search`, flagged deprecated upstream, UPSTREAM §D.11).
+ */
+const priorities: ResourceLoader = async ({ connection, http, config, search }) => {
+  const client = jiraClient(connection, http);
+  const project = projectOf(config);
+  let list: Array<{ id: string; name: string }>;
+  if (project) {
+    const types = await client.issueTypes(project);
+    const chosen = typeof config.issueType === "string" ? types.find((t) => t.id === config.issueType || t.name === config.issueType) : undefined;
+    const type = chosen ?? types.find((t) => !t.subtask) ?? types[0];
+    list = type ? ((await client.createFields(project, type.id)).find((f) => f.fieldId === "priority")?.allowedValues ?? []) : [];
+  } else list = await client.priorities();
+  return { options: list.filter((p) => matches(search, p.name)).map((p) => ({ value: p.name, label: p.name })) };
+};
 
 const resolutions: ResourceLoader = async ({ connection, http, search }) => ({
   options: (await jiraClient(connection, http).resolutions()).filter((r) => matches(search, r.name)).map((r) => ({ value: r.name, label: r.name })),

@@ -52,6 +52,35 @@ export function metaRoutes(state: FakeAtlassianState): FakeRoute[] {
     },
     {
       method: "GET",
+      path: `${JIRA}/issue/createmeta/{projectIdOrKey}/issuetypes/{issueTypeId}`,
+      handler: withSite(state, (site, req) => {
+        const p = site.project(req.params.projectIdOrKey!);
+        const t = p?.issueTypeIds.includes(req.params.issueTypeId!) ? site.issueTypes.get(req.params.issueTypeId!) : undefined;
+        if (!p || !t) return jiraError(404, ["Issue type with id '" + req.params.issueTypeId + "' does not exist or is not in the project."]);
+        const field = (fieldId: string, name: string, required: boolean, schema: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+          fieldId, key: fieldId, name, required, hasDefaultValue: false, operations: ["set"], schema, ...extra,
+        });
+        const defaultPriority = site.priorities.find((x) => x.isDefault);
+        const fields = [
+          field("summary", "Summary", true, { type: "string", system: "summary" }),
+          field("issuetype", "Issue Type", true, { type: "issuetype", system: "issuetype" }, { allowedValues: [issueTypeBean(site, t)] }),
+          field("project", "Project", true, { type: "project", system: "project" }, { allowedValues: [projectBean(site, p)] }),
+          field("description", "Description", false, { type: "string", system: "description" }),
+          field("assignee", "Assignee", false, { type: "user", system: "assignee" }),
+          field("labels", "Labels", false, { type: "array", items: "string", system: "labels" }, { operations: ["add", "set", "remove"] }),
+          field("priority", "Priority", false, { type: "priority", system: "priority" }, {
+            allowedValues: site.priorities.map((x) => ({ self: `${site.apiBase}/priority/${x.id}`, id: x.id, name: x.name })),
+            ...(defaultPriority ? { hasDefaultValue: true, defaultValue: { id: defaultPriority.id, name: defaultPriority.name } } : {}),
+          }),
+          ...(t.subtask ? [field("parent", "Parent", true, { type: "issuelink", system: "parent" })] : []),
+        ];
+        const startAt = num(q(req, "startAt"), 0);
+        const max = Math.min(num(q(req, "maxResults"), 50), 200);
+        return json(200, { fields: fields.slice(startAt, startAt + max), startAt, maxResults: max, total: fields.length });
+      }),
+    },
+    {
+      method: "GET",
       path: `${JIRA}/project/{projectIdOrKey}/statuses`,
       handler: withSite(state, (site, req) => {
         const p = site.project(req.params.projectIdOrKey!);
