@@ -8,10 +8,13 @@ export const ConnectionSchema = z
   .object({
     id: z.string().meta({ example: "con_0a1b2c3d4e5f6g7h" }),
     integration: z.string().meta({ example: "metrics" }),
+    kind: z.enum(["form", "oauth2"]).optional().meta({ description: "oauth2 connections are authorised in the browser." }),
     name: z.string().meta({ example: "prod prometheus" }),
     config: z.record(z.string(), z.unknown()).meta({ description: "Settings with secret fields omitted.", example: { metricsBaseUrl: "http://prometheus:9090", alertRouterBaseUrl: "http://alertmanager:9093", apiAuth: { type: "none" } } }),
+    secretsSet: z.array(z.string()).optional().meta({ description: "Secret fields that have a value (the values are never returned).", example: ["webhookSecret"] }),
     status: ConnectionStatusSchema,
     statusMessage: z.string().nullable().optional(),
+    state: z.record(z.string(), z.unknown()).optional().meta({ description: "Non-secret integration state (e.g. the tracker site)." }),
     createdAt: IsoTimestampSchema,
     updatedAt: IsoTimestampSchema.optional(),
   })
@@ -36,9 +39,8 @@ export const UpdateConnectionBodySchema = z
   .meta({ id: "UpdateConnectionBody" });
 
 export const VerifyResultSchema = z
-  .object({ ok: z.boolean(), message: z.string().optional(), details: z.unknown().optional() })
-  .loose()
-  .meta({ id: "ConnectionVerifyResult" });
+  .object({ ok: z.boolean(), message: z.string(), connection: ConnectionSchema })
+  .meta({ id: "ConnectionVerifyResult", description: "Outcome of one live call to the upstream; the connection's status is updated." });
 
 /** GET /catalog: what scripts need to write automation documents without the editor. */
 export const CatalogSchema = z

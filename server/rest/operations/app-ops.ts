@@ -69,6 +69,7 @@ export const retryRun = op({ id: "retryRun", method: "POST", path: "/factories/{
 
 export const listConnections = op({ id: "listConnections", method: "GET", path: "/factories/{factoryId}/connections", tag: "Connections", role: "viewer", summary: "List connections", description: "Secret fields are never returned.", params: FactoryParams, query: PaginationQuerySchema, response: pageOf(ConnectionSchema, "ConnectionPage") });
 export const createConnection = op({ id: "createConnection", method: "POST", path: "/factories/{factoryId}/connections", tag: "Connections", role: "admin", summary: "Create a connection", params: FactoryParams, body: CreateConnectionBodySchema, response: ConnectionSchema, status: 201, idempotent: true, errors: [422] });
+export const getConnection = op({ id: "getConnection", method: "GET", path: "/factories/{factoryId}/connections/{connectionId}", tag: "Connections", role: "viewer", summary: "Get a connection", description: "Secret fields are never returned; `secretsSet` names the ones that have a value.", params: ConnectionParams, response: ConnectionSchema });
 export const updateConnection = op({ id: "updateConnection", method: "PATCH", path: "/factories/{factoryId}/connections/{connectionId}", tag: "Connections", role: "admin", summary: "Update a connection", params: ConnectionParams, body: UpdateConnectionBodySchema, response: ConnectionSchema, errors: [422] });
 export const deleteConnection = op({ id: "deleteConnection", method: "DELETE", path: "/factories/{factoryId}/connections/{connectionId}", tag: "Connections", role: "admin", summary: "Delete a connection", params: ConnectionParams, status: 204, errors: [409] });
 export const verifyConnection = op({ id: "verifyConnection", method: "POST", path: "/factories/{factoryId}/connections/{connectionId}/verify", tag: "Connections", role: "editor", summary: "Verify a connection", description: "Calls the upstream with the stored settings and reports whether it answers.", params: ConnectionParams, response: VerifyResultSchema });
@@ -78,5 +79,5 @@ export const getCatalog = op({ id: "getCatalog", method: "GET", path: "/catalog"
 export const appOps = [
   listApps, createApp, getApp, replaceApp, patchApp, deleteApp, listVersions, getVersion,
   listRuns, startRun, getRun, cancelRun, retryRun,
-  listConnections, createConnection, updateConnection, deleteConnection, verifyConnection, getCatalog,
+  listConnections, createConnection, getConnection, updateConnection, deleteConnection, verifyConnection, getCatalog,
 ];
