@@ -253,3 +253,19 @@ describe("deliveries", () => {
     }
   });
 });
+
+describe("shared registration with tracker.onIncident", () => {
+  it("merges the incident trigger's service-desk project into the shared webhook", async () => {
+    await onIssue.setup!(issueNode("n_issue", { project: "OPS", events: ["created"] }));
+    const { setupShared } = await import("../shared-webhook");
+    const ctx = setupContext(env, store, { automationId: "aut_9", nodeId: "n_inc", triggerKey: "tracker.onIncident", config: { serviceDesk: "SD", requestTypes: ["1"], events: ["created", "updated"] } }, receiver.url);
+    await setupShared(ctx, "tracker.onIncident");
+    const live = [...site().webhooks.values()].map((w) => ({ events: w.events, jqlFilter: w.jqlFilter }));
+    expect(live).toEqual(
+      expect.arrayContaining([
+        { events: ["jira:issue_created"], jqlFilter: 'project IN ("OPS", "SD")' },
+        { events: ["jira:issue_updated"], jqlFilter: 'project IN ("SD")' },
+      ]),
+    );
+  });
+});
