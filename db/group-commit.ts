@@ -36,6 +36,16 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
   let scheduled = false;
   let commits = 0;
   const endHooks: Array<(tx: Db) => void> = [];
+  const c = db.$client;
+  // Savepoints by hand (better-sqlite3's transaction() builds new wrappers per call: too slow per item).
+  const stmts = {
+    begin: c.prepare("BEGIN IMMEDIATE"),
+    commit: c.prepare("COMMIT"),
+    rollback: c.prepare("ROLLBACK"),
+    savepoint: c.prepare("SAVEPOINT gc_item"),
+    release: c.prepare("RELEASE gc_item"),
+    rollbackTo: c.prepare("ROLLBACK TO gc_item"),
+  };
 
   const flush = () => {
     scheduled = false;
@@ -44,18 +54,25 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
     if (pending.length) schedule();
     const outcomes: Array<{ ok: boolean; value: unknown }> = [];
     try {
-      db.$client
-        .transaction(() => {
-          for (const item of batch) {
-            try {
-              outcomes.push({ ok: true, value: db.$client.transaction(() => item.fn(db))() });
-            } catch (e) {
-              outcomes.push({ ok: false, value: e });
-            }
+      stmts.begin.run();
+      try {
+        for (const item of batch) {
+          stmts.savepoint.run();
+          try {
+            outcomes.push({ ok: true, value: item.fn(db) });
+            stmts.release.run();
+          } catch (e) {
+            stmts.rollbackTo.run();
+            stmts.release.run();
+            outcomes.push({ ok: false, value: e });
           }
-          for (const hook of endHooks) hook(db);
-        })
-        .immediate();
+        }
+        for (const hook of endHooks) hook(db);
+        stmts.commit.run();
+      } catch (e) {
+        if (db.$client.inTransaction) stmts.rollback.run();
+        throw e;
+      }
       commits++;
     } catch (e) {
       for (const item of batch) item.reject(e);

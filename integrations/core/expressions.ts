@@ -156,9 +156,21 @@ export async function evaluateTemplate(template: string, ctx: ExpressionContext,
   }
 }
 
-/** Resolves every `{{ }}` string inside a config value (objects and arrays walked). */
-export async function resolveExpressions(config: unknown, ctx: ExpressionContext): Promise<unknown> {
-  const bindings = makeBindings(ctx);
+function containsExpression(value: unknown): boolean {
+  if (hasExpression(value)) return true;
+  if (Array.isArray(value)) return value.some(containsExpression);
+  if (value && typeof value === "object") return Object.values(value).some(containsExpression);
+  return false;
+}
+
+/**
+ * Resolves every `{{ }}` string inside a config value (objects and arrays walked).
+ * `plain: true` promises the context is already plain JSON data (parsed from JSON), so the
+ * defensive deep copy is skipped (the runner's message chain always is).
+ */
+export async function resolveExpressions(config: unknown, ctx: ExpressionContext, opts: { plain?: boolean } = {}): Promise<unknown> {
+  if (!containsExpression(config)) return config;
+  const bindings = opts.plain ? { trigger: ctx.trigger, steps: ctx.steps } : makeBindings(ctx);
   const walk = async (value: unknown, path: string): Promise<unknown> => {
     if (hasExpression(value)) return evaluateTemplate(value, ctx, path || "value", bindings);
     if (Array.isArray(value)) return Promise.all(value.map((v, i) => walk(v, path ? `${path}.${i}` : String(i))));

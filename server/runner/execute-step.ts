@@ -19,7 +19,7 @@ import { getVersionGraph } from "./graph-cache";
 import { maskInputs } from "./mask";
 import { completeJob, insertStepJob, rescheduleJob, type StepJob } from "./queue";
 import { retryDelayMs, type RetryOptions } from "./retry-policy";
-import { loadChainSteps, loadEventEnvelope, loadExistingStep, loadRun, stepStatements, writeStep, type StepLog } from "./step-store";
+import { loadChainSteps, loadEventEnvelope, loadExistingStep, loadRun, stepStatements, writeStep, type RunRow, type StepLog } from "./step-store";
 import { countUsage } from "./usage";
 
 export interface ExecutorOptions {
@@ -42,6 +42,8 @@ export interface Chain {
 
 export interface LocalItem {
   job: StepJob;
+  /** The run row, carried along when a worker continues a run locally. */
+  run?: RunRow;
   chain?: Chain;
   fresh?: boolean;
 }
@@ -65,7 +67,7 @@ function stepLogger(logs: StepLog[], base: Logger, fields: Record<string, unknow
 export async function executeStep(deps: AppDeps, item: LocalItem, opts: ExecutorOptions): Promise<LocalItem[]> {
   const { db } = deps;
   const job = item.job;
-  const run = loadRun(db, job.runId);
+  const run = item.run ?? loadRun(db, job.runId);
   if (!run || !["running", "waiting", "queued"].includes(run.status)) {
     await groupCommitter(db).run((tx) => completeJob(tx, job.id));
     return [];
@@ -85,10 +87,20 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   } else {
     const controller = new AbortController();
     const untrack = opts.track(run.id, controller);
-    const timeout = AbortSignal.timeout(opts.stepTimeoutMs);
-    const signal = AbortSignal.any([controller.signal, timeout]);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, opts.stepTimeoutMs);
+    const signal = controller.signal;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(timedOut ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`) : new Error("cancelled"));
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    aborted.catch(() => undefined);
     try {
-      const resolved = await resolveExpressions(node.config, chain);
+      const resolved = await resolveExpressions(node.config, chain, { plain: true });
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
       if (!parsed.success) {
@@ -115,7 +127,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
           wait: (delayMs, state, reason) => ({ kind: "wait", delayMs, state, reason }),
           stop: (reason) => ({ kind: "stop", reason }),
         }),
-        new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(timeout.aborted ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`) : new Error("cancelled")), { once: true })),
+        aborted,
       ]);
       if (!result || typeof result !== "object") throw new Error("component returned nothing");
       if ("kind" in result && result.kind === "wait") outcome = { kind: "wait", delayMs: Math.max(0, result.delayMs), state: result.state, reason: result.reason };
@@ -126,6 +138,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       const message = e instanceof ExpressionError ? `expression in ${e.field} failed: ${e.message.slice(e.field.length + 2)}` : err.message;
       outcome = { kind: "error", message, retryable: !err.permanent && isRetryable(e), retryAfterMs: retryAfterOf(e) };
     } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort!);
       untrack();
     }
   }
@@ -161,10 +175,11 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
         completeJob(tx, job.id);
         countUsage(run.workspaceId, "steps.succeeded", 1, now);
         const next: LocalItem[] = [];
-        const nextChain: Chain = { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: outcome.output } };
+        // The chain holds plain JSON only (expressions skip their defensive copy): re-parse the output once.
+        const nextChain: Chain = { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(JSON.stringify(outcome.output)) } };
         for (const child of graph.children.get(job.nodeId) ?? []) {
           const id = insertStepJob(tx, { runId: run.id, automationId: run.automationId, nodeId: child, parentStepId: job.id, at: now.getTime(), leaseOwner: opts.owner, leaseUntil: now.getTime() + opts.leaseMs });
-          next.push({ job: { id, runId: run.id, automationId: run.automationId, nodeId: child, parentStepId: job.id, attempts: 1, runStatus: "running" }, chain: nextChain, fresh: true });
+          next.push({ run: { ...run, status: "running" }, job: { id, runId: run.id, automationId: run.automationId, nodeId: child, parentStepId: job.id, attempts: 1, runStatus: "running" }, chain: nextChain, fresh: true });
         }
         if (!next.length) completeRunIfDone(tx, run, now);
         return next;

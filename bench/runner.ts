@@ -1,0 +1,86 @@
+/**
+ * End to end through the runner (one process, like `npm start`):
+ * A. throughput: N deliveries of a webhook → 3 core.filter steps automation are committed, then the
+ *    runner drains them; completed runs/s with every step recorded;
+ * B. latency: deliveries over HTTP at a fixed rate while the runner works; delivery → run finished p50/p99;
+ * C. memory: RSS after 100k runs in total went through.
+ * Prints one JSON line.
+ */
+import autocannon from "autocannon";
+import { groupCommitter } from "@/db/group-commit";
+import { envelope } from "@/integrations/core/define";
+import { createRunInTx } from "@/server/runner/create-run";
+import { startRunner } from "@/server/runner/runner-loop";
+import { getVersionGraph } from "@/server/runner/graph-cache";
+import { BODY, benchDeps, listen, pct, threeStepAutomation } from "./harness";
+
+const N = Number(process.env.BENCH_RUNS ?? 20_000);
+const TOTAL = Number(process.env.BENCH_TOTAL_RUNS ?? 100_000);
+const RATE = Number(process.env.BENCH_RATE ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const { deps, close } = benchDeps();
+const { ws, automation, token } = await threeStepAutomation(deps);
+const graph = getVersionGraph(deps.db, automation.id, automation.version);
+const body = JSON.parse(BODY.toString());
+const q = <T>(sql: string, ...a: unknown[]) => deps.db.$client.prepare(sql).get(...a) as T;
+
+async function enqueue(n: number) {
+  for (let i = 0; i < n; i += 1000) {
+    await Promise.all(
+      Array.from({ length: Math.min(1000, n - i) }, () =>
+        groupCommitter(deps.db).run((tx) =>
+          createRunInTx(tx, { workspaceId: ws.workspaceId, automationId: automation.id, version: 1, triggerNodeId: "t", graph, source: "webhook", envelope: envelope("core.webhook", { body, headers: {}, query: {} }) }),
+        ),
+      ),
+    );
+  }
+}
+const succeeded = () => q<{ n: number }>("select count(*) as n from runs where status = 'succeeded'").n;
+const waitAll = async (target: number) => {
+  while (succeeded() < target) await new Promise((r) => setTimeout(r, 25));
+};
+
+// A. throughput
+await enqueue(N);
+const runner = startRunner(deps, { concurrency: CONCURRENCY, maintenance: { pruneEveryMs: 3_600_000, retentionCount: 1_000_000 } });
+const t0 = performance.now();
+await waitAll(N);
+const secs = (performance.now() - t0) / 1000;
+const steps = q<{ n: number }>("select count(*) as n from run_steps where status = 'succeeded'").n;
+const failed = q<{ n: number }>("select count(*) as n from runs where status != 'succeeded'").n;
+
+// B. latency at a fixed delivery rate over HTTP
+const { server, port } = await listen(deps);
+const before = succeeded();
+const mark = new Date().toISOString();
+const ac = await autocannon({
+  url: `http://127.0.0.1:${port}/hooks/${token}`, method: "POST", headers: { "content-type": "application/json" }, body: BODY.toString(),
+  connections: 32, overallRate: RATE, duration: Number(process.env.BENCH_LATENCY_SECONDS ?? 8),
+});
+await waitAll(before + ac["2xx"]);
+const lat = (deps.db.$client.prepare(
+  "select (julianday(r.finished_at) - julianday(e.received_at)) * 86400000.0 as ms from runs r join events e on e.id = r.event_id where e.received_at >= ?",
+).all(mark) as Array<{ ms: number }>).map((r) => r.ms).sort((a, b) => a - b);
+
+// C. memory after TOTAL runs
+let done = succeeded();
+while (done < TOTAL) {
+  const n = Math.min(20_000, TOTAL - done);
+  await enqueue(n);
+  await waitAll(done + n);
+  done = succeeded();
+}
+globalThis.gc?.();
+await new Promise((r) => setTimeout(r, 500));
+const mem = process.memoryUsage();
+await runner.stop();
+server.close();
+console.log(JSON.stringify({
+  bench: "runner",
+  concurrency: CONCURRENCY,
+  throughput: { runs: N, seconds: Number(secs.toFixed(2)), runsPerSecond: Math.round(N / secs), stepsRecorded: steps, notSucceeded: failed },
+  latency: { rate: RATE, delivered: ac["2xx"], p50ms: Math.round(pct(lat, 50)), p99ms: Math.round(pct(lat, 99)), ingestP99ms: ac.latency.p99 },
+  memory: { totalRuns: done, rssMB: Math.round(mem.rss / 2 ** 20), heapUsedMB: Math.round(mem.heapUsed / 2 ** 20) },
+}));
+close();
+process.exit(0);
