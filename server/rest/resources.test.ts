@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppDeps } from "../deps";
-import { startRestTarget, type RestTarget } from "./testing/target";
+import { OVER_HTTP, startRestTarget, type RestTarget } from "./testing/target";
 import type { RestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
 import { insertAutomation } from "./testing/automation-fixture";
@@ -171,6 +171,23 @@ describe("intakes", () => {
     expect(fallback.title).toContain("Alerts");
     expect((await api.delete(`/api/v1/factories/${s.ws}/intakes/${created.body.id}`, { key: s.keys.editor })).status).toBe(204);
     expect((await api.delete(`/api/v1/factories/${s.ws}/intakes/${created.body.id}`, { key: s.keys.editor })).status).toBe(404);
+  });
+});
+
+describe("intake deliveries (served app only: /hooks is the custom server's)", () => {
+  it.runIf(OVER_HTTP)("a JSON POST with the secret creates an open task on the line; a wrong secret is refused", async () => {
+    const lineId = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Hooked" } })).body.id;
+    const intake = (await api.post(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.editor, body: { name: "Hook", lineId } })).body;
+    const bad = await fetch(intake.url, { method: "POST", headers: { authorization: "Bearer wrong", "content-type": "application/json" }, body: "{}" });
+    expect(bad.status).toBe(401);
+    const ok = await fetch(intake.url, { method: "POST", headers: { authorization: `Bearer ${intake.secret}`, "content-type": "application/json" }, body: JSON.stringify({ title: "Über-alert ✓", data: { sev: 1 } }) });
+    expect(ok.status).toBe(202);
+    const { taskId } = (await ok.json()) as { taskId: string };
+    const task = await api.get(`/api/v1/factories/${s.ws}/orders/${taskId}`, { key: s.keys.viewer });
+    expect(task.body).toMatchObject({ title: "Über-alert ✓", data: { sev: 1 }, status: "open", lineId, intakeId: intake.id });
+    const listed = (await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer })).body.data.find((i: { id: string }) => i.id === intake.id);
+    expect(listed.eventCount).toBe(1);
+    expect(listed.lastEventAt).not.toBeNull();
   });
 });
 

@@ -40,13 +40,16 @@ try {
   const base = api.baseUrl;
   // Warm-up (JIT, Next route compilation caches).
   await measure("warm-up", { url: `${base}/api/v1/factories/${s.ws}/orders?limit=50`, headers: auth, duration: 3 });
-  await measure("GET /factories/{id}/orders?limit=50", { url: `${base}/api/v1/factories/${s.ws}/orders?limit=50`, headers: auth });
-  await measure("POST /factories/{id}/apps/{appId}/runs", {
-    url: `${base}/api/v1/factories/${s.ws}/apps/${app.body.id}/runs`,
-    method: "POST",
-    headers: auth,
-    body: JSON.stringify({ payload: { go: true } }),
-  });
+  for (const connections of [1, 10]) {
+    await measure(`GET /factories/{id}/orders?limit=50, ${connections} connection(s)`, { url: `${base}/api/v1/factories/${s.ws}/orders?limit=50`, headers: auth, connections });
+    await measure(`POST /factories/{id}/apps/{appId}/runs, ${connections} connection(s)`, {
+      url: `${base}/api/v1/factories/${s.ws}/apps/${app.body.id}/runs`,
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ payload: { go: true } }),
+      connections,
+    });
+  }
 } finally {
   await target.close();
 }
