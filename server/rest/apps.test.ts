@@ -1,7 +1,7 @@
 /** Automations, versions and runs through /api/v1 (responses checked against the OpenAPI document). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppDeps } from "../deps";
-import { startRestTarget, type RestTarget } from "./testing/target";
+import { OVER_HTTP, startRestTarget, type RestTarget } from "./testing/target";
 import type { RestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
 
@@ -124,5 +124,55 @@ describe("runs", () => {
     expect((await api.get(`${base}?status=bogus`, { key: s.keys.viewer })).status).toBe(422);
     expect((await api.post(`/api/v1/factories/${s.ws}/apps/aut_missing/runs`, { key: s.keys.operator, body: {} })).status).toBe(404);
     expect((await api.post(base, { key: s.keys.viewer, body: {} })).status).toBe(403);
+  });
+});
+
+async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("with the runner (served app only)", () => {
+  it.runIf(OVER_HTTP)("a started run succeeds and shows in usage", async () => {
+    const app = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Usage") })).body;
+    const base = `/api/v1/factories/${s.ws}/apps/${app.id}/runs`;
+    const run = (await api.post(base, { key: s.keys.operator, body: { payload: { go: true } } })).body;
+    const done = await eventually(() => api.get(`${base}/${run.id}`, { key: s.keys.viewer }), (r) => r.body.status === "succeeded");
+    expect(done.body.status).toBe("succeeded");
+    expect(done.body.steps.map((st: { nodeId: string; status: string }) => [st.nodeId, st.status])).toEqual([["n1", "succeeded"], ["n2", "succeeded"]]);
+    const usage = await eventually(() => api.get(`/api/v1/factories/${s.ws}/usage?granularity=hour`, { key: s.keys.viewer }), (r) => (r.body.totals.runs.succeeded ?? 0) >= 1);
+    expect(usage.body.totals.runs.succeeded).toBeGreaterThanOrEqual(1);
+    expect(usage.body.totals.steps.succeeded).toBeGreaterThanOrEqual(1);
+    expect(usage.body.totals.eventsReceived).toBeGreaterThanOrEqual(1);
+  });
+
+  it.runIf(OVER_HTTP)("a task moves along a two-step line and closes completed; a failing step closes it failed and retry re-runs it", async () => {
+    const a1 = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Step one", true) })).body;
+    const a2 = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Step two", true) })).body;
+    const line = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Two steps", steps: [{ name: "one", appId: a1.id }, { name: "two", appId: a2.id }] } })).body;
+    const task = (await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: line.id, title: "walk", status: "open" } })).body;
+    const url = `/api/v1/factories/${s.ws}/orders/${task.id}`;
+    const closed = await eventually(() => api.get(url, { key: s.keys.viewer }), (r) => r.body.status === "closed");
+    expect(closed.body).toMatchObject({ status: "closed", outcome: "completed" });
+    const kinds = (await api.get(`${url}/activity`, { key: s.keys.viewer })).body.data.map((e: { kind: string }) => e.kind);
+    expect(kinds).toEqual(["created", "opened", "step_started", "step_finished", "step_started", "step_finished", "closed"]);
+
+    // A step whose automation is gone fails the task; after fixing the line, retry re-runs that step.
+    const gone = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Gone", true) })).body;
+    const fragile = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Fragile", steps: [{ name: "one", appId: a1.id }, { name: "two", appId: gone.id }] } })).body;
+    const del = await api.delete(`/api/v1/factories/${s.ws}/apps/${gone.id}`, { key: s.keys.editor });
+    expect(del.status).toBe(204);
+    const t2 = (await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: fragile.id, title: "breaks", status: "open" } })).body;
+    const failed = await eventually(() => api.get(`/api/v1/factories/${s.ws}/orders/${t2.id}`, { key: s.keys.viewer }), (r) => r.body.status === "closed");
+    expect(failed.body).toMatchObject({ outcome: "failed", currentStep: 1 });
+    await api.patch(`/api/v1/factories/${s.ws}/lines/${fragile.id}`, { key: s.keys.editor, body: { steps: [{ name: "one", appId: a1.id }, { name: "two", appId: a2.id }] } });
+    const retried = await api.post(`/api/v1/factories/${s.ws}/orders/${t2.id}/transitions`, { key: s.keys.operator, body: { action: "retry" } });
+    expect(retried.status).toBe(200);
+    const after = await eventually(() => api.get(`/api/v1/factories/${s.ws}/orders/${t2.id}`, { key: s.keys.viewer }), (r) => r.body.status === "closed");
+    expect(after.body.outcome).toBe("completed");
   });
 });
