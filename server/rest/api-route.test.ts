@@ -137,6 +137,9 @@ describe("request handling", () => {
     flushApiUsage();
     const res = await api.get(`/api/v1/factories/${s.other}/usage?granularity=hour`, { key: s.keys.viewer });
     expect(res.body.totals.apiCalls).toBeGreaterThanOrEqual(3);
+    await api.get("/api/v1/factories/ws_nothere/lines", { key: s.keys.viewer });
+    flushApiUsage();
+    expect(deps.db.$client.prepare("select count(*) as n from usage_counters where workspace_id = 'ws_nothere'").get()).toEqual({ n: 0 });
   });
 });
 

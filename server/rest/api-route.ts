@@ -72,6 +72,11 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
     const url = new URL(request.url);
     let deps: AppDeps | undefined;
     let extraHeaders: Record<string, string> = {};
+    let factoryId: string | undefined;
+    // API calls count towards a workspace's usage unless the workspace was not found / not visible.
+    const count = (status: number) => {
+      if (deps && factoryId && status !== 403 && status !== 404) countApiCall(deps.db, factoryId, deps.now());
+    };
     try {
       deps = await getDeps();
       const actor = await authenticateApiKey(deps, request.headers.get("authorization"));
@@ -87,7 +92,7 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       }
       const rawParams = await nextCtx.params;
       const params = op.params ? parse(op.params, rawParams, "params") : undefined;
-      if (typeof (rawParams as Record<string, unknown>)?.factoryId === "string") countApiCall(deps.db, String(rawParams.factoryId), deps.now());
+      if (typeof (rawParams as Record<string, unknown>)?.factoryId === "string") factoryId = String(rawParams.factoryId);
       const query = op.query ? parse(op.query, queryObject(url), "query") : undefined;
       let body: unknown;
       let raw = "";
@@ -123,10 +128,12 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       const headers = new Headers(res.headers);
       headers.set("x-request-id", requestId);
       for (const [k, v] of Object.entries(extraHeaders)) headers.set(k, v);
+      count(res.status);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
     } catch (error) {
       const res = toErrorResponse(error, { instance: url.pathname, requestId, log: deps?.log });
       for (const [k, v] of Object.entries(extraHeaders)) res.headers.set(k, v);
+      count(res.status);
       return res;
     }
   };

@@ -226,7 +226,7 @@ describe("catalog and OpenAPI", () => {
   });
 
   it("answers JSON 404s for unknown paths and 405 with Allow for wrong methods", async () => {
-    for (const p of ["/api/v1/nope", "/api/v1/factories/x/nope/deeper"]) {
+    for (const p of ["/api/v1", "/api/v1/nope", "/api/v1/factories/x/nope/deeper"]) {
       const res = await api.get(p, { key: s.keys.viewer });
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toBe("application/problem+json");

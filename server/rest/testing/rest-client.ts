@@ -47,7 +47,7 @@ async function loadModule(pathname: string): Promise<{ mod: Record<string, any>;
     const params = Object.fromEntries(Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
     return { mod: await import(file), params };
   }
-  return { mod: await import(path.join(ROOT, "app/api/v1/[...rest]/route.ts")), params: {} };
+  return { mod: await import(path.join(ROOT, "app/api/v1/[[...rest]]/route.ts")), params: {} };
 }
 
 export interface RequestOptions {
