@@ -35,7 +35,7 @@ setup("owner set-up, workspaces, sign out/in, viewer limits", async ({ page, bro
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("wrong password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password.");
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/automations/);

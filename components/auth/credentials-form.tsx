@@ -53,7 +53,7 @@ export function CredentialsForm(props: {
         <input className="input" id="password" name="password" type="password" autoComplete={props.withName ? "new-password" : "current-password"} required aria-invalid={Boolean(fe.password)} />
         {fe.password && <p className="field-error">{fe.password}</p>}
       </div>
-      {props.error && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger">{props.error}</p>}
+      {props.error && <p role="alert" data-testid="form-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger">{props.error}</p>}
       <button type="submit" className="btn btn-primary w-full" disabled={busy}>{busy ? "Please wait…" : props.submitLabel}</button>
       {props.footer}
     </form>
