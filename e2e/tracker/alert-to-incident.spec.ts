@@ -49,11 +49,11 @@ test("onAlert → createIncident → updateAlert (acknowledge) runs when an aler
   await expect(canvas.canvas).toBeVisible();
   const search = page.getByTestId("palette-search");
   await search.fill("alert");
-  await canvas.dragFromPalette("tracker.onAlert", { x: 120, y: 160 });
+  await canvas.dragFromPalette("tracker.onAlert", { x: 140, y: 90 });
   await search.fill("incident");
-  await canvas.dragFromPalette("tracker.createIncident", { x: 380, y: 160 });
+  await canvas.dragFromPalette("tracker.createIncident", { x: 140, y: 290 });
   await search.fill("update alert");
-  await canvas.dragFromPalette("tracker.updateAlert", { x: 640, y: 160 });
+  await canvas.dragFromPalette("tracker.updateAlert", { x: 140, y: 490 });
   await canvas.connect("onAlert", "createIncident");
   await canvas.connect("createIncident", "updateAlert");
   await expect(canvas.edges()).toHaveCount(2);

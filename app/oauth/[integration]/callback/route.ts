@@ -8,8 +8,11 @@ import { getDeps } from "@/server/deps";
 import { getSessionActor } from "@/server/auth/session";
 import { completeOAuth } from "@/server/services/connections";
 
-function back(req: NextRequest, path: string, params: Record<string, string>) {
-  const url = new URL(path.startsWith("/") ? path : "/", req.nextUrl.origin);
+async function back(req: NextRequest, path: string, params: Record<string, string>) {
+  // The public URL, not req.nextUrl.origin: behind `next start` the latter is the bind host (e.g. localhost),
+  // a different cookie host than the one the user signed in on.
+  const { publicUrl } = await getDeps();
+  const url = new URL(path.startsWith("/") ? path : "/", publicUrl || req.nextUrl.origin);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return NextResponse.redirect(url, { status: 303 });
 }
