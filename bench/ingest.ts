@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { startCheckpointer } from "@/db/checkpointer";
 import { groupCommitter } from "@/db/group-commit";
 import { BODY, benchDeps, listen, threeStepAutomation } from "./harness";
 
@@ -14,6 +15,7 @@ const sync = (process.env.BENCH_SYNC ?? "NORMAL") as "NORMAL" | "FULL";
 const { deps, dir, close } = benchDeps(sync);
 const { token } = await threeStepAutomation(deps);
 const { server, port } = await listen(deps);
+const checkpointer = startCheckpointer(deps.db); // as in the server, where the runner starts it
 const bodyFile = path.join(dir, "body.json");
 fs.writeFileSync(bodyFile, BODY);
 
@@ -27,6 +29,7 @@ const run = (secs: string) =>
   });
 
 await run("2"); // warm-up (JIT, caches)
+await new Promise((r) => setTimeout(r, 300)); // let the warm-up's last deliveries commit before counting
 const before = (deps.db.$client.prepare("select count(*) as n from events").get() as { n: number }).n;
 const commitsBefore = groupCommitter(deps.db).commits;
 const out = await run(duration);
@@ -53,5 +56,6 @@ const result = {
 };
 console.log(JSON.stringify(result));
 server.close();
+await checkpointer?.stop();
 close();
 process.exit(0);

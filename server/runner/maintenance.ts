@@ -32,6 +32,7 @@ export async function runMaintenance(deps: AppDeps, partial: Partial<Maintenance
   if (Date.now() - l.prune >= opts.pruneEveryMs) {
     l.prune = Date.now();
     pruneHistory(deps, opts);
+    // Safety net; the checkpointer thread (db/checkpointer.ts) normally keeps the WAL short.
     deps.db.$client.pragma("wal_checkpoint(PASSIVE)");
   }
   if (Date.now() - l.maintain >= opts.maintainEveryMs) {

@@ -29,7 +29,9 @@ function prepare(db: Db) {
     due: c.prepare(
       `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus
        from jobs j join runs r on r.id = j.run_id
-       where j.status = 'queued' and j.available_at <= ? order by j.available_at limit ?`,
+       where j.status = 'queued' and j.available_at <= ?
+         and not (r.status = 'queued' and j.automation_id in (select value from json_each(?)))
+       order by j.available_at limit ?`,
     ),
     expired: c.prepare(
       `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus
@@ -42,7 +44,10 @@ function prepare(db: Db) {
     reschedule: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_until = null where id = ?"),
     releaseOne: c.prepare("update jobs set status = 'queued', lease_owner = null, lease_until = null where id = ? and lease_owner = ?"),
     releaseAll: c.prepare("update jobs set status = 'queued', lease_owner = null, lease_until = null where lease_owner = ? and status = 'leased'"),
-    running: c.prepare("select automation_id as a, count(*) as n from runs where status = 'running' group by automation_id"),
+    running: c.prepare(
+      `select r.automation_id as a, count(*) as n, coalesce(a.concurrency, 1) as c
+       from runs r left join automations a on a.id = r.automation_id where r.status = 'running' group by r.automation_id`,
+    ),
     concurrency: c.prepare("select concurrency from automations where id = ?"),
     startRun: c.prepare("update runs set status = 'running', started_at = coalesce(started_at, ?), updated_at = ? where id = ? and status in ('queued', 'waiting')"),
     depth: c.prepare("select count(*) as n, min(available_at) as oldest from jobs where status = 'queued' and available_at <= ?"),
@@ -85,10 +90,13 @@ export function claimJobs(db: Db, owner: string, limit: number, now: number, lea
   const s = queueStatements(db);
   return db.$client
     .transaction(() => {
-      const rows = [...(s.expired.all(now, limit) as Row[]), ...(s.due.all(now, limit * 4) as Row[])];
+      const busy = s.running.all() as Array<{ a: string; n: number; c: number }>;
+      const running = new Map(busy.map((r) => [r.a, r.n]));
+      const limits = new Map(busy.map((r) => [r.a, r.c]));
+      // Automations at their concurrency limit are skipped in SQL, so their backlog cannot starve others.
+      const full = JSON.stringify(busy.filter((r) => r.n >= r.c).map((r) => r.a));
+      const rows = [...(s.expired.all(now, limit) as Row[]), ...(s.due.all(now, full, limit * 2) as Row[])];
       if (!rows.length) return [];
-      const running = new Map((s.running.all() as Array<{ a: string; n: number }>).map((r) => [r.a, r.n]));
-      const limits = new Map<string, number>();
       const admitted = new Set<string>();
       const claimed: StepJob[] = [];
       const iso = new Date(now).toISOString();

@@ -7,6 +7,7 @@
 import { prepared } from "@/db/prepared";
 import os from "node:os";
 import type { AppDeps } from "../deps";
+import { startCheckpointer } from "@/db/checkpointer";
 import { newId } from "../ids";
 import { loadConnectionHandle } from "../services/connections/load-connection";
 import { executeStep, type ExecutorOptions, type LocalItem } from "./execute-step";
@@ -133,6 +134,7 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
           runMaintenance(deps, options.maintenance || {}).catch((e) => deps.log.warn("maintenance failed", { error: (e as Error).message }));
         }, 1000);
 
+  const checkpointer = options.maintenance === false ? null : startCheckpointer(deps.db);
   scheduleClaim(0);
 
   return {
@@ -155,6 +157,7 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
       unregisterAbort();
       releaseLeases(deps.db, owner);
       flushUsage(deps.db);
+      await checkpointer?.stop();
     },
   };
 }
