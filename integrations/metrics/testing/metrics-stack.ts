@@ -54,6 +54,12 @@ export interface MetricsStack {
   setWebhook(target: WebhookTarget | { snippet: string }): Promise<void>;
   /** POST /-/reload on both servers. */
   reload(): Promise<void>;
+  /**
+   * Waits until Prometheus's notifier knows the Alertmanager. After a start AND after every reload
+   * (`setRules`) this takes up to ~5 s (discovery updates are throttled); an alert that fires before
+   * is dropped and only reaches Alertmanager on a later resend.
+   */
+  waitForDiscovery(timeoutMs?: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -240,6 +246,15 @@ export async function startMetricsStack(opts: MetricsStackOptions = {}): Promise
       fs.writeFileSync(files.am, alertmanagerYaml(opts, amState));
       validate("amtool", ["check-config", files.am]);
       await postReload(alertmanagerUrl);
+    },
+    async waitForDiscovery(timeoutMs = 20_000) {
+      const t0 = Date.now();
+      while (Date.now() - t0 < timeoutMs) {
+        const res = await fetch(`${prometheusUrl}/api/v1/alertmanagers`).then((r) => r.json()).catch(() => undefined);
+        if (res?.data?.activeAlertmanagers?.length) return Date.now() - t0;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`Prometheus did not discover Alertmanager within ${timeoutMs} ms`);
     },
     async reload() {
       await Promise.all([postReload(prometheusUrl), postReload(alertmanagerUrl)]);
