@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ui } from "../core/ui-meta";
 import type { ComponentContext, WaitResult } from "../core/define";
-import { NonRetryableError } from "../core/errors";
+import { isRetryable, NonRetryableError, retryAfterOf } from "../core/errors";
 import type { Heartbeat, OpsAlert, OpsClient, RequestStatus } from "./ops-client";
 import { normaliseHeartbeat } from "./ops-client";
 
@@ -195,4 +195,23 @@ export async function pollRequest(
 
 export function isWait(x: unknown): x is WaitResult {
   return Boolean(x && typeof x === "object" && (x as WaitResult).kind === "wait");
+}
+
+/**
+ * The first look right after the request was sent: a transient failure must not fail the step, or the
+ * engine's retry would send the request again (a second alert, a second note). Wait instead: the state
+ * with the request id is then stored and later looks retry on their own.
+ */
+export async function firstLook(
+  ctx: Pick<ComponentContext, "now" | "wait">,
+  ops: OpsClient,
+  st: PollState,
+  what: string,
+): Promise<RequestStatus | WaitResult> {
+  try {
+    return await pollRequest(ctx, ops, st, what);
+  } catch (e) {
+    if (!isRetryable(e)) throw e;
+    return ctx.wait(Math.max(retryAfterOf(e) ?? 0, POLL_DELAYS_MS[0]!), { ...st, polls: st.polls + 1 } satisfies PollState, `Waiting for operations request ${st.requestId}`);
+  }
 }

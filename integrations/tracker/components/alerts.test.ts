@@ -77,6 +77,31 @@ describe("tracker.createAlert", () => {
     expect(got).toMatchObject({ type: "tracker.alert.fetched", data: { message: "lost in the queue" } });
   });
 
+  it("a transient failure of the first look waits instead of failing, so the alert is never created twice", async () => {
+    h.site.processing = { delayMs: 50 };
+    h.atlassian.fail({ path: "/alerts/requests/", status: 429, retryAfter: 3 });
+    const ctx = contextFor(createAlert, h, { message: "rate limited look" });
+    const first = await createAlert.run(ctx);
+    expect(first).toMatchObject({ kind: "wait", delayMs: 3000, state: { requestId: expect.any(String) } });
+    const { result } = await drive(createAlert, Object.assign(ctx, { state: (first as { state: unknown }).state }), h, { realSleepMs: 60 });
+    expect(result).toMatchObject({ data: { message: "rate limited look" } });
+    expect(h.fake.received.filter((r) => r.method === "POST" && r.path.endsWith("/v1/alerts"))).toHaveLength(1);
+  });
+
+  it("a 5xx on a later look is retryable and the retried step (same state) goes on polling the same request", async () => {
+    h.site.processing = { delayMs: 80 };
+    const ctx = contextFor(createAlert, h, { message: "flaky look" });
+    const first = (await createAlert.run(ctx)) as { kind: string; state: unknown };
+    expect(first.kind).toBe("wait");
+    h.atlassian.fail({ path: "/alerts/requests/", status: 503 });
+    Object.assign(ctx, { state: first.state });
+    const err = await createAlert.run(ctx).catch((e) => e);
+    expect(err.retryable).toBe(true);
+    const { result } = await drive(createAlert, ctx, h, { realSleepMs: 60 }); // the engine's retry keeps the state
+    expect(result).toMatchObject({ data: { message: "flaky look" } });
+    expect(h.fake.received.filter((r) => r.method === "POST" && r.path.endsWith("/v1/alerts"))).toHaveLength(1);
+  });
+
   it("is rejected by the API contract for a message over 130 characters (schema refuses it first)", () => {
     expect(() => contextFor(createAlert, h, { message: "x".repeat(131) })).toThrow();
   });

@@ -3,7 +3,7 @@ import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { opsClient, opsGateIssues } from "../ops-client";
-import { PRIORITIES, RESPONDER_TYPES, alertOutput, exampleAlert, isWait, pollRequest, toAlertOutput, type PollState } from "../ops-schemas";
+import { PRIORITIES, RESPONDER_TYPES, alertOutput, exampleAlert, firstLook, isWait, pollRequest, toAlertOutput, type PollState } from "../ops-schemas";
 
 const responderRow = z.object({
   id: z.string().min(1).meta(ui({ title: "ID", expression: true })),
@@ -66,6 +66,7 @@ export const createAlert = defineComponent({
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
     let st = ctx.state as PollState | undefined;
+    const first = !st;
     if (!st) {
       const bad = ctx.config.visibleTo.find((r) => r.type !== "team" && r.type !== "user");
       if (bad) throw new NonRetryableError(`Visible to accepts only team or user rows (got ${bad.type}).`);
@@ -73,7 +74,7 @@ export const createAlert = defineComponent({
       st = { requestId: receipt.requestId, startedAt: ctx.now().getTime(), polls: 0 };
       ctx.log.info("Alert request accepted", { requestId: receipt.requestId });
     }
-    const status = await pollRequest(ctx, ops, st, "Creating the alert");
+    const status = await (first ? firstLook : pollRequest)(ctx, ops, st, "Creating the alert");
     if (isWait(status)) return status;
     if (!status.alertId) throw new NonRetryableError(`The operations module processed request ${st.requestId} but reported no alert id.`);
     return ctx.emit(toAlertOutput(await ops.getAlert(status.alertId)));

@@ -3,7 +3,7 @@ import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { opsClient, opsGateIssues, type OpsClient } from "../ops-client";
-import { PRIORITIES, alertField, alertOutput, exampleAlert, isWait, pollRequest, toAlertOutput, type PollState } from "../ops-schemas";
+import { PRIORITIES, alertField, alertOutput, exampleAlert, firstLook, isWait, pollRequest, toAlertOutput, type PollState } from "../ops-schemas";
 
 const section = (title: string, order: number, extra: Parameters<typeof ui>[0] = {}) => ui({ title, togglable: true, expression: true, order, ...extra });
 
@@ -53,6 +53,7 @@ export const updateAlert = defineComponent({
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
     let st = ctx.state as PollState | undefined;
+    const first = !st;
     const alertId = st?.alertId ?? ctx.config.alert.trim();
     if (!st) {
       // Fail early and clearly for an unknown alert (the asynchronous calls would accept it).
@@ -65,7 +66,7 @@ export const updateAlert = defineComponent({
     }
     if (st) {
       // Requests are processed in order: once the last one is, the alert reflects every section.
-      const status = await pollRequest(ctx, ops, st, "Updating the alert");
+      const status = await (first ? firstLook : pollRequest)(ctx, ops, st, "Updating the alert");
       if (isWait(status)) return status;
     }
     return ctx.emit(toAlertOutput(await ops.getAlert(alertId)));
