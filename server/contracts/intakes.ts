@@ -4,18 +4,20 @@ import { IsoTimestampSchema } from "./common";
 
 export const IntakeSchema = z
   .object({
-    id: z.string(),
-    kind: z.enum(["trigger", "shared", "webhook", "tracker"]),
+    id: z.string().meta({ example: "int_0a1b2c3d4e5f6g7h" }),
+    kind: z.enum(["trigger", "shared", "webhook", "tracker"]).meta({
+      description: "`trigger`: the webhook URL of a trigger node; `shared`: one upstream registration shared by a connection's triggers; `webhook`: creates tasks on a line; `tracker`: tracker project intake.",
+    }),
     name: z.string(),
-    appId: z.string().nullable(),
-    nodeId: z.string().nullable(),
-    lineId: z.string().nullable(),
+    appId: z.string().nullable().meta({ description: "Automation of a trigger intake." }),
+    nodeId: z.string().nullable().meta({ description: "Trigger node of a trigger intake." }),
+    lineId: z.string().nullable().meta({ description: "Line that a webhook intake places tasks on." }),
     connectionId: z.string().nullable(),
     url: z.string().nullable().meta({ description: "Public URL deliveries are sent to." }),
     status: z.enum(["active", "disabled", "error"]),
-    statusMessage: z.string().nullable(),
+    statusMessage: z.string().nullable().meta({ description: "Why the intake is in error (e.g. an upstream registration failed)." }),
     lastEventAt: IsoTimestampSchema.nullable(),
-    eventCount: z.number().int(),
+    eventCount: z.number().int().meta({ description: "Deliveries accepted so far." }),
     registration: z
       .object({ upstreamId: z.string(), expiresAt: z.string().nullable() })
       .nullable()

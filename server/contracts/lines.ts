@@ -10,8 +10,8 @@ export const LineStepSchema = z.strictObject({
 export const LineSchema = z
   .object({
     id: z.string().meta({ example: "lin_0a1b2c3d4e5f6g7h" }),
-    name: z.string(),
-    steps: z.array(z.object({ name: z.string(), appId: z.string() })),
+    name: z.string().meta({ example: "Incident follow-up" }),
+    steps: z.array(z.object({ name: z.string(), appId: z.string() })).meta({ description: "Run in order; a task advances when a step's run succeeds.", example: [{ name: "Triage", appId: "aut_0a1b2c3d4e5f6g7h" }] }),
     openTasks: z.number().int().meta({ description: "Tasks on the line that are not closed (draft or open)." }),
     createdAt: IsoTimestampSchema,
     updatedAt: IsoTimestampSchema,
