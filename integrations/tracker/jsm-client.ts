@@ -78,6 +78,7 @@ export function jsmClient(conn: Conn | undefined, http: HttpClient) {
       (await sd.get<Approval>(`/request/${enc(issueIdOrKey)}/approval/${enc(approvalId)}`)).body,
     decide: async (issueIdOrKey: string, approvalId: string, decision: "approve" | "decline") =>
       (await sd.post<Approval>(`/request/${enc(issueIdOrKey)}/approval/${enc(approvalId)}`, { decision })).body,
+    listComments: (issueIdOrKey: string) => all<{ id: string; body: string; public: boolean; author?: UserRef }>(`/request/${enc(issueIdOrKey)}/comment`, { public: "true", internal: "false" }),
     addPublicComment: async (issueIdOrKey: string, body: string) =>
       (await sd.post<{ id: string }>(`/request/${enc(issueIdOrKey)}/comment`, { body, public: true })).body,
 

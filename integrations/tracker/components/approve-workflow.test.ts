@@ -55,6 +55,18 @@ describe("tracker.approveWorkflow", () => {
     expect(h.jsm.findRequest(key)!.comments[0]).toMatchObject({ body: "Too risky this week", public: true });
   });
 
+  it("a retried step (5xx on the decision) posts the comment once", async () => {
+    const key = request("Retry me");
+    const a = h.jsm.addApproval(key, "Retry approval", [U.mia]);
+    h.atlassian.fail({ method: "POST", path: `/approval/${a.id}`, status: 503 });
+    const ctx = contextFor(approveWorkflow, h, { issueKey: key, comment: "LGTM" });
+    const err = await approveWorkflow.run(ctx).catch((e) => e);
+    expect(err.retryable).toBe(true);
+    Object.assign(ctx.run, { attempt: 2 });
+    await expect(approveWorkflow.run(ctx)).resolves.toMatchObject({ data: { id: a.id, finalDecision: "approved" } });
+    expect(h.jsm.findRequest(key)!.comments.map((x) => x.body)).toEqual(["LGTM"]);
+  });
+
   it("fails clearly when the connected user is not an approver, without commenting", async () => {
     const key = request("Access to prod");
     h.jsm.addApproval(key, "Security approval", [U.ravi]);

@@ -85,12 +85,22 @@ export const approveWorkflow = defineComponent({
     const jsm = jsmClient(ctx.connection, ctx.http);
     const request = await jsm.getRequest(key);
     if (!request) throw new NonRetryableError(`${key} is not a service-desk customer request (or is not visible to the connected user); Approve Workflow only works on service-desk requests.`);
-    const approval = pick(await jsm.listApprovals(key), c, key);
+    const approvals = await jsm.listApprovals(key);
+    // A retry after the decision went through but its answer was lost: emit what the first attempt did.
+    if (ctx.run.attempt > 1 && c.approvalSelector === "specific") {
+      const done = approvals.find((a) => a.id === c.approval);
+      if (done && done.finalDecision === (c.decision === "approve" ? "approved" : "declined")) return ctx.emit(toApprovalOutput(done));
+    }
+    const approval = pick(approvals, c, key);
     if (approval.finalDecision !== "pending") throw new NonRetryableError(`Approval "${approval.name}" on ${key} is already ${approval.finalDecision}.`);
     if (approval.canAnswerApproval === false) {
       throw new NonRetryableError(`The connected user is not an approver of "${approval.name}" on ${key} (approvers: ${approverNames(approval)}).`);
     }
-    if (c.comment?.trim()) await jsm.addPublicComment(key, c.comment);
+    if (c.comment?.trim()) {
+      // On a retry the comment may already be there: post it once.
+      const already = ctx.run.attempt > 1 && (await jsm.listComments(key)).some((x) => x.public && x.body === c.comment);
+      if (!already) await jsm.addPublicComment(key, c.comment);
+    }
     try {
       return ctx.emit(toApprovalOutput(await jsm.decide(key, approval.id, c.decision)));
     } catch (e) {
