@@ -59,5 +59,5 @@ export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput
   });
   notifyWork();
   const row = deps.db.select().from(runs).where(eq(runs.id, result.runId)).get()!;
-  return { ...toRun(row), duplicate: result.duplicate };
+  return { ...toRun(row), runId: row.id, duplicate: result.duplicate };
 }
