@@ -80,3 +80,12 @@ export function getMetrics(): ConveyorMetrics {
   const g = globalThis as G;
   return (g[KEY] ??= create());
 }
+
+/** Called by the runner after each step attempt. */
+export function recordStepMetrics(key: string, status: string, durationMs: number): void {
+  const m = getMetrics();
+  m.stepDuration.observe({ key, status }, durationMs / 1000);
+  if (status === "retryable_error" || status === "failed") {
+    m.upstreamErrors.inc({ integration: key.split(".")[0] ?? "unknown", kind: status === "failed" ? "permanent" : "retryable" });
+  }
+}

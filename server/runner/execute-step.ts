@@ -6,6 +6,7 @@
  * finished when nothing is left. The only place a component's `run` is called.
  */
 import type { AppDeps } from "../deps";
+import { recordStepMetrics } from "../observability/metrics";
 import type { Db } from "@/db/client";
 import { groupCommitter } from "@/db/group-commit";
 import { envelope, type AnyComponent, type ComponentResult, type ConnectionHandle, type Envelope, type Logger } from "@/integrations/core/define";
@@ -153,6 +154,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const finishedAt = deps.now();
   const attempt: StepAttempt = { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), durationMs: finishedAt.getTime() - startedAt.getTime() };
   if (outcome.kind === "error") Object.assign(attempt, { error: outcome.message, retryable: outcome.retryable });
+  recordStepMetrics(node?.key ?? "unknown", outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind, attempt.durationMs ?? 0);
   const attempts = [...(existing?.attempts ?? []), attempt];
   const maxAttempts = unit?.retry?.maxAttempts ?? opts.retry.maxAttempts;
   const base = {

@@ -5,6 +5,7 @@
  * the task on a line advancing, the error-handler automation.
  */
 import type { Db } from "@/db/client";
+import { getMetrics } from "../observability/metrics";
 import { findTrigger } from "@/integrations/registry";
 import { envelope } from "@/integrations/core/define";
 import { onTaskRunFinished } from "../services/tasks/run-task-step";
@@ -40,6 +41,7 @@ export function finishRun(tx: Db, run: RunRow, status: FinalStatus, error: RunEr
   const changed = s.finishRun.run(status, error ? JSON.stringify(error) : null, iso, iso, run.id).changes > 0;
   if (!changed) return false;
   countUsage(run.workspaceId, `runs.${status}`, 1, now);
+  if (changed) getMetrics().runsFinished.inc({ status });
   const started = Date.parse(run.startedAt ?? run.createdAt);
   if (Number.isFinite(started)) countUsage(run.workspaceId, "run_ms", Math.max(0, now.getTime() - started), now);
   if (run.taskId) onTaskRunFinished(tx, { runId: run.id, taskId: run.taskId, taskStep: run.taskStep ?? 0, status, error, now });

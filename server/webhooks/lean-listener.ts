@@ -5,13 +5,17 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppDeps } from "../deps";
+import { getMetrics } from "../observability/metrics";
 import { DEFAULT_WEBHOOK_MAX_BYTES, receiveWebhook, type WebhookResponse } from "../services/webhooks/receive-webhook";
 
 export interface HookOptions {
   maxBytes?: number;
 }
 
+const RESULT_BY_STATUS: Record<number, string> = { 202: "accepted", 200: "duplicate", 401: "unauthorized", 404: "not_found", 413: "too_large", 400: "rejected", 415: "rejected", 422: "rejected" };
+
 function send(res: ServerResponse, r: WebhookResponse): void {
+  getMetrics().webhookDeliveries.inc({ result: RESULT_BY_STATUS[r.status] ?? (r.status >= 500 ? "error" : "other") });
   const text = JSON.stringify(r.body);
   res.writeHead(r.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...r.headers });
   res.end(text);
