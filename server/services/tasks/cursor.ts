@@ -5,7 +5,10 @@ export function encodeCursor(key: Record<string, string | number>): string {
   return Buffer.from(JSON.stringify(key), "utf8").toString("base64url");
 }
 
-export function decodeCursor<K extends string>(cursor: string | undefined, fields: Record<K, "string" | "number">): Record<K, any> | null {
+type CursorFields = Record<string, "string" | "number">;
+export type DecodedCursor<F extends CursorFields> = { [K in keyof F]: F[K] extends "string" ? string : number };
+
+export function decodeCursor<const F extends CursorFields>(cursor: string | undefined, fields: F): DecodedCursor<F> | null {
   if (cursor === undefined || cursor === "") return null;
   const bad = () => new AppError("bad_request", "The cursor is not valid; pass the `nextCursor` of a previous page unchanged.", [{ path: "cursor", message: "Invalid cursor" }]);
   let value: unknown;
@@ -17,5 +20,5 @@ export function decodeCursor<K extends string>(cursor: string | undefined, field
   }
   if (!value || typeof value !== "object") throw bad();
   for (const [k, t] of Object.entries(fields)) if (typeof (value as Record<string, unknown>)[k] !== t) throw bad();
-  return value as Record<K, any>;
+  return value as DecodedCursor<F>;
 }
