@@ -38,6 +38,17 @@ describe("tracker part 2 contract", () => {
     }
   });
 
+  it("list fields put their picker on the items (a picker on the list itself would store a single string)", () => {
+    const cat = describeIntegration(tracker);
+    for (const u of [...cat.components, ...cat.triggers].filter((x) => Object.keys(OUTPUT_TYPES).includes(x.key))) {
+      for (const [k, p] of Object.entries((u.config.properties ?? {}) as Record<string, { type?: string; resource?: unknown }>)) {
+        if (p.type === "array") expect(p.resource, `${u.key}.${k}`).toBeUndefined();
+      }
+    }
+    const onIncident = cat.triggers.find((t) => t.key === "tracker.onIncident")!;
+    expect((onIncident.config.properties as Record<string, { items: { resource: { type: string } } }>).requestTypes.items.resource.type).toBe("incidentRequestTypeRefs");
+  });
+
   it("Update Alert and Update Heartbeat sections are togglable switches", () => {
     const cat = describeIntegration(tracker);
     const props = (key: string) => (cat.components.find((c) => c.key === key)!.config.properties ?? {}) as Record<string, { togglable?: boolean }>;

@@ -29,9 +29,9 @@ export const onIncidentConfig = z.object({
     .min(1, "Choose a service desk")
     .meta(ui({ title: "Service Desk", description: "Project key of the service desk", widget: "resource", resource: { type: "serviceDeskKeys", allowCustom: true }, order: 1 })),
   requestTypes: z
-    .array(z.string().min(1))
+    .array(z.string().min(1).meta(ui({ title: "Request type", widget: "resource", resource: { type: "incidentRequestTypeRefs", dependsOn: ["serviceDesk"] } })))
     .min(1, "Choose at least one request type")
-    .meta(ui({ title: "Request Types", widget: "resource", resource: { type: "incidentRequestTypeRefs", dependsOn: ["serviceDesk"] }, order: 2 })),
+    .meta(ui({ title: "Request Types", description: "Incident-management request types of the service desk", order: 2 })),
   events: eventsField(),
 });
 type Config = z.output<typeof onIncidentConfig>;
