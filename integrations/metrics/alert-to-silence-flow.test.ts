@@ -19,9 +19,10 @@ import { startRunner, type Runner } from "@/server/runner/runner-loop";
 import { createConnection } from "@/server/services/connections";
 import { createAutomation, patchAutomation } from "@/server/services/automations";
 import { getTriggerInfo } from "@/server/services/editor/trigger-info";
-import { getRunOrThrow } from "@/server/services/runs";
+import { getRunOrThrow, startRun } from "@/server/services/runs";
+import { waitForRun } from "@/server/runner/testing/wait";
 import { handleHookRequest } from "@/server/webhooks/lean-listener";
-import { startMetricsStack, type MetricsStack } from "./testing/metrics-stack";
+import { freePort, startMetricsStack, type MetricsStack } from "./testing/metrics-stack";
 import { SECRET_PLACEHOLDER } from "./triggers/setup-snippet";
 
 const SECRET = "e2e-webhook-secret-0123456789";
@@ -210,4 +211,42 @@ describe("metrics alert → silence through the engine", () => {
     const runEvents = deps.db.select({ id: events.id }).from(events).where(and(eq(events.automationId, a.id))).all();
     expect(runEvents).toHaveLength(1);
   }, 120_000);
+
+  it("the runner retries an unreachable Prometheus, then fails with a clear message; bad PromQL fails at once", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const down = await createConnection(deps, ws.actor, ws.workspaceId, {
+      integration: "metrics",
+      name: "Unreachable",
+      config: { metricsBaseUrl: closed, apiAuth: { type: "bearer", token: "tok-never-shown" } },
+    });
+    const up = await createConnection(deps, ws.actor, ws.workspaceId, { integration: "metrics", name: "Up", config: { metricsBaseUrl: stack.prometheusUrl } });
+    const automation = async (connectionId: string, query: string) =>
+      createAutomation(deps, ws.actor, ws.workspaceId, {
+        name: `query ${connectionId}`,
+        graph: {
+          nodes: [
+            { id: "m", name: "start", key: "core.manual", config: {} },
+            { id: "q", name: "query", key: "metrics.query", connectionId, config: { query } },
+          ],
+          edges: [{ from: "m", to: "q" }],
+        },
+      });
+
+    const a1 = await automation(down.id, "up");
+    const r1 = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a1.id });
+    expect(await waitForRun(deps, r1.id, undefined, 30_000)).toBe("failed");
+    const d1 = await getRunOrThrow(deps, ws.actor, ws.workspaceId, r1.id);
+    const step = d1.steps.find((s) => s.name === "query")!;
+    expect(step.attempts.length).toBe(5); // the runner's default attempts, all retryable
+    expect(step.attempts.every((t) => t.retryable === true)).toBe(true);
+    expect(step.error).toBe(`Prometheus at ${closed} is unreachable (ECONNREFUSED) (gave up after 5 attempts)`);
+    expect(JSON.stringify(d1)).not.toContain("tok-never-shown");
+
+    const a2 = await automation(up.id, "sum(rate(x[5m]");
+    const r2 = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a2.id });
+    expect(await waitForRun(deps, r2.id, undefined, 15_000)).toBe("failed");
+    const step2 = (await getRunOrThrow(deps, ws.actor, ws.workspaceId, r2.id)).steps.find((s) => s.name === "query")!;
+    expect(step2.attempts).toHaveLength(1);
+    expect(step2.error).toMatch(/^Prometheus rejected the query: .*parse error/);
+  }, 60_000);
 });
