@@ -70,7 +70,8 @@ async function connectTracker(): Promise<string> {
   expect(authorizeUrl).toContain("read%3Aops-alert%3Ajira-service-management");
   const consent = await fetch(authorizeUrl, { redirect: "manual" });
   const back = new URL(consent.headers.get("location")!);
-  const done = await completeOAuth(deps, { state: back.searchParams.get("state")!, code: back.searchParams.get("code")!, userId: "usr_test" });
+  expect(back.searchParams.get("state")).toBe(state);
+  const done = await completeOAuth(deps, { state, code: back.searchParams.get("code")!, userId: "usr_test" });
   expect(done.connection.status).toBe("ready");
   return con.id;
 }
