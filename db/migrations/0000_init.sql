@@ -180,7 +180,7 @@ CREATE TABLE `events` (
 	`received_at` text NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `events_dedupe_idx` ON `events` (`dedupe_scope`,`dedupe_key`);--> statement-breakpoint
+CREATE UNIQUE INDEX `events_dedupe_idx` ON `events` (`dedupe_scope`,`dedupe_key`) WHERE dedupe_key is not null;--> statement-breakpoint
 CREATE INDEX `events_automation_idx` ON `events` (`automation_id`,`received_at`);--> statement-breakpoint
 CREATE TABLE `jobs` (
 	`id` text PRIMARY KEY NOT NULL,

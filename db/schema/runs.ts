@@ -21,7 +21,7 @@ export const events = sqliteTable(
     receivedAt: text().notNull(),
   },
   (t) => [
-    uniqueIndex("events_dedupe_idx").on(t.dedupeScope, t.dedupeKey),
+    uniqueIndex("events_dedupe_idx").on(t.dedupeScope, t.dedupeKey).where(sql`dedupe_key is not null`),
     index("events_automation_idx").on(t.automationId, t.receivedAt),
   ],
 );
