@@ -262,6 +262,21 @@ describe("isolation and roles", () => {
 
   const ROOT = path.resolve(import.meta.dirname, "../..");
   const routed = ALL_OPERATIONS.filter((op) => fs.existsSync(path.join(ROOT, "app/api/v1", op.path.replace(/\{(\w+)\}/g, "[$1]"), "route.ts")));
+  it("answers a hidden workspace exactly like a missing one on every workspace endpoint (404, never 403)", async () => {
+    const call = (op: (typeof routed)[number], factoryId: string) =>
+      api.request(op.method, "/api/v1" + op.path.replace(/\{(\w+)\}/g, (_, n) => (n === "factoryId" ? factoryId : n === "version" ? "1" : `${n}_missing`)), {
+        key: s.keys.limitedAdmin,
+        body: op.body ? {} : undefined,
+      });
+    for (const op of routed.filter((o) => o.path.includes("{factoryId}"))) {
+      const hidden = await call(op, s.other);
+      const missing = await call(op, "ws_doesnotexist");
+      expect(hidden.status, `${op.method} ${op.path}`).toBe(missing.status);
+      expect([404, 422], `${op.method} ${op.path}`).toContain(hidden.status);
+      expect(hidden.body.detail.replace(s.other, "ID"), `${op.method} ${op.path}`).toBe(missing.body.detail.replace("ws_doesnotexist", "ID"));
+    }
+  });
+
   for (const role of ["viewer", "operator", "editor", "admin"] as const) {
     it(`enforces the ${role} role on every endpoint`, async () => {
       for (const op of routed) {
