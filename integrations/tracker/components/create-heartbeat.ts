@@ -29,8 +29,12 @@ export const createHeartbeat = defineComponent({
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
     const c = ctx.config;
-    const existing = await ops.listHeartbeats(c.team, c.name);
-    if (existing.some((h) => h.name === c.name)) {
+    const existing = (await ops.listHeartbeats(c.team, c.name)).find((h) => h.name === c.name);
+    // A retry whose first attempt created it (answer lost): the same heartbeat is there, emit it.
+    if (existing && ctx.run.attempt > 1 && existing.interval === c.interval && String(existing.intervalUnit).toLowerCase() === c.intervalUnit) {
+      return ctx.emit(toHeartbeatOutput(existing));
+    }
+    if (existing) {
       throw new NonRetryableError(`A heartbeat named "${c.name}" already exists in this team; heartbeat names are unique per team.`);
     }
     const body: Record<string, unknown> = { name: c.name, interval: c.interval, intervalUnit: c.intervalUnit, enabled: c.enabled };

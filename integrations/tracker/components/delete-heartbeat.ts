@@ -17,7 +17,10 @@ export const deleteHeartbeat = defineComponent({
     const ops = opsClient(ctx.connection, ctx.http);
     const { team, heartbeat } = ctx.config;
     await ops.deleteHeartbeat(team, heartbeat).catch((e) => {
-      throw e?.status === 404 ? new NonRetryableError(`Heartbeat "${heartbeat}" does not exist in this team.`) : e;
+      if (e?.status !== 404) throw e;
+      // Gone on a retry: the first attempt deleted it and its answer was lost.
+      if (ctx.run.attempt > 1) return;
+      throw new NonRetryableError(`Heartbeat "${heartbeat}" does not exist in this team.`);
     });
     return ctx.emit({ deleted: true as const, name: heartbeat });
   },

@@ -65,6 +65,19 @@ describe("tracker.createHeartbeat", () => {
   });
 });
 
+describe("retried heartbeat steps", () => {
+  it("a retried create finds its own heartbeat and emits it; a retried delete of a gone heartbeat succeeds", async () => {
+    const ctx = contextFor(createHeartbeat, h, { team: h.teamId, name: "retry-hb", interval: 3 });
+    await createHeartbeat.run(ctx);
+    Object.assign(ctx.run, { attempt: 2 });
+    await expect(createHeartbeat.run(ctx)).resolves.toMatchObject({ data: { name: "retry-hb", interval: 3 } });
+    const del = contextFor(deleteHeartbeat, h, { team: h.teamId, heartbeat: "retry-hb" });
+    await deleteHeartbeat.run(del);
+    Object.assign(del.run, { attempt: 2 });
+    await expect(deleteHeartbeat.run(del)).resolves.toMatchObject({ data: { deleted: true, name: "retry-hb" } });
+  });
+});
+
 describe("tracker.updateHeartbeat", () => {
   it("sends only the toggled fields (and the unchanged name) and emits the heartbeat", async () => {
     await create({ name: "dns", interval: 5, description: "keep me" });
