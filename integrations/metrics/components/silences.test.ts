@@ -105,6 +105,13 @@ describe("metrics silences against real Alertmanager 0.25", () => {
     const expErr = await runError(expireSilence, { silence: unknown }, stack.connection);
     expect(expErr).toBeInstanceOf(NonRetryableError);
     expect(expErr.message).toContain("was not found");
+
+    // Not a UUID: Alertmanager answers 422 {code, message}.
+    for (const def of [getSilence, expireSilence]) {
+      const bad = await runError(def, { silence: "not-a-uuid" }, stack.connection);
+      expect(bad).toBeInstanceOf(NonRetryableError);
+      expect(bad.message).toBe('"not-a-uuid" is not a silence ID: silenceID in path must be of type uuid: "not-a-uuid"');
+    }
   });
 
   it("reports Alertmanager's own message when it rejects a silence", async () => {
