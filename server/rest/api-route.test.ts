@@ -152,6 +152,8 @@ describe("Idempotency-Key", () => {
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(first.body.id);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const spaced = await api.post("/api/v1/factories", { key: s.keys.admin, raw: '{ "name" :  "Idem" }', headers: { ...headers, "content-type": "application/json" } });
+    expect(spaced.body.id).toBe(first.body.id);
     const other = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "Different" }, headers });
     expect(other.status).toBe(422);
     expect(other.body.errors[0].path).toBe("Idempotency-Key");

@@ -98,7 +98,8 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       let raw = "";
       if (op.body) {
         const read = await readJsonBody(request, restConfig().maxBodyBytes);
-        raw = read.raw;
+        // Idempotency compares the parsed JSON, so whitespace differences are the same request.
+        raw = read.value === undefined ? "" : JSON.stringify(read.value);
         if (read.value === undefined && !op.bodyOptional) {
           throw new AppError("validation_failed", "This request needs a JSON body.", [{ path: "", message: "Required" }]);
         }
