@@ -73,6 +73,7 @@ test("onIssue → transitionIssue moves an issue created in the tracker", async 
   await useConnection("onIssue");
   await pick("project", /Operations \(OPS\)/);
   await useConnection("transitionIssue");
+  await pick("project", /Operations \(OPS\)/); // narrows the issue and status pickers
   await custom("issueKey", "{{ $trigger.data.issue.key }}");
   await pick("targetStatus", /^In Progress/);
   await canvas.field("comment").locator("textarea").fill("Picked up by Conveyor");
