@@ -6,6 +6,8 @@
  * C. memory: RSS after 100k runs in total went through.
  * Prints one JSON line.
  */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { groupCommitter } from "@/db/group-commit";
 import { envelope } from "@/integrations/core/define";
@@ -42,7 +44,18 @@ const waitAll = async (target: number) => {
 
 // A. throughput
 await enqueue(N);
-const runner = startRunner(deps, { concurrency: CONCURRENCY, maintenance: { pruneEveryMs: 3_600_000, retentionCount: 1_000_000 } });
+// BENCH_SPLIT=1: the runner runs as a separate `worker` process on the same database (second core).
+const SPLIT = process.env.BENCH_SPLIT === "1";
+async function startBenchRunner(): Promise<{ stop(): Promise<void> }> {
+  if (!SPLIT) return startRunner(deps, { concurrency: CONCURRENCY, maintenance: { pruneEveryMs: 3_600_000, retentionCount: 1_000_000 } });
+  const child = spawn(process.execPath, ["--import", "tsx", "server/runner/testing/worker-child.ts"], {
+    env: { ...process.env, DB_FILE: deps.db.$client.name, SECRET_HEX: randomBytes(32).toString("hex"), CONCURRENCY: String(CONCURRENCY), LEASE_MS: "30000" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve) => child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve()));
+  return { stop: () => new Promise<void>((resolve) => { child.once("exit", () => resolve()); child.kill("SIGTERM"); }) };
+}
+const runner = await startBenchRunner();
 const t0 = performance.now();
 await waitAll(N);
 const secs = (performance.now() - t0) / 1000;
@@ -77,6 +90,7 @@ await runner.stop();
 server.close();
 console.log(JSON.stringify({
   bench: "runner",
+  split: SPLIT,
   concurrency: CONCURRENCY,
   throughput: { runs: N, seconds: Number(secs.toFixed(2)), runsPerSecond: Math.round(N / secs), stepsRecorded: steps, notSucceeded: failed },
   latency: { rate: RATE, delivered: ac["2xx"], p50ms: Math.round(pct(lat, 50)), p99ms: Math.round(pct(lat, 99)), ingestP99ms: ac.latency.p99 },

@@ -27,6 +27,7 @@ const load = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
 const ingest = run("bench/ingest.ts", { BENCH_SECONDS: "10", BENCH_SYNC: "NORMAL" });
 const ingestFull = run("bench/ingest.ts", { BENCH_SECONDS: "5", BENCH_SYNC: "FULL" });
 const runner = run("bench/runner.ts", { BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "100000", BENCH_RATE: "1000" }, ["--expose-gc"]);
+const split = run("bench/runner.ts", { BENCH_SPLIT: "1", BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "20000", BENCH_RATE: "1000" }, ["--expose-gc"]);
 const idle = run("bench/idle.ts", {}, ["--expose-gc"]);
 const loadAfter = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
 
@@ -58,6 +59,8 @@ Targets: ≥ 10,000 accepted deliveries/s at 32 connections with p99 < 20 ms. wr
 | throughput: ${runner.throughput.runs} queued deliveries drained | **${runner.throughput.runsPerSecond} runs/s** (${runner.throughput.seconds} s; ${runner.throughput.stepsRecorded} steps recorded; ${runner.throughput.notSucceeded} not succeeded) |
 | delivery → run finished at ${runner.latency.rate} deliveries/s over HTTP (${runner.latency.delivered} runs) | p50 **${runner.latency.p50ms} ms**, p99 **${runner.latency.p99ms} ms** (ingest p99 ${runner.latency.ingestP99ms} ms) |
 | RSS after ${runner.memory.totalRuns} runs | **${runner.memory.rssMB} MB** (V8 heap used ${runner.memory.heapUsedMB} MB after GC) |
+| same, runner as a separate \`worker\` process on the same database: throughput | ${split.throughput.runsPerSecond} runs/s (${split.throughput.runs} runs, ${split.throughput.stepsRecorded} steps recorded) |
+| same, split: delivery → run finished at ${split.latency.rate}/s (${split.latency.delivered} runs) | p50 ${split.latency.p50ms} ms, p99 ${split.latency.p99ms} ms (ingest p99 ${split.latency.ingestP99ms} ms) |
 | idle RSS (deps + runner + listener, no Next.js) | ${idle.rssMB} MB (heap ${idle.heapUsedMB} MB) |
 
 Targets: ≥ 2,000 three-step runs/s with every step recorded; history must not grow memory; idle < 200 MB.
