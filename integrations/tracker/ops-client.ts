@@ -143,6 +143,11 @@ export function opsClient(conn: Conn | undefined, http: HttpClient) {
     listIntegrations: async () => (await send<{ values?: Array<{ id: string; name: string; type: string }> }>("GET", "/integrations", undefined, { type: "Webhook" })).values ?? [],
     createIntegration: (body: Record<string, unknown>) => send<{ id: string; name: string }>("POST", "/integrations", body),
     addIntegrationAction: (integrationId: string, body: Record<string, unknown>) => send<{ id: string }>("POST", `/integrations/${enc(integrationId)}/actions`, body),
+    /** The integration, or undefined when it no longer exists (404). */
+    async getIntegration(id: string): Promise<{ id: string; name: string; enabled?: boolean } | undefined> {
+      const res = await api.request<{ id: string; name: string; enabled?: boolean }>({ method: "GET", url: `/integrations/${enc(id)}`, okStatuses: [404] });
+      return res.status === 404 ? undefined : res.body;
+    },
     async deleteIntegration(id: string): Promise<boolean> {
       const res = await api.request({ method: "DELETE", url: `/integrations/${enc(id)}`, okStatuses: [404] });
       return res.status !== 404;

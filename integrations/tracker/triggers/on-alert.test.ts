@@ -117,6 +117,21 @@ describe("tracker.onAlert", () => {
     await onAlert.teardown!(s);
   });
 
+  it("maintain registers the integration again when it was removed in the operations module", async () => {
+    const s = setupCtx({ events: ["created"] });
+    await onAlert.setup!(s);
+    const before = (await s.registrations.get("ops-alert-webhook:aut_1:n_alert"))!.upstreamId;
+    await onAlert.maintain!(s);
+    expect((await s.registrations.get("ops-alert-webhook:aut_1:n_alert"))!.upstreamId).toBe(before); // still there: untouched
+    h.site.integrations.clear();
+    await onAlert.maintain!(s);
+    const after = (await s.registrations.get("ops-alert-webhook:aut_1:n_alert"))!.upstreamId;
+    expect(after).not.toBe(before);
+    expect(h.site.integrations.get(after)!.actions.map((a) => a.type)).toEqual(["create"]);
+    await onAlert.teardown!(s);
+    expect(h.site.integrations.size).toBe(0);
+  });
+
   it("rejects deliveries without the token header and malformed payloads", async () => {
     const s = setupCtx({ events: ["created"] });
     const d = { method: "POST", headers: {}, query: {}, rawBody: Buffer.from("{}"), body: { action: "Create", alert: { alertId: "a" } } };

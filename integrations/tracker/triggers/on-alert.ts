@@ -124,6 +124,16 @@ export const onAlert = defineTrigger({
       await ops.deleteIntegration(existing.upstreamId); // false (404) = already gone: fine
     });
   },
+  /** Periodic upkeep: an integration removed in the operations module is registered again. */
+  async maintain(ctx) {
+    const key = registrationKey(ctx);
+    const rec = await ctx.registrations.get(key);
+    if (!rec) return;
+    const ops = opsClient(ctx.connection, ctx.http);
+    if (await ops.getIntegration(rec.upstreamId)) return;
+    ctx.log.warn("Operations webhook integration is gone; registering it again", { integrationId: rec.upstreamId });
+    await ctx.registrations.save(key, await register(ops, ctx));
+  },
   verify(delivery, ctx) {
     const got = Buffer.from(delivery.headers[TOKEN_HEADER] ?? "");
     const want = Buffer.from(ctx.intake.token);
