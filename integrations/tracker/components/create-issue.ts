@@ -1,6 +1,7 @@
 /** tracker.createIssue: creates an issue (description as ADF), optionally moves it to a status right away. */
 import { z } from "zod";
 import { defineComponent } from "../../core/define";
+import { NonRetryableError, isRetryable, retryAfterOf } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { textToAdf } from "../adf";
 import { jiraClient } from "../jira-client";
@@ -27,30 +28,45 @@ export const createIssue = defineComponent({
   async run(ctx) {
     const { config } = ctx;
     const jira = jiraClient(ctx.connection!, ctx.http);
-    const fields: Record<string, unknown> = {
-      project: { key: config.project },
-      issuetype: /^\d+$/.test(config.issueType) ? { id: config.issueType } : { name: config.issueType },
-      summary: config.summary,
-    };
-    if (config.description?.trim()) fields.description = textToAdf(config.description);
-    if (config.assignee) fields.assignee = { id: config.assignee };
-    const created = await jira.createIssue({ fields });
-    ctx.log.info("issue created", { key: created.key });
-    if (config.status) {
-      const issue = await jira.getIssue(created.key, { fields: "status" });
-      const current = issue.fields.status;
-      const already = current && (current.name.toLowerCase() === config.status.toLowerCase() || current.id === config.status);
-      if (!already) {
-        const transitions = await jira.transitions(created.key);
-        const t = findTransitionTo(transitions, config.status);
-        if (!t) {
-          const err = noTransitionError(created.key, current?.name, config.status, transitions);
-          err.message = `Issue ${created.key} was created, but it could not be moved: ${err.message}`;
-          throw err;
-        }
-        await jira.transition(created.key, { transition: { id: t.id } });
-      }
+    // After a transient failure past creation the step waits and resumes with the created key (no duplicate issue).
+    const resumed = ctx.state as ResumeState | undefined;
+    let key = resumed?.key;
+    if (!key) {
+      const fields: Record<string, unknown> = {
+        project: { key: config.project },
+        issuetype: /^\d+$/.test(config.issueType) ? { id: config.issueType } : { name: config.issueType },
+        summary: config.summary,
+      };
+      if (config.description?.trim()) fields.description = textToAdf(config.description);
+      if (config.assignee) fields.assignee = { id: config.assignee };
+      key = (await jira.createIssue({ fields })).key;
+      ctx.log.info("issue created", { key });
     }
-    return ctx.emit(toIssueOutput(await jira.getIssue(created.key)));
+    try {
+      if (config.status) await moveTo(jira, key, config.status);
+      return ctx.emit(toIssueOutput(await jira.getIssue(key)));
+    } catch (e) {
+      const attempts = (resumed?.attempts ?? 0) + 1;
+      if (!isRetryable(e)) throw e;
+      if (attempts > MAX_RESUMES) throw new NonRetryableError(`Issue ${key} was created, but finishing it kept failing: ${(e as Error).message}`);
+      const delay = retryAfterOf(e) ?? 1000 * 2 ** attempts;
+      return ctx.wait(delay, { key, attempts } satisfies ResumeState, `Issue ${key} created; retrying in ${Math.round(delay / 1000)} s (${(e as Error).message})`);
+    }
   },
 });
+
+const MAX_RESUMES = 5;
+interface ResumeState { key: string; attempts: number }
+
+async function moveTo(jira: ReturnType<typeof jiraClient>, key: string, status: string) {
+  const issue = await jira.getIssue(key, { fields: "status" });
+  const current = issue.fields.status;
+  if (current && (current.name.toLowerCase() === status.toLowerCase() || current.id === status)) return;
+  const transitions = await jira.transitions(key);
+  const t = findTransitionTo(transitions, status);
+  if (!t) {
+    const err = noTransitionError(key, current?.name, status, transitions);
+    throw new NonRetryableError(`Issue ${key} was created, but it could not be moved: ${err.message}`, err.details);
+  }
+  await jira.transition(key, { transition: { id: t.id } });
+}

@@ -52,6 +52,20 @@ describe("tracker.createIssue", () => {
     expect(err.message).toMatch(/Reachable statuses: In Progress, Done/);
   });
 
+  it("after creation, waits out a transient failure and resumes without creating a second issue", async () => {
+    env.fake.fail({ method: "POST", path: /\/transitions$/, status: 429, retryAfter: 3 });
+    const ctx = ctxFor(createIssue, { project: "OPS", issueType: env.fake.demo.issueTypes.task, summary: "resume me", status: "In Progress" });
+    const first = (await createIssue.run(ctx)) as { kind: string; delayMs: number; state: { key: string } };
+    expect(first).toMatchObject({ kind: "wait", delayMs: 3000, state: { key: expect.stringMatching(/^OPS-\d+$/), attempts: 1 } });
+    const creates = env.fake.state.requests.filter((r) => r.method === "POST" && r.path.endsWith("/rest/api/3/issue")).length;
+    (ctx as { state: unknown }).state = first.state;
+    const second = (await createIssue.run(ctx)) as { type: string; data: { key: string; fields: { status: { name: string } } } };
+    expect(second.type).toBe("tracker.issue");
+    expect(second.data.key).toBe(first.state.key);
+    expect(second.data.fields.status.name).toBe("In Progress");
+    expect(env.fake.state.requests.filter((r) => r.method === "POST" && r.path.endsWith("/rest/api/3/issue")).length).toBe(creates);
+  });
+
   it("surfaces Jira's field errors as a permanent failure", async () => {
     const err = await createIssue.run(ctxFor(createIssue, { project: "NOPE", issueType: "10001", summary: "x" })).catch((e) => e);
     expect(err).toBeInstanceOf(IntegrationHttpError);
