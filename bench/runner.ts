@@ -94,7 +94,7 @@ console.log(JSON.stringify({
   concurrency: CONCURRENCY,
   throughput: { runs: N, seconds: Number(secs.toFixed(2)), runsPerSecond: Math.round(N / secs), stepsRecorded: steps, notSucceeded: failed },
   latency: { rate: RATE, delivered: ac["2xx"], p50ms: Math.round(pct(lat, 50)), p99ms: Math.round(pct(lat, 99)), ingestP99ms: ac.latency.p99 },
-  memory: { totalRuns: done, rssMB: Math.round(mem.rss / 2 ** 20), heapUsedMB: Math.round(mem.heapUsed / 2 ** 20) },
+  memory: { totalRuns: done, rssMB: Math.round(mem.rss / 2 ** 20), heapUsedMB: Math.round(mem.heapUsed / 2 ** 20), heapTotalMB: Math.round(mem.heapTotal / 2 ** 20), externalMB: Math.round(mem.external / 2 ** 20), historyRows: q<{ n: number }>("select count(*) as n from runs").n },
 }));
 close();
 process.exit(0);
