@@ -1,7 +1,7 @@
 /** tracker.deleteIssue: deletes an issue; refuses when it has subtasks unless Delete Subtasks is on. */
 import { z } from "zod";
 import { defineComponent } from "../../core/define";
-import { NonRetryableError } from "../../core/errors";
+import { IntegrationHttpError, NonRetryableError, isRetryable, retryAfterOf } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { jiraClient } from "../jira-client";
 import { issueKeyField, projectField } from "../schemas";
@@ -25,14 +25,36 @@ export const deleteIssue = defineComponent({
   async run(ctx) {
     const { config } = ctx;
     const jira = jiraClient(ctx.connection!, ctx.http);
-    const issue = await jira.getIssue(config.issueKey, { fields: "subtasks" });
-    const subtasks = issue.fields.subtasks ?? [];
-    if (subtasks.length && !config.deleteSubtasks) {
-      throw new NonRetryableError(
-        `Issue ${issue.key} has ${subtasks.length} subtask${subtasks.length > 1 ? "s" : ""} (${subtasks.map((s) => s.key).join(", ")}); turn on Delete Subtasks to delete it with its subtasks.`,
-      );
+    // Resumed after a transient failure of the DELETE itself: it may have gone through.
+    const resumed = ctx.state as ResumeState | undefined;
+    let target: { id: string; key: string };
+    if (resumed) {
+      const still = await jira.getIssue(resumed.key, { fields: "subtasks" }).catch((e) => {
+        if (e instanceof IntegrationHttpError && e.status === 404) return undefined;
+        throw e;
+      });
+      if (!still) return ctx.emit({ deleted: true as const, id: resumed.id, key: resumed.key });
+      target = resumed;
+    } else {
+      const issue = await jira.getIssue(config.issueKey, { fields: "subtasks" });
+      const subtasks = issue.fields.subtasks ?? [];
+      if (subtasks.length && !config.deleteSubtasks) {
+        throw new NonRetryableError(
+          `Issue ${issue.key} has ${subtasks.length} subtask${subtasks.length > 1 ? "s" : ""} (${subtasks.map((s) => s.key).join(", ")}); turn on Delete Subtasks to delete it with its subtasks.`,
+        );
+      }
+      target = { id: issue.id, key: issue.key };
     }
-    await jira.deleteIssue(issue.key, config.deleteSubtasks);
-    return ctx.emit({ deleted: true as const, id: issue.id, key: issue.key });
+    try {
+      await jira.deleteIssue(target.key, config.deleteSubtasks);
+    } catch (e) {
+      const attempts = (resumed?.attempts ?? 0) + 1;
+      if (!isRetryable(e) || attempts > 5) throw e;
+      const delay = retryAfterOf(e) ?? 1000 * 2 ** attempts;
+      return ctx.wait(delay, { ...target, attempts } satisfies ResumeState, `Deleting ${target.key} failed (${(e as Error).message}); checking again in ${Math.round(delay / 1000)} s`);
+    }
+    return ctx.emit({ deleted: true as const, id: target.id, key: target.key });
   },
 });
+
+interface ResumeState { id: string; key: string; attempts: number }

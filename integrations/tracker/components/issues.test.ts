@@ -165,6 +165,20 @@ describe("tracker.deleteIssue", () => {
     expect(site().issue(key)).toBeUndefined();
   });
 
+  it("after a transient failure of the delete, resumes and reports the issue deleted once it is gone", async () => {
+    const { key, id } = await newIssue();
+    env.fake.fail({ method: "DELETE", path: `/issue/${key}`, status: 503, retryAfter: 2 });
+    const ctx = ctxFor(deleteIssue, { project: "OPS", issueKey: key });
+    const first = (await deleteIssue.run(ctx)) as { kind: string; delayMs: number; state: unknown };
+    expect(first).toMatchObject({ kind: "wait", delayMs: 2000, state: { id, key, attempts: 1 } });
+    expect(site().issue(key)).toBeDefined();
+    (ctx as { state: unknown }).state = first.state;
+    expect(await deleteIssue.run(ctx)).toMatchObject({ type: "tracker.issueDeleted", data: { deleted: true, id, key } });
+    expect(site().issue(key)).toBeUndefined();
+    // A resume that finds the issue already gone (the first DELETE went through) also succeeds.
+    expect(await deleteIssue.run(ctx)).toMatchObject({ type: "tracker.issueDeleted", data: { deleted: true, id, key } });
+  });
+
   it("fails, saying so, when the issue has subtasks and Delete Subtasks is off", async () => {
     const { key } = await withSubtask();
     const err = await deleteIssue.run(ctxFor(deleteIssue, { project: "OPS", issueKey: key, deleteSubtasks: false })).catch((e) => e);
