@@ -18,6 +18,7 @@ export const deleteIssue = defineComponent({
   key: "tracker.deleteIssue",
   title: "Delete Issue",
   description: "Deletes a Jira issue (and its subtasks when allowed).",
+  docs: "Deletes the issue. An issue with subtasks is deleted only with **Delete Subtasks** on (then its subtasks go too); otherwise the step fails saying so. Emits `tracker.issueDeleted` with `deleted: true`, `id` and `key`.",
   config: deleteIssueConfig,
   outputType: "tracker.issueDeleted",
   output: deleteIssueOutput,

@@ -22,6 +22,7 @@ export const getIssue = defineComponent({
   key: "tracker.getIssue",
   title: "Get Issue",
   description: "Reads a Jira issue with all its fields.",
+  docs: "Reads the issue with all fields. **Expand** takes Jira's expand values (`renderedFields`, `names`, `schema`, `transitions`, `editmeta`, `changelog`, `versionedRepresentations`); expanded parts appear beside `fields` in the output.",
   config: getIssueConfig,
   outputType: "tracker.issue",
   output: issueSchema,

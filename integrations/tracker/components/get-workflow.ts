@@ -48,6 +48,7 @@ export const getWorkflow = defineComponent({
   key: "tracker.getWorkflow",
   title: "Get Workflow",
   description: "Describes an issue's workflow: statuses, current status and the transitions available now.",
+  docs: "Resolves issue → project and issue type → workflow scheme → workflow. For team-managed projects (no workflow scheme) `workflowName` and `statuses` are empty while `currentStatus` and `availableTransitions` are filled. `availableTransitions` reflects workflow conditions and the connection user's permissions. Reading workflow schemes needs the *Administer Jira* permission; without it the workflow part stays empty.",
   config: getWorkflowConfig,
   outputType: "tracker.workflow",
   output: workflowOutput,

@@ -23,6 +23,7 @@ export const transitionIssue = defineComponent({
   key: "tracker.transitionIssue",
   title: "Transition Issue",
   description: "Moves an issue to a status through its workflow (optional comment and resolution).",
+  docs: "Finds the transition available to the connection\"s user whose target status is **Target Status** (name or id; statuses are never written directly) and runs it, with the optional **Comment** and **Resolution** in the same call. Fails without retry when no available transition leads there (the message lists the reachable statuses) or when a workflow condition or validator refuses. Emits the refreshed issue.",
   config: transitionIssueConfig,
   outputType: "tracker.issue",
   output: issueSchema,

@@ -35,6 +35,7 @@ export const updateIssue = defineComponent({
   key: "tracker.updateIssue",
   title: "Update Issue",
   description: "Changes an issue's summary, description, type, assignee, priority or labels.",
+  docs: "Sends only the fields you set (at least one is required, checked when saving and again at run time after expressions resolve). **Labels** replace the issue's labels. **Notify Users** is sent only when set; Jira honours `false` only for project administrators. The output is the issue as fetched after the update.",
   config: updateIssueConfig,
   outputType: "tracker.issue",
   output: issueSchema,
