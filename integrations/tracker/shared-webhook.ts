@@ -77,15 +77,19 @@ async function register(jira: JiraClient, url: string, spec: DynamicWebhookSpec[
   return { upstreamId: ids.join(","), expiresAt: new Date(expiresAt).toISOString(), data: { webhookIds: ids, url, spec } as unknown as Record<string, unknown> };
 }
 
-/** Registers the new set first, then deletes the old webhooks (no gap in deliveries). */
+/**
+ * Registers the new set first, then deletes the old webhooks (no gap in deliveries). When the callback URL
+ * itself changes the old ones go first: Jira accepts one URL per app.
+ */
 async function replace(jira: JiraClient, old: RegistrationRecord | undefined, url: string, spec: DynamicWebhookSpec[], now: number) {
-  const next = await register(jira, url, spec, now);
   const stale = old ? dataOf(old).webhookIds : [];
-  if (stale.length) await jira.deleteWebhooks(stale);
+  const moved = old !== undefined && dataOf(old).url !== url;
+  if (moved && stale.length) await jira.deleteWebhooks(stale);
+  const next = await register(jira, url, spec, now);
+  if (!moved && stale.length) await jira.deleteWebhooks(stale);
   return next;
 }
 
-/** `now` is optional (tests move the clock); the engine's context has none, so the wall clock is used. */
 type SetupCtx = TriggerSetupContext<unknown, Record<string, unknown>> & { now?: () => Date };
 const nowOf = (ctx: SetupCtx) => (ctx.now ? ctx.now().getTime() : Date.now());
 
@@ -132,8 +136,9 @@ export async function maintainShared(ctx: SetupCtx): Promise<void> {
   const d = dataOf(rec);
   const now = nowOf(ctx);
   const live = new Set((await jira.listWebhooks()).map((w) => w.id));
-  if (!d.webhookIds.length || d.webhookIds.some((id) => !live.has(id))) {
-    ctx.log.warn("Jira webhook registration missing or expired; registering again", { webhookIds: d.webhookIds });
+  const urlMoved = Boolean(ctx.sharedIntake?.url) && d.url !== ctx.sharedIntake!.url; // e.g. the public URL changed
+  if (!d.webhookIds.length || d.webhookIds.some((id) => !live.has(id)) || urlMoved) {
+    ctx.log.warn("Jira webhook registration missing, expired or pointing elsewhere; registering again", { webhookIds: d.webhookIds });
     const spec = webhookSpec(await ctx.registrations.users(SHARED_KEY));
     if (!spec.length) return;
     await ctx.registrations.save(SHARED_KEY, await replace(jira, rec, sharedUrl(ctx), spec, now));

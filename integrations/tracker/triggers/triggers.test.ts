@@ -98,6 +98,11 @@ describe("shared Jira webhook registration", () => {
       await onIssue.maintain!(ctx);
       expect(site().webhooks.size).toBe(1);
       expect(store.get(SHARED_KEY)!.record.upstreamId).toBe(String([...site().webhooks.keys()][0]));
+
+      // The app's public URL changed: maintenance moves the registration to the new intake URL.
+      const moved = { ...ctx, sharedIntake: { ...ctx.sharedIntake!, url: receiver.url.replace("/hooks/", "/hooks-v2/") } };
+      await onIssue.maintain!(moved);
+      expect([...site().webhooks.values()].map((w) => w.url)).toEqual([moved.sharedIntake.url]);
     } finally {
       env.fake.state.clockOffsetMs = 0;
     }
