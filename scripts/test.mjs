@@ -38,17 +38,24 @@ const e2e = !filters.length && !process.env.SKIP_E2E;
 if (e2e) {
   if (run(bin("next"), ["build"]) !== 0) failures.push("next build");
   else {
+    // The REST suites once more, over HTTP against the built app (server/main.ts on a loopback port).
+    const httpCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http.json")}`, "server/rest/resources.test.ts", "server/rest/apps.test.ts", "server/rest/connections.test.ts"], { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next" });
+    if (httpCode !== 0) failures.push("REST over HTTP");
     const code = run(bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(out, "playwright.json"), CI: "true" });
     if (code !== 0) failures.push("playwright");
   }
 }
 
 let passed = 0, failed = 0, skipped = 0;
-try {
-  const v = JSON.parse(fs.readFileSync(path.join(out, "vitest.json"), "utf8"));
-  passed += v.numPassedTests; failed += v.numFailedTests; skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-  if (v.numFailedTestSuites && !v.numFailedTests) failed += v.numFailedTestSuites; // a file that failed to load
-} catch { if (!failures.includes("vitest")) failures.push("vitest (no report)"); failed += 1; }
+for (const [file, required] of [["vitest.json", true], ["vitest-http.json", false]]) {
+  const full = path.join(out, file);
+  if (!required && !fs.existsSync(full)) continue;
+  try {
+    const v = JSON.parse(fs.readFileSync(full, "utf8"));
+    passed += v.numPassedTests; failed += v.numFailedTests; skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+    if (v.numFailedTestSuites && !v.numFailedTests) failed += v.numFailedTestSuites; // a file that failed to load
+  } catch { failures.push(`${file} (no report)`); failed += 1; }
+}
 if (e2e && !failures.includes("next build")) {
   try {
     const p = JSON.parse(fs.readFileSync(path.join(out, "playwright.json"), "utf8"));
