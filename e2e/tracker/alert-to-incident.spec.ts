@@ -54,6 +54,9 @@ test("onAlert → createIncident → updateAlert (acknowledge) runs when an aler
   await canvas.dragFromPalette("tracker.createIncident", { x: 140, y: 290 });
   await search.fill("update alert");
   await canvas.dragFromPalette("tracker.updateAlert", { x: 140, y: 490 });
+  // Drops shift the viewport; tidy up so the three nodes do not overlap before wiring them.
+  await canvas.deselect();
+  await page.getByTestId("tidy").click();
   await canvas.connect("onAlert", "createIncident");
   await canvas.connect("createIncident", "updateAlert");
   await expect(canvas.edges()).toHaveCount(2);
