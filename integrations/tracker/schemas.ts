@@ -60,12 +60,14 @@ export function toIssueOutput(issue: { id: string; key: string; self: string; fi
   return { ...rest, id: issue.id, key: issue.key, self: issue.self, fields: (issue.fields ?? {}) as IssueOutput["fields"] };
 }
 
-const projectBase = () =>
+const projectBase = (expression: boolean) =>
   z.string().trim().meta(
-    ui({ title: "Project", widget: "resource", resource: { type: "projects", allowCustom: true }, expression: true, order: 1, description: "Project key, e.g. OPS" }),
+    ui({ title: "Project", widget: "resource", resource: { type: "projects", allowCustom: true }, expression, order: 1, description: "Project key, e.g. OPS" }),
   );
-export const projectField = () => projectBase().min(1, "Choose a project");
-export const optionalProjectField = () => projectBase().optional();
+export const projectField = () => projectBase(true).min(1, "Choose a project");
+export const optionalProjectField = () => projectBase(true).optional();
+/** Triggers match deliveries against a fixed project (no expressions: there is no run yet). */
+export const triggerProjectField = () => projectBase(false).min(1, "Choose a project");
 
 export const issueKeyField = () =>
   z

@@ -7,7 +7,7 @@ import { defineTrigger } from "../../core/define";
 import { DeliveryRejectedError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { adfToText } from "../adf";
-import { eventsField, exampleIssue, exampleUser, issueSchema, projectField, toIssueOutput, userSchema } from "../schemas";
+import { eventsField, exampleIssue, exampleUser, issueSchema, triggerProjectField, toIssueOutput, userSchema } from "../schemas";
 import { SHARED_KEY, deliveryKey, maintainShared, projectMatches, setupShared, teardownShared, verifyJiraDelivery } from "../shared-webhook";
 
 /** `(?i)` prefixes (common in other tools) become the JavaScript `i` flag. */
@@ -27,7 +27,7 @@ const validRegex = (v: string | undefined) => {
 };
 
 export const onIssueCommentConfig = z.object({
-  project: projectField(),
+  project: triggerProjectField(),
   events: eventsField(),
   contentFilter: z
     .string()

@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { defineTrigger } from "../../core/define";
 import { DeliveryRejectedError } from "../../core/errors";
-import { eventsField, exampleIssue, exampleUser, issueSchema, projectField, toIssueOutput, userSchema } from "../schemas";
+import { eventsField, exampleIssue, exampleUser, issueSchema, triggerProjectField, toIssueOutput, userSchema } from "../schemas";
 import { SHARED_KEY, deliveryKey, maintainShared, projectMatches, setupShared, teardownShared, verifyJiraDelivery } from "../shared-webhook";
 
-export const onIssueConfig = z.object({ project: projectField(), events: eventsField() });
+export const onIssueConfig = z.object({ project: triggerProjectField(), events: eventsField() });
 
 const ACTIONS: Record<string, "created" | "updated" | "deleted"> = { "jira:issue_created": "created", "jira:issue_updated": "updated", "jira:issue_deleted": "deleted" };
 /** Comment activity also raises jira:issue_updated; tracker.onIssueComment covers it. */
