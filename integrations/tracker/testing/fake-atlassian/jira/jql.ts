@@ -35,7 +35,10 @@ export function parseJql(src: string): Jql {
   while (i < tokens.length && peek() !== "ORDER") {
     const field = unquote(take()).toLowerCase();
     let op = take()?.toUpperCase();
-    if (op === "NOT" && peek() === "IN") op = (take(), "NOT IN");
+    if (op === "NOT" && peek() === "IN") {
+      take();
+      op = "NOT IN";
+    }
     if (!op || !["=", "!=", ">=", "<=", ">", "<", "~", "IN", "NOT IN", "IS", "WAS"].includes(op)) {
       throw new Error(`Error in the JQL Query: Expecting operator but got '${op ?? "end of query"}'.`);
     }
@@ -55,7 +58,10 @@ export function parseJql(src: string): Jql {
     jql.or[jql.or.length - 1]!.push({ field, op, values });
     const joiner = peek();
     if (joiner === "AND") take();
-    else if (joiner === "OR") (take(), jql.or.push([]));
+    else if (joiner === "OR") {
+      take();
+      jql.or.push([]);
+    }
     else if (joiner !== undefined && joiner !== "ORDER") throw new Error(`Error in the JQL Query: Expecting AND, OR or ORDER BY but got '${tokens[i]}'.`);
   }
   if (peek() === "ORDER") {
