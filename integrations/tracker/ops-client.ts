@@ -57,6 +57,7 @@ export function describeAtlassianError(status: number, body: unknown): string | 
   if (typeof b.errorMessage === "string") parts.push(b.errorMessage);
   if (typeof b.message === "string") parts.push(b.message);
   if (status === 402) parts.push("(the site's plan does not include this operations feature)");
+  if (status === 401 && /scope/i.test(parts.join(" "))) parts.push("(reconnect the tracker connection so the operations scopes are granted)");
   return parts.length ? parts.join("; ") : undefined;
 }
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NonRetryableError } from "../../core/errors";
+import { BASE_SCOPES } from "../connection";
 import { POLL_WINDOW_MS } from "../ops-schemas";
+import { DEMO } from "../testing/fake-atlassian/seed";
 import { contextFor, drive, startPart2Fake, type Part2Fake } from "../testing/part2-harness";
 import { createAlert } from "./create-alert";
 import { deleteAlert } from "./delete-alert";
@@ -178,6 +180,14 @@ describe("ops-features gate", () => {
       const noSite = unit.validate!({} as never, { connection: h.connection({ state: { cloudId: undefined } }) });
       expect(noSite[0]?.message).toMatch(/cloud id/);
     }
+  });
+
+  it("a token granted before ops features were turned on is refused by the ops API; the message says to reconnect", async () => {
+    const token = h.atlassian.state.issueTokens(DEMO.clientId, DEMO.users.mia, [...BASE_SCOPES]).access_token;
+    const conn = { ...h.connection(), oauth: { getAccessToken: async () => token, refresh: async () => false } };
+    const err = await getAlert.run(contextFor(getAlert, h, { alert: "x" }, conn)).catch((e) => e);
+    expect(err.status).toBe(401);
+    expect(err.message).toMatch(/scope does not match.*reconnect/);
   });
 
   it("fails at run time without calling the API", async () => {

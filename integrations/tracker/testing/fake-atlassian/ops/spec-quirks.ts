@@ -25,6 +25,13 @@ export function applySpecQuirks<T extends object>(file: string, definition: T): 
       if (n > 0) op.operationId = `${op.operationId}__${m}_${p}`;
     }
   }
+  for (const item of Object.values(def.paths as Record<string, Record<string, { security?: Array<Record<string, string[]>>; "x-atlassian-oauth2-scopes"?: unknown }>>)) {
+    for (const op of Object.values(item)) {
+      if (!op || typeof op !== "object" || op["x-atlassian-oauth2-scopes"]) continue;
+      const oauth = op.security?.find((s) => Array.isArray(s.OAuth2) && s.OAuth2.length)?.OAuth2;
+      if (oauth) op["x-atlassian-oauth2-scopes"] = [{ scheme: "OAuth2", scopes: oauth, state: "Current" }];
+    }
+  }
   const schemas = ((def.components as Json | undefined)?.schemas ?? {}) as Record<string, { properties?: Record<string, Json> }>;
   for (const schema of Object.values(schemas)) {
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {
