@@ -42,8 +42,10 @@ const succeeded = () => q<{ n: number }>("select count(*) as n from runs where s
 // the event loop with the in-process runner and must not slow it down.
 const pending = () => q<{ n: number }>("select count(*) as n from jobs").n;
 const waitAll = async (target: number) => {
+  const started = Date.now();
   for (;;) {
     while (pending() > 0) await new Promise((r) => setTimeout(r, 20));
+    if (Date.now() - started > 60_000) process.stderr.write(`waiting: ${succeeded()} of ${target} succeeded, ${pending()} jobs\n`);
     if (succeeded() >= target) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -87,6 +89,7 @@ let done = succeeded();
 while (done < TOTAL) {
   const n = Math.min(20_000, TOTAL - done);
   await enqueue(n);
+  process.stderr.write(`memory phase: ${done} runs done, ${n} more enqueued\n`);
   await waitAll(done + n);
   done = succeeded();
 }

@@ -12,7 +12,7 @@ import { newId } from "../ids";
 import { loadConnectionHandle } from "../services/connections/load-connection";
 import { executeStep, type ExecutorOptions, type LocalItem } from "./execute-step";
 import { runMaintenance, type MaintenanceOptions } from "./maintenance";
-import { claimJobs, releaseLeases, renewLeases } from "./queue";
+import { claimJobs, releaseJob, releaseLeases, renewLeases } from "./queue";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy";
 import { registerAbort, runnerSignal } from "./signal";
 import { flushUsage } from "./usage";
@@ -76,7 +76,16 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
     inFlight++;
     executeStep(deps, item, exec)
       .then((next) => local.push(...next))
-      .catch((e) => deps.log.error("step execution failed", { runId: item.job.runId, stepId: item.job.id, error: (e as Error).message }))
+      .catch((e) => {
+        // The outcome could not be recorded (e.g. the database was busy): give the job back so it
+        // runs again instead of staying leased to this live worker forever.
+        deps.log.error("step execution failed", { runId: item.job.runId, stepId: item.job.id, error: (e as Error).message });
+        try {
+          releaseJob(deps.db, item.job.id, owner);
+        } catch {
+          /* the lease will expire */
+        }
+      })
       .finally(() => {
         inFlight--;
         executed++;

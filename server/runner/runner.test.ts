@@ -167,4 +167,20 @@ describe("runner", () => {
     expect(two.id).toBe(one.id);
     expect(two.duplicate).toBe(true);
   });
+
+  it("stops gracefully: finishes the step in flight, releases the rest, and another runner resumes", async () => {
+    const marks = path.join(deps.dir, "marks");
+    const step = { key: "stub.mark", config: { file: marks, sleepMs: 300 } };
+    const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([step, step]));
+    const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
+    await waitForRun(deps, r.id, ["running"]);
+    await new Promise((res) => setTimeout(res, 100));
+    await runner.stop();
+    const rows = deps.db.$client.prepare("select status, lease_owner as owner from jobs where run_id = ?").all(r.id) as Array<{ status: string; owner: string | null }>;
+    expect(rows).toEqual([{ status: "queued", owner: null }]); // step 2 released, not lost
+    expect((await getRunOrThrow(deps, ws.actor, ws.workspaceId, r.id)).steps[1]!.status).toBe("succeeded");
+    runner = startRunner(deps, { pollMs: 20, maintenance: false });
+    await waitForRun(deps, r.id);
+    expect(fs.readFileSync(marks, "utf8").trim().split("\n")).toHaveLength(2);
+  });
 });
