@@ -131,7 +131,9 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         const n = store.getState().nodes.length;
         at = { x: c.x - 120 + (n % 5) * 16, y: c.y - 40 + (n % 5) * 16 };
       }
-      store.getState().addNode({ key: unit.key, kind: unit.kind, baseName: defaultNameFor(unit), position: at });
+      const id = store.getState().addNode({ key: unit.key, kind: unit.kind, baseName: defaultNameFor(unit), position: at });
+      // The node panel opens and narrows the canvas: keep the new node in view.
+      setTimeout(() => revealNode(flow, id), 60);
     },
     [flow, readOnly, store],
   );
@@ -172,6 +174,14 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     const sel = nodes.filter((n) => n.selected);
     return sel.length === 1 && isUnitNode(sel[0]) ? (sel[0] as FlowNode & { data: FlowNodeData }) : null;
   }, [nodes]);
+
+  // Opening the panel narrows the canvas: keep the selected node in view.
+  const selectedId = selected?.id;
+  useEffect(() => {
+    if (!selectedId) return;
+    const t = setTimeout(() => revealNode(flow, selectedId), 80);
+    return () => clearTimeout(t);
+  }, [selectedId, flow]);
 
   const handlers = useMemo(
     () => ({
@@ -331,6 +341,19 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       />
     </div>
   );
+}
+
+function revealNode(flow: ReturnType<typeof useReactFlow>, id: string) {
+  const node = flow.getNode(id);
+  const box = document.querySelector(".react-flow")?.getBoundingClientRect();
+  if (!node || !box) return;
+  const { x, y, zoom } = flow.getViewport();
+  const w = (node.measured?.width ?? 240) * zoom;
+  const h = (node.measured?.height ?? 80) * zoom;
+  const left = node.position.x * zoom + x;
+  const top = node.position.y * zoom + y;
+  if (left >= 0 && top >= 0 && left + w <= box.width && top + h <= box.height) return;
+  flow.setCenter(node.position.x + (node.measured?.width ?? 240) / 2, node.position.y + (node.measured?.height ?? 80) / 2, { zoom, duration: 200 });
 }
 
 /** The latest run's envelopes (trigger + steps by name), offered to autocomplete and previews. */

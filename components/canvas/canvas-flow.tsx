@@ -71,7 +71,7 @@ export function CanvasFlow({ onAddUnit, readOnly }: { onAddUnit: (unit: PaletteU
     >
       <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
       <Controls showInteractive={false} position="bottom-left" />
-      <MiniMap pannable zoomable position="bottom-right" className="!rounded-md !border !border-border" nodeStrokeWidth={2} maskColor="rgba(244,244,245,0.7)" />
+      <MiniMap pannable zoomable position="bottom-right" style={{ width: 160, height: 110 }} className="!rounded-md !border !border-border" nodeStrokeWidth={2} maskColor="rgba(244,244,245,0.7)" />
     </ReactFlow>
   );
 }

@@ -37,6 +37,8 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
   const [name, setName] = useState(existing?.name ?? `${integration.title}`);
   const [config, setConfig] = useState<Record<string, unknown>>(existing?.config ?? {});
   const [result, setResult] = useState<{ ok: boolean; message?: string } | null>(null);
+  // After a first save (e.g. "Save and test"), further saves update the same connection.
+  const [current, setCurrent] = useState<ConnectionRecord | undefined>(existing);
   const error = create.error ?? update.error;
   const problems = fieldProblems(error);
   const configProblems = Object.fromEntries(Object.entries(problems).filter(([k]) => k.startsWith("config.")).map(([k, v]) => [k.slice(7), v]));
@@ -44,11 +46,12 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
 
   const save = async () => {
     const body = { name, config: clean(config) };
-    const saved = existing
-      ? await update.mutateAsync({ workspaceId, connectionId: existing.id, ...body })
-      : await create.mutateAsync({ workspaceId, integration: integration.key, ...body });
+    const saved = (current
+      ? await update.mutateAsync({ workspaceId, connectionId: current.id, ...body })
+      : await create.mutateAsync({ workspaceId, integration: integration.key, ...body })) as ConnectionRecord;
+    setCurrent(saved);
     qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() });
-    return saved as ConnectionRecord;
+    return saved;
   };
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -59,7 +62,7 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
         window.location.assign(authorizeUrl);
         return;
       }
-      toast.success(existing ? "Connection saved" : "Connection created");
+      toast.success(current ? "Connection saved" : "Connection created");
       onSaved?.(saved);
     } catch {
       /* problems shown on fields */
@@ -88,7 +91,7 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
       <div className="flex flex-wrap gap-2">
         <button className="btn btn-primary" disabled={busy} data-testid="connection-save">
           {busy && <Loader2 size={14} className="animate-spin" />}
-          {oauth ? <><ExternalLink size={14} aria-hidden /> {existing?.status === "ready" ? "Save" : "Save and connect"}</> : existing ? "Save" : "Create connection"}
+          {oauth ? <><ExternalLink size={14} aria-hidden /> {current?.status === "ready" ? "Save" : "Save and connect"}</> : current ? "Save" : "Create connection"}
         </button>
         {!oauth && (
           <button
@@ -102,7 +105,6 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
                 const saved = await save();
                 const r = await verify.mutateAsync({ workspaceId, connectionId: saved.id });
                 setResult(r as { ok: boolean; message?: string });
-                onSaved?.(saved);
               } catch (err) {
                 if (!fieldProblems(err) || !Object.keys(fieldProblems(err)).length) setResult({ ok: false, message: (err as Error).message });
               }

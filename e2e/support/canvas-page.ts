@@ -28,6 +28,8 @@ export class CanvasPage {
 
   /** Drags a palette item onto the canvas at (x, y) relative to the canvas box, with real mouse events. */
   async dragFromPalette(key: string, at: { x: number; y: number }) {
+    // Close the node panel first so the whole canvas is a drop target.
+    await this.deselect();
     const item = this.page.getByTestId(`palette-item-${key}`);
     await item.scrollIntoViewIfNeeded();
     const box = (await this.canvas.boundingBox())!;
@@ -37,7 +39,14 @@ export class CanvasPage {
   }
 
   /** Connects the source handle of `from` to the target handle of `to` by dragging with the mouse. */
+  async fit() {
+    await this.page.locator(".react-flow__controls-fitview").click();
+    await this.page.waitForTimeout(350);
+  }
+
   async connect(fromName: string, toName: string) {
+    await this.deselect();
+    await this.fit();
     const source = this.page.locator(`.react-flow__node:has([data-node-name="${fromName}"]) .react-flow__handle.source`);
     const target = this.page.locator(`.react-flow__node:has([data-node-name="${toName}"]) .react-flow__handle.target`);
     const a = (await source.boundingBox())!;
@@ -49,7 +58,16 @@ export class CanvasPage {
     await this.page.mouse.up();
   }
 
+  async deselect() {
+    if (await this.panel().isVisible()) {
+      await this.panel().getByRole("button", { name: "Close panel" }).click();
+      await expect(this.panel()).toBeHidden();
+    }
+  }
+
   async select(name: string) {
+    await this.deselect();
+    await this.fit();
     await this.nodeByName(name).click();
     await expect(this.panel()).toBeVisible();
   }

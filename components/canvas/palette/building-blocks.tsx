@@ -25,12 +25,12 @@ export function BuildingBlocks({ onAdd, onAddNote }: { onAdd: (unit: PaletteUnit
   }, [integrations, units, query]);
 
   return (
-    <aside aria-label="Building blocks" className="flex h-full w-64 shrink-0 flex-col border-r border-border bg-surface">
+    <aside aria-label="Building blocks" className="flex h-full w-60 shrink-0 flex-col border-r border-border bg-surface">
       <div className="border-b border-border p-3">
         <label htmlFor="palette-search" className="sr-only">Search building blocks</label>
         <div className="relative">
           <Search size={14} className="pointer-events-none absolute top-2.5 left-2.5 text-muted" aria-hidden />
-          <input id="palette-search" data-testid="palette-search" className="input pl-8" placeholder="Search triggers and actions" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <input id="palette-search" data-testid="palette-search" className="input pl-8" placeholder="Search blocks" value={query} onChange={(e) => setQuery(e.target.value)} />
         </div>
       </div>
       <div className="flex-1 overflow-y-auto p-2">
@@ -42,7 +42,7 @@ export function BuildingBlocks({ onAdd, onAddNote }: { onAdd: (unit: PaletteUnit
               <button
                 type="button"
                 aria-expanded={open}
-                className="flex w-full items-center gap-2 rounded px-2 py-1 text-xs font-semibold uppercase tracking-wide text-muted hover:bg-zinc-50"
+                className="flex w-full items-center gap-2 rounded px-2 py-1 text-left text-xs font-semibold uppercase tracking-wide text-muted hover:bg-zinc-50"
                 onClick={() => setCollapsed((c) => { const n = new Set(c); if (n.has(integration.key)) n.delete(integration.key); else n.add(integration.key); return n; })}
               >
                 <ChevronDown size={12} className={open ? "" : "-rotate-90"} aria-hidden />
