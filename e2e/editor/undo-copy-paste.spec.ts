@@ -22,6 +22,7 @@ test("undo/redo and copy/paste across automations", async ({ page, api, seed }) 
 
   // Rename http → fetch, then undo restores the old name.
   await canvas.select("http");
+  await canvas.field("url").getByRole("textbox").fill("http://127.0.0.1:9/health");
   await page.getByTestId("node-name-input").fill("fetch");
   await page.getByTestId("node-name-input").press("Enter");
   await expect(canvas.nodeByName("fetch")).toBeVisible();

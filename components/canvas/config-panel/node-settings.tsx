@@ -50,7 +50,8 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
     const out: Record<string, string> = {};
     for (const p of nodeProblems) {
       const cp = configPath(p.path);
-      if (cp) out[cp] ??= p.message;
+      // zod's wording for a missing value is not for people.
+      if (cp) out[cp] ??= /received undefined$/.test(p.message) ? "Required." : p.message;
     }
     return out;
   }, [nodeProblems]);
