@@ -73,7 +73,17 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     await groupCommitter(db).run((tx) => completeJob(tx, job.id));
     return [];
   }
-  const graph = getVersionGraph(db, run.automationId, run.version);
+  let graph: ReturnType<typeof getVersionGraph>;
+  try {
+    graph = getVersionGraph(db, run.automationId, run.version);
+  } catch {
+    // The automation (or its workspace) was deleted while work was queued: end the run.
+    await groupCommitter(db).run((tx) => {
+      completeJob(tx, job.id);
+      finishRun(tx, run, "failed", { message: "The automation was deleted", code: "automation_deleted" }, deps.now());
+    });
+    return [];
+  }
   const node = graph.byId.get(job.nodeId);
   const unit: AnyComponent | undefined = node ? findComponent(node.key) : undefined;
   const existing = item.fresh ? undefined : loadExistingStep(db, job.id);

@@ -42,7 +42,7 @@ function prepare(db: Db) {
     renew: c.prepare("update jobs set lease_until = ? where lease_owner = ? and status = 'leased'"),
     remove: c.prepare("delete from jobs where id = ?"),
     reschedule: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_until = null where id = ?"),
-    releaseOne: c.prepare("update jobs set status = 'queued', lease_owner = null, lease_until = null where id = ? and lease_owner = ?"),
+    releaseOne: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_until = null where id = ? and lease_owner = ?"),
     releaseAll: c.prepare("update jobs set status = 'queued', lease_owner = null, lease_until = null where lease_owner = ? and status = 'leased'"),
     running: c.prepare(
       `select r.automation_id as a, count(*) as n, coalesce(a.concurrency, 1) as c
@@ -129,8 +129,9 @@ export function releaseLeases(db: Db, owner: string): void {
   queueStatements(db).releaseAll.run(owner);
 }
 
-export function releaseJob(db: Db, id: string, owner: string): void {
-  queueStatements(db).releaseOne.run(id, owner);
+/** Gives one job back to the queue, due again after `delayMs`. */
+export function releaseJob(db: Db, id: string, owner: string, delayMs = 0): void {
+  queueStatements(db).releaseOne.run(Date.now() + delayMs, id, owner);
 }
 
 export function completeJob(tx: Db, id: string): void {

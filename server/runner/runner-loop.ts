@@ -81,7 +81,7 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
         // runs again instead of staying leased to this live worker forever.
         deps.log.error("step execution failed", { runId: item.job.runId, stepId: item.job.id, error: (e as Error).message });
         try {
-          releaseJob(deps.db, item.job.id, owner);
+          releaseJob(deps.db, item.job.id, owner, 5000);
         } catch {
           /* the lease will expire */
         }

@@ -79,7 +79,8 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
   const maxBytes = opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
   if (req.rawBody.length > maxBytes) return problem(413, "Payload too large", `The body is ${req.rawBody.length} bytes; the limit is ${maxBytes}.`);
   const intake = loadIntakeHead(deps, req.token);
-  if (!intake || intake.status !== "active" || intake.kind === "tracker") return problem(404, "Not found", "No active webhook at this URL.");
+  // `error` (an upstream registration failed) still accepts deliveries: the URL itself is valid.
+  if (!intake || intake.status === "disabled" || intake.kind === "tracker") return problem(404, "Not found", "No active webhook at this URL.");
   if (req.method !== "POST") return { ...problem(405, "Method not allowed", "Deliveries are POST requests."), headers: { allow: "POST", "content-type": "application/problem+json" } };
 
   let targets: TriggerTarget[] = [];
