@@ -65,6 +65,11 @@ Targets: ≥ 10,000 accepted deliveries/s at 32 connections with p99 < 20 ms. wr
 
 Targets: ≥ 2,000 three-step runs/s with every step recorded; history must not grow memory; idle < 200 MB.
 
+Memory: after ${runner.memory.totalRuns} runs the V8 heap in use is ${runner.memory.heapUsedMB} MB (it is the same after 20k runs): history
+lives in SQLite only. RSS is mostly heap that V8 keeps reserved after the bursts (heap total
+${runner.memory.heapTotalMB} MB) plus the TypeScript loader (the bench, like \`npm start\`, runs the sources through tsx).
+The split variant measures the web process while a separate worker process does the runs.
+
 ## Why the numbers look like this
 
 See docs/engine.md: grouped commits per event-loop tick, time-ordered primary keys, cached statements,
