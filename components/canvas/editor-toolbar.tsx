@@ -38,7 +38,7 @@ export function EditorToolbar(p: ToolbarProps) {
       <input
         id="automation-name"
         data-testid="automation-name"
-        className="min-w-0 max-w-xs flex-1 rounded-md border border-transparent bg-transparent px-2 py-1 text-[15px] font-semibold hover:border-border focus:border-accent focus:outline-none"
+        className="min-w-0 max-w-md flex-1 rounded-md border border-transparent bg-transparent px-2 py-1 text-[15px] font-semibold hover:border-border focus:border-accent focus:outline-none"
         value={p.name}
         disabled={p.readOnly}
         onChange={(e) => p.onName(e.target.value)}

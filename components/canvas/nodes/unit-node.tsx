@@ -42,7 +42,7 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
         </div>
       </div>
       <div className="truncate border-t border-zinc-100 px-3 py-1.5 font-mono text-[11px] text-zinc-500" title={summary}>
-        {summary || <span className="font-sans italic text-zinc-400">{unit ? "Not configured" : "Unknown component"}</span>}
+        {summary || <span className="font-sans italic text-zinc-400">{!unit ? "Unknown component" : Object.keys(unit.config.properties ?? {}).length ? "Not configured" : "No settings needed"}</span>}
       </div>
       {problemCount > 0 && (
         <span className="absolute -top-2 -right-2 inline-flex items-center gap-0.5 rounded-full bg-danger px-1.5 py-0.5 text-[10px] font-semibold text-white shadow" data-testid="node-problems" title={`${problemCount} problem(s)`}>
