@@ -10,7 +10,7 @@ if (Number(process.versions.node.split(".")[0]) < 22) {
   console.error(`conveyor needs Node 24 (found ${process.version}); run it with npx or npm run so the pinned Node is used.`);
   process.exit(1);
 }
-const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/cli/main.ts"), ...process.argv.slice(2)], {
+const child = spawn(process.execPath, ["--max-semi-space-size=16", "--import", "tsx", path.join(root, "server/cli/main.ts"), ...process.argv.slice(2)], {
   cwd: root,
   stdio: "inherit",
 });

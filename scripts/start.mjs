@@ -41,7 +41,7 @@ if (stale) {
   const r = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+const child = spawn(process.execPath, ["--max-semi-space-size=16", "--import", "tsx", "server/main.ts"], {
   stdio: "inherit",
   env: { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...process.env },
 });
