@@ -23,8 +23,15 @@ function send(res: ServerResponse, r: WebhookResponse): void {
 
 export function handleHookRequest(req: IncomingMessage, res: ServerResponse, deps: AppDeps, opts: HookOptions = {}): void {
   const maxBytes = opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
-  const url = new URL(req.url ?? "/", "http://hooks.local");
-  const token = decodeURIComponent(url.pathname.replace(/^\/hooks\//, "").replace(/\/+$/, ""));
+  const raw = req.url ?? "/";
+  const q = raw.indexOf("?");
+  const pathname = q < 0 ? raw : raw.slice(0, q);
+  let token = pathname.slice("/hooks/".length).replace(/\/+$/, "");
+  try {
+    token = decodeURIComponent(token);
+  } catch {
+    /* malformed escapes: the token simply will not match */
+  }
   const declared = Number(req.headers["content-length"] ?? 0);
   const tooLarge = () => send(res, { status: 413, body: { type: "about:blank", title: "Payload too large", status: 413, detail: `The limit is ${maxBytes} bytes.` } });
   if (declared > maxBytes) {
@@ -51,7 +58,7 @@ export function handleHookRequest(req: IncomingMessage, res: ServerResponse, dep
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
     const query: Record<string, string> = {};
-    url.searchParams.forEach((v, k) => (query[k] = v));
+    if (q >= 0) new URLSearchParams(raw.slice(q + 1)).forEach((v, k) => (query[k] = v));
     receiveWebhook(deps, { token, method: req.method ?? "GET", headers, query, rawBody: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }, { maxBytes })
       .then((r) => send(res, r))
       .catch((e) => {
