@@ -29,6 +29,9 @@ const CLIPBOARD_KEY = "conveyor:clipboard";
 export function CanvasEditor({ workspaceId, automationId }: { workspaceId: string; automationId: string }) {
   const trpc = useTRPC();
   const catalog = useQuery(trpc.catalog.list.queryOptions({ workspaceId }));
+  // Start the automation and connections requests now rather than after the catalog (no waterfall).
+  useQuery(trpc.automations.get.queryOptions({ workspaceId, automationId }));
+  useQuery(trpc.connections.list.queryOptions({ workspaceId }));
   if (catalog.isError) return <p className="page text-danger">Could not load the catalog: {catalog.error.message}</p>;
   if (!catalog.data) return <EditorSkeleton />;
   return (
