@@ -24,7 +24,7 @@ function prepare(db: Db) {
   return {
     insert: c.prepare(
       `insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, lease_owner, lease_until, attempts, created_at)
-       values (?, 'step', ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+       values (?, 'step', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     due: c.prepare(
       `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus
@@ -70,7 +70,9 @@ export function insertStepJob(
   const id = sortableId("stp");
   queueStatements(tx).insert.run(
     id, j.runId, id, j.automationId, JSON.stringify({ nodeId: j.nodeId, parentStepId: j.parentStepId }),
-    j.leaseOwner ? "leased" : "queued", j.at, j.leaseOwner ?? null, j.leaseUntil ?? null, j.at,
+    j.leaseOwner ? "leased" : "queued", j.at, j.leaseOwner ?? null, j.leaseUntil ?? null,
+    j.leaseOwner ? 1 : 0, // leased at once to its worker: that is its first attempt
+    j.at,
   );
   return id;
 }

@@ -183,4 +183,12 @@ describe("runner", () => {
     await waitForRun(deps, r.id);
     expect(fs.readFileSync(marks, "utf8").trim().split("\n")).toHaveLength(2);
   });
+
+  it("counts attempts of a step that follows another (retry limit holds for chained steps)", async () => {
+    script.set("/down", [{ status: 503, body: { message: "down" } }]);
+    const { detail } = await run(linearGraph([{ key: "stub.echo", name: "first", config: { value: 1 } }, { key: "stub.fetch", name: "get", config: { url: `${base}/down` } }]));
+    expect(detail.status).toBe("failed");
+    expect(detail.steps[2]!.attempts).toHaveLength(5);
+    expect(detail.error!.message).toContain("gave up after 5 attempts");
+  });
 });

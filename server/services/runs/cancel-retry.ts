@@ -39,7 +39,7 @@ export async function retryRun(deps: AppDeps, actor: Actor, workspaceId: string,
     const now = deps.now();
     const q = queueStatements(tx);
     for (const s of redo) {
-      q.insert.run(s.id, runId, s.id, run.automationId, JSON.stringify({ nodeId: s.nodeId, parentStepId: s.parentStepId }), "queued", now.getTime(), null, null, now.getTime());
+      q.insert.run(s.id, runId, s.id, run.automationId, JSON.stringify({ nodeId: s.nodeId, parentStepId: s.parentStepId }), "queued", now.getTime(), null, null, 0, now.getTime());
       tx.update(runSteps).set({ status: "queued", error: null, finishedAt: null }).where(eq(runSteps.id, s.id)).run();
     }
     tx.update(runs).set({ status: "queued", error: null, finishedAt: null, updatedAt: now.toISOString() }).where(eq(runs.id, runId)).run();
