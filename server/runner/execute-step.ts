@@ -206,7 +206,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       case "wait": {
         logs.push({ at: iso, level: "info", message: outcome.reason ?? `waiting ${outcome.delayMs} ms` });
         writeStep(tx, { ...base, status: "waiting", output: null, state: outcome.state, error: null, finishedAt: null });
-        rescheduleJob(tx, job.id, now.getTime() + outcome.delayMs);
+        rescheduleJob(tx, job.id, now.getTime() + outcome.delayMs, true);
         const s = stepStatements(tx);
         if ((s.leasedOthers.get(run.id, job.id) as { n: number }).n === 0) s.setRunStatus.run("waiting", iso, run.id);
         return [];

@@ -42,6 +42,7 @@ function prepare(db: Db) {
     renew: c.prepare("update jobs set lease_until = ? where lease_owner = ? and status = 'leased'"),
     remove: c.prepare("delete from jobs where id = ?"),
     reschedule: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_until = null where id = ?"),
+    rescheduleFresh: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_until = null, attempts = 0 where id = ?"),
     releaseOne: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_until = null where id = ? and lease_owner = ?"),
     releaseAll: c.prepare("update jobs set status = 'queued', lease_owner = null, lease_until = null where lease_owner = ? and status = 'leased'"),
     running: c.prepare(
@@ -140,8 +141,9 @@ export function completeJob(tx: Db, id: string): void {
   queueStatements(tx).remove.run(id);
 }
 
-export function rescheduleJob(tx: Db, id: string, availableAt: number): void {
-  queueStatements(tx).reschedule.run(availableAt, id);
+/** Puts a job back for later; `resetAttempts` for waits/polls, which are not failed attempts. */
+export function rescheduleJob(tx: Db, id: string, availableAt: number, resetAttempts = false): void {
+  (resetAttempts ? queueStatements(tx).rescheduleFresh : queueStatements(tx).reschedule).run(availableAt, id);
 }
 
 export function queueDepth(db: Db, now: number): { depth: number; oldestAgeMs: number } {
