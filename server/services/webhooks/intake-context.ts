@@ -25,6 +25,10 @@ export interface IntakeHead {
   config: string | null;
   secretEnc: string | null;
   name: string;
+  /** The automation behind a `trigger` intake (same query). */
+  automationVersion: number | null;
+  automationEnabled: number | null;
+  automationUpdatedAt: string | null;
 }
 
 export interface TriggerTarget {
@@ -41,8 +45,10 @@ const cache = new Map<string, { stamp: string; target: TriggerTarget }>();
 
 export function loadIntakeHead(deps: AppDeps, token: string): IntakeHead | undefined {
   return prepared(deps.db, 
-      `select id, workspace_id as workspaceId, kind, automation_id as automationId, node_id as nodeId, connection_id as connectionId,
-       line_id as lineId, status, updated_at as updatedAt, config, secret_enc as secretEnc, name from intakes where token = ?`,
+      `select i.id, i.workspace_id as workspaceId, i.kind, i.automation_id as automationId, i.node_id as nodeId, i.connection_id as connectionId,
+       i.line_id as lineId, i.status, i.updated_at as updatedAt, i.config, i.secret_enc as secretEnc, i.name,
+       a.version as automationVersion, a.enabled as automationEnabled, a.updated_at as automationUpdatedAt
+       from intakes i left join automations a on a.id = i.automation_id where i.token = ?`,
     )
     .get(token) as IntakeHead | undefined;
 }
@@ -61,11 +67,9 @@ async function buildTarget(deps: AppDeps, automationId: string, version: number,
 /** The trigger node behind a `trigger` intake, or undefined when it is disabled/gone. */
 export async function triggerTarget(deps: AppDeps, intake: IntakeHead): Promise<TriggerTarget | undefined> {
   if (!intake.automationId || !intake.nodeId) return undefined;
-  const a = prepared(deps.db, "select version, enabled, updated_at as u from automations where id = ?").get(intake.automationId) as
-    | { version: number; enabled: number; u: string }
-    | undefined;
-  if (!a?.enabled) return undefined;
-  const stamp = `${intake.updatedAt}|${a.version}|${a.u}`;
+  if (!intake.automationEnabled || intake.automationVersion === null) return undefined;
+  const a = { version: intake.automationVersion };
+  const stamp = `${intake.updatedAt}|${a.version}|${intake.automationUpdatedAt}`;
   const hit = cache.get(intake.id);
   if (hit?.stamp === stamp) return hit.target;
   const target = await buildTarget(deps, intake.automationId, a.version, intake.nodeId);
