@@ -29,6 +29,8 @@ export interface IntakeHead {
   automationVersion: number | null;
   automationEnabled: number | null;
   automationUpdatedAt: string | null;
+  /** Changes when the node's connection changes (a rotated webhook secret must apply at once). */
+  connectionUpdatedAt: string | null;
 }
 
 export interface TriggerTarget {
@@ -47,8 +49,8 @@ export function loadIntakeHead(deps: AppDeps, token: string): IntakeHead | undef
   return prepared(deps.db, 
       `select i.id, i.workspace_id as workspaceId, i.kind, i.automation_id as automationId, i.node_id as nodeId, i.connection_id as connectionId,
        i.line_id as lineId, i.status, i.updated_at as updatedAt, i.config, i.secret_enc as secretEnc, i.name,
-       a.version as automationVersion, a.enabled as automationEnabled, a.updated_at as automationUpdatedAt
-       from intakes i left join automations a on a.id = i.automation_id where i.token = ?`,
+       a.version as automationVersion, a.enabled as automationEnabled, a.updated_at as automationUpdatedAt, c.updated_at as connectionUpdatedAt
+       from intakes i left join automations a on a.id = i.automation_id left join connections c on c.id = i.connection_id where i.token = ?`,
     )
     .get(token) as IntakeHead | undefined;
 }
@@ -69,7 +71,7 @@ export async function triggerTarget(deps: AppDeps, intake: IntakeHead): Promise<
   if (!intake.automationId || !intake.nodeId) return undefined;
   if (!intake.automationEnabled || intake.automationVersion === null) return undefined;
   const a = { version: intake.automationVersion };
-  const stamp = `${intake.updatedAt}|${a.version}|${intake.automationUpdatedAt}`;
+  const stamp = `${intake.updatedAt}|${a.version}|${intake.automationUpdatedAt}|${intake.connectionUpdatedAt}`;
   const hit = cache.get(intake.id);
   if (hit?.stamp === stamp) return hit.target;
   const target = await buildTarget(deps, intake.automationId, a.version, intake.nodeId);
