@@ -57,6 +57,14 @@ type Outcome =
 
 const MAX_LOGS = 200;
 
+/** Abort reason used when a worker stops and cannot wait any longer: the step is given back, not failed. */
+export class ShutdownAbort extends Error {
+  constructor() {
+    super("worker shutting down");
+    this.name = "ShutdownAbort";
+  }
+}
+
 function stepLogger(logs: StepLog[], base: Logger, fields: Record<string, unknown>): Logger {
   const at = (level: "debug" | "info" | "warn" | "error") => (message: string, f?: Record<string, unknown>) => {
     if (logs.length < MAX_LOGS) logs.push({ at: new Date().toISOString(), level, message, ...(f ? { fields: f } : {}) });
@@ -106,7 +114,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     const signal = controller.signal;
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(timedOut ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`) : new Error("cancelled"));
+      onAbort = () =>
+        reject(signal.reason instanceof ShutdownAbort ? signal.reason : timedOut ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`) : new Error("cancelled"));
       signal.addEventListener("abort", onAbort, { once: true });
     });
     aborted.catch(() => undefined);
@@ -145,6 +154,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       else if ("kind" in result && result.kind === "stop") outcome = { kind: "stop", reason: result.reason };
       else outcome = { kind: "emit", output: result as Envelope };
     } catch (e) {
+      if (e instanceof ShutdownAbort || signal.reason instanceof ShutdownAbort) throw new ShutdownAbort(); // not an outcome: the job is released
       const err = e as Error & { permanent?: boolean };
       const message = e instanceof ExpressionError ? `expression in ${e.field} failed: ${e.message.slice(e.field.length + 2)}` : err.message;
       outcome = { kind: "error", message, retryable: !err.permanent && isRetryable(e), retryAfterMs: retryAfterOf(e) };

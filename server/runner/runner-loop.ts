@@ -10,7 +10,7 @@ import type { AppDeps } from "../deps";
 import { startCheckpointer } from "@/db/checkpointer";
 import { newId } from "../ids";
 import { loadConnectionHandle } from "../services/connections/load-connection";
-import { executeStep, type ExecutorOptions, type LocalItem } from "./execute-step";
+import { executeStep, ShutdownAbort, type ExecutorOptions, type LocalItem } from "./execute-step";
 import { runMaintenance, type MaintenanceOptions } from "./maintenance";
 import { claimJobs, releaseJob, releaseLeases, renewLeases } from "./queue";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy";
@@ -159,7 +159,7 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
       local.length = 0; // claimed but not started: released below
       if (inFlight > 0) {
         const idle = new Promise<void>((resolve) => (idleResolve = resolve));
-        const timer = setTimeout(() => controllers.forEach((set) => set.forEach((c) => c.abort())), options.stopTimeoutMs ?? 20_000);
+        const timer = setTimeout(() => controllers.forEach((set) => set.forEach((c) => c.abort(new ShutdownAbort()))), options.stopTimeoutMs ?? 20_000);
         await idle;
         clearTimeout(timer);
       }

@@ -191,4 +191,20 @@ describe("runner", () => {
     expect(detail.steps[2]!.attempts).toHaveLength(5);
     expect(detail.error!.message).toContain("gave up after 5 attempts");
   });
+
+  it("a stop that cannot wait gives the in-flight step back instead of failing the run", async () => {
+    await runner.stop();
+    runner = startRunner(deps, { pollMs: 20, maintenance: false, stopTimeoutMs: 100 });
+    const marks = path.join(deps.dir, "slow");
+    const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.mark", name: "slow", config: { file: marks, sleepMs: 1500 } }]));
+    const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
+    await waitForRun(deps, r.id, ["running"]);
+    await new Promise((res) => setTimeout(res, 100));
+    await runner.stop();
+    expect((deps.db.$client.prepare("select status from runs where id = ?").get(r.id) as { status: string }).status).toBe("running");
+    expect(deps.db.$client.prepare("select status, lease_owner as owner from jobs where run_id = ?").all(r.id)).toEqual([{ status: "queued", owner: null }]);
+    runner = startRunner(deps, { pollMs: 20, maintenance: false });
+    await waitForRun(deps, r.id);
+    expect((deps.db.$client.prepare("select status from runs where id = ?").get(r.id) as { status: string }).status).toBe("succeeded");
+  });
 });
