@@ -23,7 +23,7 @@ async function main() {
 
   const server = http.createServer((req, res) => {
     if (req.url && req.url.startsWith("/hooks/")) {
-      handleHookRequest(req, res, deps);
+      handleHookRequest(req, res, deps, { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES });
       return;
     }
     handle(req, res);
