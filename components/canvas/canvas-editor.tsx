@@ -8,6 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ConnectionDialog } from "@/components/connections/connection-dialog";
+import { SiteChooser } from "@/components/connections/site-chooser";
 import { CanvasFlow } from "./canvas-flow";
 import { useCanvasStore, type ClipboardPayload } from "./canvas-store";
 import { CatalogProvider, useCatalog } from "./catalog-context";
@@ -18,13 +19,21 @@ import { EditorToolbar } from "./editor-toolbar";
 import { defaultNameFor } from "./graph-utils";
 import { BuildingBlocks } from "./palette/building-blocks";
 import { ShortcutsDialog } from "./shortcuts-dialog";
-import { isUnitNode, type CatalogIntegration, type FlowNode, type FlowNodeData, type PaletteUnit } from "./types";
+import { isUnitNode, type CatalogIntegration, type FlowNode, type FlowNodeData, type GraphDoc, type PaletteUnit } from "./types";
 import { problemsFromError } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
-import { useLeaveGuard } from "./use-leave-guard";
+import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
 import { VersionsDrawer } from "./versions-drawer";
 
 const CLIPBOARD_KEY = "conveyor:clipboard";
+const draftKey = (automationId: string) => `conveyor:draft:${automationId}`;
+
+interface OAuthDraft {
+  version: number;
+  name: string;
+  graph: GraphDoc;
+  nodeId: string | null;
+}
 
 export function CanvasEditor({ workspaceId, automationId }: { workspaceId: string; automationId: string }) {
   const trpc = useTRPC();
@@ -66,6 +75,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
 
   const [name, setName] = useState("");
   const [metaDirty, setMetaDirty] = useState(false);
+  const [siteFor, setSiteFor] = useState<string | null>(null);
   const loadedVersion = useRef<string | null>(null);
   useEffect(() => {
     const a = automation.data;
@@ -78,6 +88,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     store.getState().load(a.graph, kindOf);
     setName(a.name);
     setMetaDirty(false);
+    restoreOAuthDraft(a.id, a.version, kindOf, setName, setSiteFor);
   }, [automation.data, kindOf, store]);
   const dirty = graphDirty || metaDirty;
   useLeaveGuard(dirty);
@@ -341,9 +352,50 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
           qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() });
           if (selected) store.getState().setConnection(selected.id, c.id);
         }}
+        beforeRedirect={() => {
+          // OAuth leaves the page: keep the unsaved graph and come back to it.
+          const draft: OAuthDraft = { version: a.version, name, graph: store.getState().toDocument(), nodeId: selected?.id ?? null };
+          sessionStorage.setItem(draftKey(automationId), JSON.stringify(draft));
+          suspendLeaveGuard();
+        }}
+      />
+      <SiteChooser
+        workspaceId={workspaceId}
+        connectionId={siteFor}
+        onClose={() => setSiteFor(null)}
+        onChosen={() => qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() })}
       />
     </div>
   );
+}
+
+/** Back from an OAuth consent: restore the unsaved graph and give the new connection to the node that asked. */
+function restoreOAuthDraft(automationId: string, version: number, kindOf: (key: string) => "trigger" | "component", setName: (v: string) => void, setSiteFor: (id: string | null) => void) {
+  const params = new URLSearchParams(window.location.search);
+  const connected = params.get("connected");
+  const chooseSite = params.get("chooseSite");
+  const error = params.get("oauthError");
+  if (!connected && !chooseSite && !error) return;
+  window.history.replaceState(null, "", window.location.pathname);
+  const raw = sessionStorage.getItem(draftKey(automationId));
+  sessionStorage.removeItem(draftKey(automationId));
+  if (error) toast.error(`Authorisation failed: ${error}`);
+  const connectionId = connected ?? chooseSite;
+  if (raw) {
+    const draft = JSON.parse(raw) as OAuthDraft;
+    if (draft.version === version) {
+      const s = useCanvasStore.getState();
+      s.load(draft.graph, kindOf);
+      useCanvasStore.setState({ dirty: true });
+      setName(draft.name);
+      if (draft.nodeId && connectionId && !error) {
+        s.setConnection(draft.nodeId, connectionId);
+        s.select([draft.nodeId]);
+      }
+    }
+  }
+  if (chooseSite) setSiteFor(chooseSite);
+  else if (connected) toast.success("Connected. Your unsaved changes are back; save when ready.");
 }
 
 function revealNode(flow: ReturnType<typeof useReactFlow>, id: string) {

@@ -2,12 +2,19 @@
 /** Asks before leaving with unsaved changes: tab close/reload (beforeunload) and in-app link clicks. */
 import { useEffect } from "react";
 
+let suspended = false;
+/** For deliberate navigations that keep the draft (OAuth connect): no prompt. */
+export function suspendLeaveGuard() {
+  suspended = true;
+}
+
 export const LEAVE_MESSAGE = "You have unsaved changes. Leave without saving?";
 
 export function useLeaveGuard(dirty: boolean) {
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (suspended) return;
       e.preventDefault();
       e.returnValue = "";
     };

@@ -4,7 +4,7 @@ import { Dialog } from "@/components/canvas/dialog";
 import type { CatalogIntegration } from "@/components/canvas/types";
 import { ConnectionForm, type ConnectionRecord } from "./connection-form";
 
-export function ConnectionDialog({ workspaceId, integration, returnTo, onClose, onCreated }: { workspaceId: string; integration: CatalogIntegration | null; returnTo?: string; onClose: () => void; onCreated: (c: ConnectionRecord) => void }) {
+export function ConnectionDialog({ workspaceId, integration, returnTo, onClose, onCreated, beforeRedirect }: { workspaceId: string; integration: CatalogIntegration | null; returnTo?: string; onClose: () => void; onCreated: (c: ConnectionRecord) => void; beforeRedirect?: (c: ConnectionRecord) => void }) {
   return (
     <Dialog open={!!integration} onClose={onClose} title={integration ? `Connect ${integration.title}` : "Connect"}>
       {integration && (
@@ -12,6 +12,7 @@ export function ConnectionDialog({ workspaceId, integration, returnTo, onClose, 
           workspaceId={workspaceId}
           integration={integration}
           returnTo={returnTo}
+          beforeRedirect={beforeRedirect}
           onSaved={(c) => {
             onCreated(c);
             onClose();

@@ -27,7 +27,7 @@ function clean(config: Record<string, unknown>) {
   return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== "" && v !== undefined));
 }
 
-export function ConnectionForm({ workspaceId, integration, existing, returnTo, onSaved }: { workspaceId: string; integration: CatalogIntegration; existing?: ConnectionRecord; returnTo?: string; onSaved?: (c: ConnectionRecord) => void }) {
+export function ConnectionForm({ workspaceId, integration, existing, returnTo, onSaved, beforeRedirect }: { workspaceId: string; integration: CatalogIntegration; existing?: ConnectionRecord; returnTo?: string; onSaved?: (c: ConnectionRecord) => void; beforeRedirect?: (c: ConnectionRecord) => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const create = useMutation(trpc.connections.create.mutationOptions());
@@ -59,6 +59,7 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
       const saved = await save();
       if (oauth && saved.status !== "ready") {
         const { authorizeUrl } = await begin.mutateAsync({ workspaceId, connectionId: saved.id, returnTo: returnTo ?? `/w/${workspaceId}/connections` });
+        beforeRedirect?.(saved);
         window.location.assign(authorizeUrl);
         return;
       }

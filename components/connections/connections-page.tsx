@@ -10,6 +10,7 @@ import { Dialog } from "@/components/canvas/dialog";
 import { IntegrationIcon } from "@/components/canvas/integration-icon";
 import type { CatalogIntegration } from "@/components/canvas/types";
 import { ConnectionForm, type ConnectionRecord } from "./connection-form";
+import { SiteChooser } from "./site-chooser";
 
 const STATUS: Record<string, string> = {
   ready: "border-green-200 bg-green-50 text-green-700",
@@ -127,28 +128,5 @@ export function ConnectionsPage({ workspaceId }: { workspaceId: string }) {
       </Dialog>
       <SiteChooser workspaceId={workspaceId} connectionId={siteFor} onClose={() => { setSiteFor(null); refresh(); }} />
     </div>
-  );
-}
-
-/** When the authorised account reaches several sites, the user picks one. */
-function SiteChooser({ workspaceId, connectionId, onClose }: { workspaceId: string; connectionId: string | null; onClose: () => void }) {
-  const trpc = useTRPC();
-  const sites = useQuery({ ...trpc.connections.siteChoices.queryOptions({ workspaceId, connectionId: connectionId ?? "" }), enabled: !!connectionId });
-  const choose = useMutation(trpc.connections.chooseSite.mutationOptions());
-  return (
-    <Dialog open={!!connectionId} onClose={onClose} title="Choose a site">
-      <p className="mb-3 text-sm text-muted">Your account can reach several sites. Pick the one this connection works with.</p>
-      <ul className="space-y-2" data-testid="site-choices">
-        {(sites.data ?? []).map((s) => (
-          <li key={s.value}>
-            <button className="flex w-full items-center gap-2 rounded-md border border-border p-3 text-left hover:bg-zinc-50" onClick={async () => {
-              try { await choose.mutateAsync({ workspaceId, connectionId: connectionId!, value: s.value }); toast.success(`Using ${s.label}`); onClose(); } catch (e) { toast.error((e as Error).message); }
-            }}>
-              <Globe size={15} className="text-accent" aria-hidden /> {s.label}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </Dialog>
   );
 }

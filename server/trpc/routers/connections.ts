@@ -38,7 +38,7 @@ export const connectionsRouter = createTRPCRouter({
   /** Sites the authorised account can reach, when it reaches several (status `needs_site`). */
   siteChoices: workspaceProcedure.input(One).query(async ({ ctx, input }) => {
     const c = await getConnectionOrThrow(ctx.deps, ctx.actor, input.workspaceId, input.connectionId);
-    const choices = (c.state as { choices?: Array<{ value: string; label: string }> }).choices ?? [];
+    const choices = (c.state as { siteChoices?: Array<{ value: string; label: string }> }).siteChoices ?? [];
     return choices.map(({ value, label }) => ({ value, label }));
   }),
   chooseSite: workspaceProcedure

@@ -29,7 +29,7 @@ export async function GET(req: NextRequest) {
     if (providerError || !code) throw new Error(providerError ? `${providerError}${q.get("error_description") ? `: ${q.get("error_description")}` : ""}` : "The provider sent no authorisation code.");
     const result = await completeOAuth(deps, { state, code, userId: actor.userId });
     const target = result.returnTo ?? `/w/${result.connection.workspaceId}/connections`;
-    if (result.needsSiteChoice) return back(req, `/w/${result.connection.workspaceId}/connections`, { chooseSite: result.connection.id });
+    if (result.needsSiteChoice) return back(req, target, { chooseSite: result.connection.id });
     return back(req, target, { connected: result.connection.id });
   } catch (err) {
     deps.log.warn("oauth callback failed", { integration: req.nextUrl.pathname.split("/")[2], error: (err as Error).message });
