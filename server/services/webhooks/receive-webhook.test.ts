@@ -9,6 +9,7 @@ import { registerStubs } from "../../runner/testing/stub-integration";
 import { seedWorkspace } from "../../runner/testing/seed";
 import { waitForRun } from "../../runner/testing/wait";
 import { createHmac } from "node:crypto";
+import { createWebhookIntake } from "../intakes-webhook/intakes";
 
 registerStubs();
 
@@ -102,5 +103,21 @@ describe("webhook ingress", () => {
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: false });
     expect((await post(url, "{}")).status).toBe(404);
     expect(count("events")).toBe(0);
+  });
+
+  it("a webhook intake turns an authenticated JSON POST into a task on its line (once per delivery id)", async () => {
+    const line = deps.db.$client.prepare("select id from lines where workspace_id = ?").get(ws.workspaceId) as { id: string };
+    const intake = await createWebhookIntake(deps, ws.actor, ws.workspaceId, { name: "alerts", lineId: line.id });
+    const url = intake.url!.replace("http://127.0.0.1:3999", base);
+    const body = JSON.stringify({ title: "Disk full on db-1", data: { host: "db-1" } });
+    expect((await post(url, body, { "content-type": "application/json", authorization: "Bearer wrong" })).status).toBe(401);
+    const h = { "content-type": "application/json", authorization: `Bearer ${intake.secret}`, "idempotency-key": "d-1" };
+    const one = await post(url, body, h);
+    expect(one.status).toBe(202);
+    expect(one.body.taskId).toMatch(/^tsk_/);
+    const two = await post(url, body, h);
+    expect(two.body).toMatchObject({ accepted: 0, duplicates: 1 });
+    const tasks = deps.db.$client.prepare("select title, data from tasks where intake_id = ?").all(intake.id) as Array<{ title: string; data: string }>;
+    expect(tasks).toEqual([{ title: "Disk full on db-1", data: JSON.stringify({ host: "db-1" }) }]);
   });
 });
