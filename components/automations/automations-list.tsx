@@ -1,7 +1,7 @@
 "use client";
 /** Automations of a workspace: search, create, duplicate, enable/disable, delete (confirmed), last run status. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Copy, MoreHorizontal, Plus, Search, Trash2, Workflow } from "lucide-react";
+import { Copy, ListChecks, Plus, Search, Trash2, Workflow } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
@@ -119,7 +119,7 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
                       <Trash2 size={14} />
                     </button>
                     <Link className="btn btn-ghost btn-sm" aria-label={`Runs of ${a.name}`} title="Runs" href={`/w/${workspaceId}/runs?automationId=${a.id}`}>
-                      <MoreHorizontal size={14} />
+                      <ListChecks size={14} />
                     </Link>
                   </td>
                 </tr>

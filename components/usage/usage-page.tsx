@@ -77,7 +77,7 @@ function Chart({ title, rows, statuses }: { title: string; rows: Array<Record<st
   return (
     <section className="card p-4" aria-label={title}>
       <h2 className="mb-3">{title}</h2>
-      {rows.length === 0 ? (
+      {rows.length === 0 || statuses.length === 0 ? (
         <p className="py-16 text-center text-sm text-muted">No activity in this window.</p>
       ) : (
         <div className="h-64">
