@@ -47,14 +47,43 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
     rollbackTo: c.prepare("ROLLBACK TO gc_item"),
   };
 
-  const flush = () => {
-    scheduled = false;
-    const batch = pending.length > maxBatch ? pending.splice(0, maxBatch) : pending;
-    if (batch === pending) pending = [];
-    if (pending.length) schedule();
-    const outcomes: Array<{ ok: boolean; value: unknown }> = [];
+  // Taking the write lock never waits inside SQLite (its busy handler sleeps in steps up to 100 ms
+  // and blocks the event loop): when another process holds the lock, the batch retries in 1 ms.
+  const busyTimeout = (c.pragma("busy_timeout", { simple: true }) as number) || 5000;
+  const noWait = c.prepare("PRAGMA busy_timeout = 0");
+  const wait = c.prepare(`PRAGMA busy_timeout = ${busyTimeout}`);
+  let busySince: number | undefined;
+  const tryBegin = (): boolean => {
+    noWait.run();
     try {
       stmts.begin.run();
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code === "SQLITE_BUSY") return false;
+      throw e;
+    } finally {
+      wait.run();
+    }
+  };
+
+  const flush = () => {
+    scheduled = false;
+    const batch = pending.splice(0, maxBatch);
+    const outcomes: Array<{ ok: boolean; value: unknown }> = [];
+    try {
+      if (!tryBegin()) {
+        busySince ??= Date.now();
+        if (Date.now() - busySince < busyTimeout) {
+          pending = batch.concat(pending);
+          scheduled = true;
+          setTimeout(flush, 1);
+          return;
+        }
+        busySince = undefined;
+        throw Object.assign(new Error("database is locked (busy for too long)"), { code: "SQLITE_BUSY" });
+      }
+      busySince = undefined;
+      if (pending.length) schedule();
       try {
         for (const item of batch) {
           stmts.savepoint.run();
@@ -76,6 +105,7 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
       commits++;
     } catch (e) {
       for (const item of batch) item.reject(e);
+      if (pending.length) schedule();
       return;
     }
     batch.forEach((item, i) => (outcomes[i]!.ok ? item.resolve(outcomes[i]!.value) : item.reject(outcomes[i]!.value)));

@@ -51,6 +51,8 @@ function prepare(db: Db) {
     ),
     concurrency: c.prepare("select concurrency from automations where id = ?"),
     startRun: c.prepare("update runs set status = 'running', started_at = coalesce(started_at, ?), updated_at = ? where id = ? and status in ('queued', 'waiting')"),
+    noWait: c.prepare("PRAGMA busy_timeout = 0"),
+    wait: c.prepare(`PRAGMA busy_timeout = ${(c.pragma("busy_timeout", { simple: true }) as number) || 5000}`),
     depth: c.prepare("select count(*) as n, min(available_at) as oldest from jobs where status = 'queued' and available_at <= ?"),
   };
 }
@@ -89,39 +91,51 @@ function toJob(r: Row): StepJob {
  * Claims up to `limit` due jobs for `owner`. Jobs of runs that have not started yet respect the
  * automation's concurrency (runs in `running` state); such runs are moved to `running` here.
  */
-export function claimJobs(db: Db, owner: string, limit: number, now: number, leaseMs: number): StepJob[] {
+/** Returns the claimed jobs, or null when another process held the write lock (try again shortly). */
+export function claimJobs(db: Db, owner: string, limit: number, now: number, leaseMs: number): StepJob[] | null {
   const s = queueStatements(db);
-  return db.$client
-    .transaction(() => {
-      const busy = s.running.all() as Array<{ a: string; n: number; c: number }>;
-      const running = new Map(busy.map((r) => [r.a, r.n]));
-      const limits = new Map(busy.map((r) => [r.a, r.c]));
-      // Automations at their concurrency limit are skipped in SQL, so their backlog cannot starve others.
-      const full = JSON.stringify(busy.filter((r) => r.n >= r.c).map((r) => r.a));
-      const rows = [...(s.expired.all(now, limit) as Row[]), ...(s.due.all(now, full, limit * 2) as Row[])];
-      if (!rows.length) return [];
-      const admitted = new Set<string>();
-      const claimed: StepJob[] = [];
-      const iso = new Date(now).toISOString();
-      for (const row of rows) {
-        if (claimed.length >= limit) break;
-        if (row.runStatus === "queued" && !admitted.has(row.runId)) {
-          if (!limits.has(row.automationId)) {
-            const a = s.concurrency.get(row.automationId) as { concurrency: number } | undefined;
-            limits.set(row.automationId, a?.concurrency ?? 1);
-          }
-          const inUse = running.get(row.automationId) ?? 0;
-          if (inUse >= limits.get(row.automationId)!) continue; // stays queued, visibly
-          running.set(row.automationId, inUse + 1);
-          admitted.add(row.runId);
-        }
-        if (row.runStatus === "queued" || row.runStatus === "waiting") s.startRun.run(iso, iso, row.runId);
-        s.lease.run(owner, now + leaseMs, row.id);
-        claimed.push(toJob(row));
+  // Do not wait for the write lock inside SQLite (that blocks the event loop): when another process
+  // holds it, claim nothing now; the runner polls again shortly.
+  s.noWait.run();
+  try {
+    return db.$client.transaction(() => claimInTx(db, owner, limit, now, leaseMs)).immediate();
+  } catch (e) {
+    if ((e as { code?: string }).code === "SQLITE_BUSY") return null;
+    throw e;
+  } finally {
+    s.wait.run();
+  }
+}
+
+function claimInTx(db: Db, owner: string, limit: number, now: number, leaseMs: number): StepJob[] {
+  const s = queueStatements(db);
+  const busy = s.running.all() as Array<{ a: string; n: number; c: number }>;
+  const running = new Map(busy.map((r) => [r.a, r.n]));
+  const limits = new Map(busy.map((r) => [r.a, r.c]));
+  // Automations at their concurrency limit are skipped in SQL, so their backlog cannot starve others.
+  const full = JSON.stringify(busy.filter((r) => r.n >= r.c).map((r) => r.a));
+  const rows = [...(s.expired.all(now, limit) as Row[]), ...(s.due.all(now, full, limit * 2) as Row[])];
+  if (!rows.length) return [];
+  const admitted = new Set<string>();
+  const claimed: StepJob[] = [];
+  const iso = new Date(now).toISOString();
+  for (const row of rows) {
+    if (claimed.length >= limit) break;
+    if (row.runStatus === "queued" && !admitted.has(row.runId)) {
+      if (!limits.has(row.automationId)) {
+        const a = s.concurrency.get(row.automationId) as { concurrency: number } | undefined;
+        limits.set(row.automationId, a?.concurrency ?? 1);
       }
-      return claimed;
-    })
-    .immediate();
+      const inUse = running.get(row.automationId) ?? 0;
+      if (inUse >= limits.get(row.automationId)!) continue; // stays queued, visibly
+      running.set(row.automationId, inUse + 1);
+      admitted.add(row.runId);
+    }
+    if (row.runStatus === "queued" || row.runStatus === "waiting") s.startRun.run(iso, iso, row.runId);
+    s.lease.run(owner, now + leaseMs, row.id);
+    claimed.push(toJob(row));
+  }
+  return claimed;
 }
 
 export function renewLeases(db: Db, owner: string, until: number): void {

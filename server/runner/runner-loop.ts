@@ -99,17 +99,19 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
     if (stopping) return;
     const room = concurrency - inFlight - local.length;
     let got = 0;
+    let busy = false;
     if (room > 0) {
       try {
         const jobs = claimJobs(deps.db, owner, room, Date.now(), leaseMs);
-        got = jobs.length;
-        for (const job of jobs) local.push({ job });
+        busy = jobs === null;
+        got = jobs?.length ?? 0;
+        for (const job of jobs ?? []) local.push({ job });
         pump();
       } catch (e) {
         deps.log.warn("claim failed", { error: (e as Error).message });
       }
     }
-    scheduleClaim(got > 0 && got === room ? 0 : pollMs);
+    scheduleClaim(busy ? 2 : got > 0 && got === room ? 0 : pollMs);
   };
 
   const scheduleClaim = (delay: number) => {
