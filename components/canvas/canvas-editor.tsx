@@ -18,6 +18,7 @@ import type { TriggerEventSummary } from "./config-panel/trigger-panel";
 import { EditorToolbar } from "./editor-toolbar";
 import { defaultNameFor } from "./graph-utils";
 import { BuildingBlocks } from "./palette/building-blocks";
+import { RunDialog } from "./run-dialog";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { isUnitNode, type CatalogIntegration, type FlowNode, type FlowNodeData, type GraphDoc, type PaletteUnit } from "./types";
 import { problemsFromError } from "./use-trpc-problems";
@@ -182,6 +183,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
 
   // ---- panels and dialogs
   const [helpOpen, setHelpOpen] = useState(false);
+  const [runOpen, setRunOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [connectFor, setConnectFor] = useState<string | null>(null);
   const selected = useMemo(() => {
@@ -285,7 +287,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         version={a.version}
         problems={problems.length}
         canRun={!!manualTrigger}
-        onRun={() => runNow({ nodeId: manualTrigger?.id })}
+        onRun={() => (dirty ? toast.error("Save first: runs use the saved version.") : setRunOpen(true))}
         onSave={doSave}
         onTidy={handlers.tidy}
         onHistory={() => setHistoryOpen(true)}
@@ -328,6 +330,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         )}
       </div>
       <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <RunDialog open={runOpen} busy={start.isPending} onClose={() => setRunOpen(false)} onStart={(payload) => runNow({ nodeId: manualTrigger?.id, payload })} />
       <VersionsDrawer
         open={historyOpen}
         onClose={() => setHistoryOpen(false)}

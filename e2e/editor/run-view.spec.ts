@@ -31,6 +31,8 @@ test("run by hand and watch the run view", async ({ page, api, seed, baseURL }) 
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
   await page.getByTestId("run-now").click();
+  await page.getByLabel("Event data (JSON)").fill('{ "reason": "e2e" }');
+  await page.getByTestId("start-run").click();
   await expect(page).toHaveURL(/\/runs\/run_/);
   await expect(page.getByTestId("run-status").first()).toHaveAttribute("data-status", /succeeded|failed/, { timeout: 30_000 });
   await expect(page.locator('[data-node-name="probe"] [data-testid="node-run-status"]')).toHaveAttribute("data-status", "succeeded");
@@ -38,6 +40,9 @@ test("run by hand and watch the run view", async ({ page, api, seed, baseURL }) 
   await expect(page.getByTestId("step-probe").getByTestId("step-output")).toContainText('"status": 200');
   await expect(page.getByTestId("step-probe").getByTestId("step-input")).toContainText("/api/health");
   if (SHOTS) await page.screenshot({ path: shot("run-view") });
+  // The trigger event carries the payload given in the run dialog.
+  await page.locator('.react-flow__node:has([data-node-name="start"])').click();
+  await expect(page.getByTestId("step-panel")).toContainText('"reason": "e2e"');
 
   // The runs list shows it.
   await page.getByRole("link", { name: "Back to runs" }).click();
