@@ -88,7 +88,7 @@ function FieldRenderer(props: FieldProps) {
       <section className="rounded-md border border-border" data-testid={`section-${path}`}>
         <div className="flex items-center justify-between gap-2 px-3 py-2">
           <span className="text-sm font-medium" id={`${id}-toggle-label`}>{label}</span>
-          <BooleanInput id={`${id}-toggle`} label={`Enable ${label}`} value={on} onChange={(v) => onChange(v ? initialValue({ ...s, togglable: false }) : undefined)} />
+          <BooleanInput id={`${id}-toggle`} label={`Enable ${label}`} value={on} disabled={env.readOnly} onChange={(v) => onChange(v ? initialValue({ ...s, togglable: false }) : undefined)} />
         </div>
         {on && (
           <div className="border-t border-border px-3 py-3">
@@ -170,6 +170,7 @@ function FieldRenderer(props: FieldProps) {
           label={label}
           items={items}
           inline={kind === "stringList"}
+          disabled={env.readOnly}
           newItem={() => initialValue(itemSchema)}
           onChange={change}
           renderItem={(i) =>
@@ -213,6 +214,7 @@ function FieldRenderer(props: FieldProps) {
       type="button"
       className="inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-[11px] font-medium text-muted hover:bg-zinc-100 aria-pressed:bg-accent-soft aria-pressed:text-accent-strong"
       aria-pressed={exprMode}
+      disabled={env.readOnly}
       aria-label={`${exprMode ? "Use a fixed value for" : "Use an expression for"} ${label}`}
       data-testid={`expr-toggle-${path}`}
       onClick={() => {

@@ -1,0 +1,49 @@
+/**
+ * Trigger panel "listen for a test event": the next delivery to the trigger's URL shows up in the panel
+ * and its fields are offered by the expression autocomplete of downstream nodes.
+ */
+import { test, expect } from "../fixtures";
+import { CanvasPage } from "../support/canvas-page";
+
+test("a test event feeds the expression autocomplete", async ({ page, api, seed }) => {
+  const ws = seed.workspaceId;
+  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
+    data: {
+      name: "Webhook to filter",
+      enabled: true,
+      graph: {
+        nodes: [
+          { id: "n1", name: "hook", key: "core.webhook", config: {}, position: { x: 0, y: 0 } },
+          { id: "n2", name: "onlyGold", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: 0 } },
+        ],
+        edges: [{ from: "n1", to: "n2" }],
+      },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const app = await created.json();
+  const canvas = new CanvasPage(page);
+  await canvas.goto(ws, app.id);
+  await canvas.select("hook");
+  await page.getByTestId("panel-tab-trigger").click();
+  const url = await page.getByTestId("trigger-url").inputValue();
+  await page.getByTestId("listen-toggle").click();
+  await expect(page.getByText("Waiting for the next delivery")).toBeVisible();
+
+  const delivered = await page.request.post(url, { data: { customer: { tier: "gold", name: "Acme" } } });
+  expect(delivered.status()).toBeLessThan(300);
+  await expect(page.getByText("Waiting for the next delivery")).toBeHidden({ timeout: 15_000 });
+  await expect(page.getByText(/Test event received/)).toBeVisible();
+
+  await canvas.select("onlyGold");
+  const editor = canvas.field("condition").locator(".cm-content");
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("{{ $trigger.data.body.cu");
+  const option = page.locator(".cm-tooltip-autocomplete li", { hasText: "$trigger.data.body.customer.tier" });
+  await expect(option).toBeVisible();
+  await expect(option).toContainText('"gold"');
+  await option.click();
+  await page.keyboard.type(' = "gold" }}');
+  await expect(canvas.field("condition").getByTestId(/^preview-/)).toContainText("true");
+});
