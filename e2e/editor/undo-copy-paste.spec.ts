@@ -53,7 +53,20 @@ test("undo/redo and copy/paste across automations", async ({ page, api, seed }) 
   await expect(canvas.nodeByName("fetch2")).toBeVisible();
   await expect(canvas.edges()).toHaveCount(2);
   await canvas.save();
-  await expect(page.getByTestId("save-state")).toHaveText(/Saved/);
+  await expect(page.getByTestId("save-state")).toHaveText(/Saved · v2/);
+
+  // Version history: restoring v1 (empty) saves it as v3; restoring v2 brings the nodes back as v4.
+  await page.getByTestId("history").click();
+  const versions = page.getByTestId("versions-list");
+  await expect(versions.getByRole("listitem")).toHaveCount(2);
+  await versions.getByRole("listitem").filter({ hasText: "v1" }).getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("save-state")).toHaveText(/Saved · v3/);
+  await expect(canvas.nodeByName("fetch")).toHaveCount(0);
+  await page.getByTestId("history").click();
+  await versions.getByRole("listitem").filter({ hasText: "v2" }).getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("save-state")).toHaveText(/Saved · v4/);
+  await canvas.fit();
+  await expect(canvas.nodeByName("fetch2")).toBeVisible();
 
   // Paste into another automation.
   await newAutomation(api, page, ws, "Paste target");
