@@ -15,7 +15,7 @@ const sync = (process.env.BENCH_SYNC ?? "NORMAL") as "NORMAL" | "FULL";
 const { deps, dir, close } = benchDeps(sync);
 const { token } = await threeStepAutomation(deps);
 const { server, port } = await listen(deps);
-const checkpointer = startCheckpointer(deps.db); // as in the server, where the runner starts it
+const checkpointer = process.env.BENCH_CHECKPOINTER === "0" ? null : startCheckpointer(deps.db); // as in the server, where the runner starts it
 const bodyFile = path.join(dir, "body.json");
 fs.writeFileSync(bodyFile, BODY);
 
@@ -53,6 +53,7 @@ const result = {
   queuedRunsWithJobs: runs,
   allAcceptedDurable: stored >= accepted && stored - accepted <= 32,
   commits: groupCommitter(deps.db).commits - commitsBefore,
+  busyRetries: groupCommitter(deps.db).busyRetries,
 };
 console.log(JSON.stringify(result));
 server.close();

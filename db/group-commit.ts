@@ -18,6 +18,8 @@ export interface GroupCommitter {
   onBatchEnd(fn: (tx: Db) => void): void;
   /** Number of transactions committed (for benchmarks). */
   readonly commits: number;
+  /** Times the write lock was held by another connection and the batch was retried. */
+  readonly busyRetries: number;
 }
 
 const committers = new WeakMap<Db, GroupCommitter>();
@@ -53,6 +55,7 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
   const noWait = c.prepare("PRAGMA busy_timeout = 0");
   const wait = c.prepare(`PRAGMA busy_timeout = ${busyTimeout}`);
   let busySince: number | undefined;
+  let busyRetries = 0;
   const tryBegin = (): boolean => {
     noWait.run();
     try {
@@ -73,6 +76,7 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
     try {
       if (!tryBegin()) {
         busySince ??= Date.now();
+        busyRetries++;
         if (Date.now() - busySince < busyTimeout) {
           pending = batch.concat(pending);
           scheduled = true;
@@ -127,6 +131,9 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
     },
     onBatchEnd(fn) {
       endHooks.push(fn);
+    },
+    get busyRetries() {
+      return busyRetries;
     },
     get commits() {
       return commits;
