@@ -89,6 +89,7 @@ export function fireSchedules(deps: AppDeps): number {
   return fired;
 }
 
+/** Deletes at most 5,000 runs per rule and pass (with their steps), so a pass never stalls the process. */
 export function pruneHistory(deps: AppDeps, opts: Pick<MaintenanceOptions, "retentionDays" | "retentionCount">): number {
   const c = deps.db.$client;
   const cutoff = new Date(deps.now().getTime() - opts.retentionDays * 86_400_000).toISOString();
@@ -100,7 +101,7 @@ export function pruneHistory(deps: AppDeps, opts: Pick<MaintenanceOptions, "rete
   for (const { a } of over) {
     removed += c
       .prepare(
-        `delete from runs where id in (select id from runs where automation_id = ? and ${finished} order by created_at desc, id desc limit -1 offset ?)`,
+        `delete from runs where id in (select id from (select id from runs where automation_id = ? and ${finished} order by created_at desc, id desc limit -1 offset ?) limit 5000)`,
       )
       .run(a, opts.retentionCount).changes;
   }
