@@ -4,6 +4,7 @@
  * write per step on the hot path.
  */
 import type { Db } from "@/db/client";
+import { prepared } from "@/db/prepared";
 
 const KEY = Symbol.for("conveyor.usage.pending");
 type G = typeof globalThis & { [KEY]?: Map<string, number> };
@@ -31,7 +32,8 @@ export function flushUsage(db: Db): number {
   if (!p.size) return 0;
   const entries = [...p.entries()];
   p.clear();
-  const stmt = db.$client.prepare(
+  const stmt = prepared(
+    db,
     `insert into usage_counters (workspace_id, bucket, metric, value) values (?, ?, ?, ?)
      on conflict (workspace_id, bucket, metric) do update set value = value + excluded.value`,
   );

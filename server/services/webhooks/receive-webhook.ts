@@ -13,6 +13,7 @@ import { DeliveryRejectedError, DeliveryUnauthorizedError } from "@/integrations
 import type { AppDeps } from "../../deps";
 import { createRunInTx } from "../../runner/create-run";
 import { notifyWork } from "../../runner/signal";
+import { flushUsage } from "../../runner/usage";
 import { createTaskFromIntake } from "../tasks/create-task";
 import { loadIntakeHead, sharedTargets, triggerTarget, type IntakeHead, type TriggerTarget } from "./intake-context";
 
@@ -61,7 +62,14 @@ function countIntake(deps: AppDeps, intakeId: string, at: string): void {
     const map = new Map<string, { n: number; at: string }>();
     m = map;
     intakeCounts.set(deps.db, map);
+    let usageFlushedAt = Date.now();
     groupCommitter(deps.db).onBatchEnd((tx) => {
+      // Usage counters are flushed by the runner's maintenance; a web process without a runner
+      // (CONVEYOR_RUNNER=0) flushes them here, at most once a second.
+      if (Date.now() - usageFlushedAt >= 1000) {
+        usageFlushedAt = Date.now();
+        flushUsage(tx);
+      }
       if (!map.size) return;
       const upd = prepared(tx, "update intakes set last_event_at = ?, event_count = event_count + ? where id = ?");
       for (const [id, c] of map) upd.run(c.at, c.n, id);
