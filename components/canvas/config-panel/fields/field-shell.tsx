@@ -24,11 +24,17 @@ export function FieldShell({ id, path, label, required, help, error, aside, grou
       {required && <span className="sr-only">(required)</span>}
     </span>
   );
-  const Wrapper = group ? "fieldset" : "div";
+  // Groups of controls (lists, chips, key-value rows) are named by their label through aria-labelledby.
   return (
-    <Wrapper data-testid={`field-${path}`} data-invalid={error ? "true" : undefined} className="min-w-0">
+    <div
+      data-testid={`field-${path}`}
+      data-invalid={error ? "true" : undefined}
+      className="min-w-0"
+      role={group ? "group" : undefined}
+      aria-labelledby={group ? `${id}-label` : undefined}
+    >
       <div className="mb-1 flex items-center justify-between gap-2">
-        {group ? <legend className="label mb-0">{labelEl}</legend> : <label htmlFor={id} className="label mb-0">{labelEl}</label>}
+        {group ? <span id={`${id}-label`} className="label mb-0">{labelEl}</span> : <label htmlFor={id} className="label mb-0">{labelEl}</label>}
         {aside}
       </div>
       {children}
@@ -38,7 +44,7 @@ export function FieldShell({ id, path, label, required, help, error, aside, grou
           {error}
         </p>
       )}
-    </Wrapper>
+    </div>
   );
 }
 
