@@ -45,7 +45,7 @@ export function TasksBoard({ workspaceId }: { workspaceId: string }) {
           <p className="text-sm text-muted">Work orders moving along lines; each step runs an automation.</p>
         </div>
         <div className="flex items-center gap-2">
-          <label htmlFor="line-filter" className="sr-only">Line</label>
+          <label htmlFor="line-filter" className="sr-only">Filter by line</label>
           <select id="line-filter" className="input w-48" value={lineId} onChange={(e) => setLineId(e.target.value)}>
             <option value="">All lines</option>
             {lines.data?.data.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
