@@ -26,6 +26,8 @@ export interface NodeSettingsProps {
   readOnly?: boolean;
 }
 
+const workspaceOf = () => (typeof window === "undefined" ? "" : window.location.pathname.split("/")[2] ?? "");
+
 /** Server problem paths look like `graph.nodes.2.config.matchers.0.value` or `config.duration`: keep the part after `config.`. */
 export function configPath(path: string): string | null {
   const i = path.indexOf("config.");
@@ -63,6 +65,7 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
   const integration = unit?.integration.key;
   const options = connections.filter((c) => c.integration === integration);
   const connectionId = node.data.connectionId ?? "";
+  const chosen = options.find((c) => c.id === connectionId);
   const env: FormEnv = {
     idPrefix: `cfg-${node.id}`,
     config: node.data.config,
@@ -128,6 +131,15 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
               <Plus size={13} aria-hidden /> New
             </button>
           </div>
+          {chosen && chosen.status !== "ready" && (
+            <p className="mt-1.5 rounded-md border border-amber-200 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900" role="status" data-testid="connection-warning">
+              This connection is {chosen.status.replace(/_/g, " ")}.{" "}
+              <a className="font-medium underline" href={`/w/${workspaceOf()}/connections`} target="_blank" rel="noreferrer">
+                {chosen.status === "needs_reconnect" || chosen.status === "needs_authorization" ? "Reconnect it" : "Check it"}
+              </a>{" "}
+              on the Connections page.
+            </p>
+          )}
         </FieldShell>
       )}
       {unit ? (
