@@ -76,6 +76,14 @@ test("undo/redo and copy/paste across automations", async ({ page, api, seed }) 
   await expect(canvas.nodeByName("fetch")).toBeVisible();
   await expect(canvas.nodeByName("manual")).toBeVisible();
 
+  // Rename in place on the canvas (double-click the name).
+  await canvas.deselect();
+  await canvas.fit();
+  await canvas.nodeByName("fetch").getByTitle(/double-click to rename/).dblclick();
+  await page.getByLabel("Node name").fill("fetchAgain");
+  await page.getByLabel("Node name").press("Enter");
+  await expect(canvas.nodeByName("fetchAgain")).toBeVisible();
+
   // Leaving with unsaved changes asks first.
   page.once("dialog", (d) => d.dismiss());
   await page.getByRole("link", { name: "Back to automations" }).click();

@@ -5,7 +5,8 @@
  */
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { AlertTriangle, Zap } from "lucide-react";
-import { createContext, memo, useContext } from "react";
+import { createContext, memo, useContext, useState } from "react";
+import { toast } from "sonner";
 import { useCanvasStore } from "../canvas-store";
 import { useCatalog } from "../catalog-context";
 import { summarize } from "../graph-utils";
@@ -20,6 +21,14 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   const { byKey } = useCatalog();
   const mode = useContext(CanvasModeContext);
   const problemCount = useCanvasStore((s) => (mode.mode === "edit" ? s.problems.reduce((n, p) => (p.nodeId === id ? n + 1 : n), 0) : 0));
+  const renameNode = useCanvasStore((s) => s.renameNode);
+  const [editing, setEditing] = useState<string | null>(null);
+  const commit = () => {
+    if (editing === null) return;
+    const r = renameNode(id, editing);
+    if (!r.ok && r.reason) toast.error(r.reason);
+    setEditing(null);
+  };
   const unit = byKey.get(data.key);
   const status = mode.statuses?.[id];
   const isTrigger = type === "trigger";
@@ -34,7 +43,33 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
       <div className="flex items-center gap-2.5 px-3 pt-2.5 pb-1.5">
         <IntegrationIcon integration={unit?.integration.key ?? data.key.split(".")[0]} icon={unit?.integration.icon} unitKey={data.key} />
         <div className="min-w-0 flex-1">
-          <div className="truncate text-[13px] font-semibold leading-tight" title={data.name}>{data.name}</div>
+          {editing !== null ? (
+            <input
+              autoFocus
+              aria-label="Node name"
+              className="nodrag w-full rounded border border-accent px-1 font-mono text-[12px] outline-none"
+              value={editing}
+              onChange={(e) => setEditing(e.target.value)}
+              onBlur={commit}
+              onKeyDown={(e) => {
+                e.stopPropagation();
+                if (e.key === "Enter") commit();
+                if (e.key === "Escape") setEditing(null);
+              }}
+            />
+          ) : (
+            <div
+              className="truncate text-[13px] font-semibold leading-tight"
+              title={`${data.name} (double-click to rename)`}
+              onDoubleClick={(e) => {
+                if (mode.mode !== "edit") return;
+                e.stopPropagation();
+                setEditing(data.name);
+              }}
+            >
+              {data.name}
+            </div>
+          )}
           <div className="flex items-center gap-1 truncate text-[11px] text-muted">
             {isTrigger && <Zap size={10} className="text-amber-500" aria-label="Trigger" />}
             {unit?.title ?? data.key}
