@@ -32,7 +32,9 @@ await run("2"); // warm-up (JIT, caches)
 await new Promise((r) => setTimeout(r, 300)); // let the warm-up's last deliveries commit before counting
 const before = (deps.db.$client.prepare("select count(*) as n from events").get() as { n: number }).n;
 const commitsBefore = groupCommitter(deps.db).commits;
+const cpu0 = process.cpuUsage();
 const out = await run(duration);
+const cpu = process.cpuUsage(cpu0);
 await new Promise((r) => setTimeout(r, 200));
 const num = (re: RegExp) => Number(out.match(re)?.[1] ?? NaN);
 const accepted = num(/ACCEPTED (\d+)/);
@@ -54,6 +56,7 @@ const result = {
   allAcceptedDurable: stored >= accepted && stored - accepted <= 32,
   commits: groupCommitter(deps.db).commits - commitsBefore,
   busyRetries: groupCommitter(deps.db).busyRetries,
+  serverCpuMicrosPerDelivery: Math.round((cpu.user + cpu.system) / accepted),
 };
 console.log(JSON.stringify(result));
 server.close();
