@@ -125,8 +125,12 @@ async function main() {
       // fitView on open shows the whole graph, so every node gets rendered.
       await page.waitForFunction(`document.querySelectorAll(".react-flow__node").length >= ${NODES}`, undefined, { timeout: 60_000, polling: 16 });
       await page.evaluate(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`);
-      return Date.now() - t0;
+      const total = Date.now() - t0;
+      const nav = (await page.evaluate(`(() => { const n = performance.getEntriesByType("navigation")[0]; return { responseEnd: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd) }; })()`)) as { responseEnd: number; domContentLoaded: number };
+      breakdown.push({ totalMs: total, htmlMs: nav.responseEnd, domContentLoadedMs: nav.domContentLoaded });
+      return total;
     };
+    const breakdown: Array<{ totalMs: number; htmlMs: number; domContentLoadedMs: number }> = [];
     const coldMs = await open();
     const warmRuns = [await open(), await open(), await open()];
     const warmMs = Math.round(warmRuns.reduce((a, b) => a + b, 0) / warmRuns.length);
@@ -158,7 +162,7 @@ async function main() {
       }
       await page.mouse.up();
     });
-    console.log(JSON.stringify({ nodes: NODES, edges: NODES - 1, openColdMs: coldMs, openWarmMs: warmMs, openWarmRunsMs: warmRuns, pan, drag }));
+    console.log(JSON.stringify({ nodes: NODES, edges: NODES - 1, openColdMs: coldMs, openWarmMs: warmMs, openWarmRunsMs: warmRuns, breakdown, pan, drag }));
   } finally {
     await browser.close();
     app.stop();

@@ -211,8 +211,8 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       selectAll: () => store.getState().select(store.getState().nodes.map((n) => n.id)),
       help: () => setHelpOpen(true),
       fit: () => flow.fitView({ padding: 0.2, duration: 200 }),
-      tidy: () => {
-        store.getState().tidyUp();
+      tidy: async () => {
+        await store.getState().tidyUp();
         setTimeout(() => flow.fitView({ padding: 0.2, duration: 200 }), 30);
       },
       escape: () => store.getState().select([]),

@@ -104,9 +104,9 @@ describe("canvas store", () => {
     expect(store().nodes[0].position).toEqual({ x: 0, y: 0 });
   });
 
-  it("tidy up lays nodes out left to right in edge order", () => {
+  it("tidy up lays nodes out left to right in edge order", async () => {
     store().onNodesChange([{ type: "position", id: "n3", position: { x: -900, y: 400 } }]);
-    store().tidyUp();
+    await store().tidyUp();
     const xs = ["n1", "n2", "n3"].map((id) => store().nodes.find((n) => n.id === id)!.position.x);
     expect(xs[0]).toBeLessThan(xs[1]);
     expect(xs[1]).toBeLessThan(xs[2]);

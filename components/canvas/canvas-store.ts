@@ -5,7 +5,6 @@
  */
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { create } from "zustand";
-import { layoutWithDagre } from "./layout";
 import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, wouldCycle } from "./graph-utils";
 import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, Problem } from "./types";
 import { isUnitNode } from "./types";
@@ -55,7 +54,8 @@ export interface CanvasState {
   duplicateSelected(): void;
   copySelection(): ClipboardPayload | null;
   paste(payload: ClipboardPayload, at?: { x: number; y: number }): string[];
-  tidyUp(): void;
+  /** Loads dagre on first use (kept out of the editor bundle). */
+  tidyUp(): Promise<void>;
   undo(): void;
   redo(): void;
 }
@@ -269,7 +269,8 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       commit({ nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...fresh], edges: [...s.edges, ...edges] });
       return fresh.map((n) => n.id);
     },
-    tidyUp() {
+    async tidyUp() {
+      const { layoutWithDagre } = await import("./layout");
       const s = get();
       commit({ nodes: layoutWithDagre(s.nodes, s.edges) });
     },

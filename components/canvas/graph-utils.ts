@@ -11,6 +11,9 @@ export function docToFlow(graph: GraphDoc, kindOf: (key: string) => "trigger" | 
     id: n.id,
     type: kindOf(n.key),
     position: n.position ?? { x: i * 280, y: 0 },
+    // Known sizes let React Flow fit the view and cull before the first measurement pass.
+    initialWidth: 240,
+    initialHeight: 82,
     data: { key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null },
   }));
   for (const note of graph.notes ?? []) {

@@ -1,9 +1,30 @@
 import type { Metadata } from "next";
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { CanvasEditor } from "@/components/canvas/canvas-editor";
+import { appRouter } from "@/server/trpc/root";
+import { getDeps } from "@/server/deps";
+import { getSessionActor } from "@/server/auth/session";
 
 export const metadata: Metadata = { title: "Editor · Conveyor" };
 
+/** Prefetches the catalog and the automation on the server so the editor renders without a client round trip. */
 export default async function Page({ params }: { params: Promise<{ workspaceId: string; automationId: string }> }) {
   const { workspaceId, automationId } = await params;
-  return <CanvasEditor workspaceId={workspaceId} automationId={automationId} />;
+  const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000 } } });
+  const actor = await getSessionActor();
+  if (actor) {
+    const trpc = createTRPCOptionsProxy({ router: appRouter, ctx: { deps: await getDeps(), actor }, queryClient });
+    // Failures (e.g. not found) are left to the client, which shows them.
+    await Promise.all([
+      queryClient.prefetchQuery(trpc.catalog.list.queryOptions({ workspaceId })),
+      queryClient.prefetchQuery(trpc.automations.get.queryOptions({ workspaceId, automationId })),
+      queryClient.prefetchQuery(trpc.connections.list.queryOptions({ workspaceId })),
+    ]);
+  }
+  return (
+    <HydrationBoundary state={dehydrate(queryClient)}>
+      <CanvasEditor workspaceId={workspaceId} automationId={automationId} />
+    </HydrationBoundary>
+  );
 }
