@@ -12,6 +12,7 @@ import { AppError } from "../errors";
 import { newId } from "../ids";
 import { authenticateApiKey } from "../services/api-keys/api-keys";
 import { countApiCall } from "./api-usage";
+import { getMetrics } from "../observability/metrics";
 import { checkIdempotencyKey, withIdempotency } from "./idempotency";
 import { HTTP_METHODS, type HttpMethod, type Operation } from "./operation";
 import { problemResponse, toErrorResponse, zodProblems } from "./problem";
@@ -75,6 +76,7 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
     let factoryId: string | undefined;
     // API calls count towards a workspace's usage unless the workspace was not found / not visible.
     const count = (status: number) => {
+      getMetrics().apiRequests.inc({ method: request.method, status: String(status) });
       if (deps && factoryId && status !== 403 && status !== 404) countApiCall(deps.db, factoryId, deps.now());
     };
     try {
