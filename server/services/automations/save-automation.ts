@@ -4,7 +4,7 @@
  * transaction; upstream trigger setup/teardown runs after the commit.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import { automations, automationVersions, intakes, jobs, runs } from "@/db/schema";
+import { automations, automationVersions, intakes, jobs, lines, runs } from "@/db/schema";
 import { transaction, type Db } from "@/db/client";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
@@ -116,6 +116,12 @@ export async function deleteAutomation(deps: AppDeps, actor: Actor, workspaceId:
   const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.delete");
   const before = loadAutomationRow(deps.db, workspaceId, automationId);
   transaction(deps.db, (tx) => {
+    // A line step naming this automation would fail every task reaching it: refuse instead.
+    const usedBy = tx.select({ name: lines.name, steps: lines.steps }).from(lines).where(eq(lines.workspaceId, workspaceId)).all()
+      .filter((l) => l.steps.some((s) => s.appId === automationId)).map((l) => `"${l.name}"`);
+    if (usedBy.length) {
+      throw new AppError("conflict", `Automation ${automationId} is a step of line ${usedBy.join(", ")}; remove it from the line first.`);
+    }
     const runIds = tx.select({ id: runs.id }).from(runs).where(eq(runs.automationId, automationId)).all().map((r) => r.id);
     for (let i = 0; i < runIds.length; i += 500) tx.delete(jobs).where(inArray(jobs.runId, runIds.slice(i, i + 500))).run();
     tx.delete(runs).where(eq(runs.automationId, automationId)).run();
