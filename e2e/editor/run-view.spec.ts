@@ -30,6 +30,12 @@ test("run by hand and watch the run view", async ({ page, api, seed, baseURL }) 
 
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
+  // Keyboard: a node is focusable and Enter opens its panel.
+  await page.locator('.react-flow__node:has([data-node-name="probe"])').focus();
+  await page.keyboard.press("Enter");
+  await expect(canvas.panel()).toBeVisible();
+  await expect(page.getByTestId("node-name-input")).toHaveValue("probe");
+  await page.keyboard.press("Escape");
   await page.getByTestId("run-now").click();
   await page.getByLabel("Event data (JSON)").fill('{ "reason": "e2e" }');
   await page.getByTestId("start-run").click();
