@@ -6,6 +6,7 @@
  * finished when nothing is left. The only place a component's `run` is called.
  */
 import type { AppDeps } from "../deps";
+import { openConfigSecrets } from "../services/automations/node-secrets";
 import { recordStepMetrics } from "../observability/metrics";
 import type { Db } from "@/db/client";
 import { groupCommitter } from "@/db/group-commit";
@@ -120,7 +121,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     });
     aborted.catch(() => undefined);
     try {
-      const resolved = await resolveExpressions(node.config, chain, { plain: true });
+      const resolved = await resolveExpressions(openConfigSecrets(deps.box, node.config), chain, { plain: true });
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
       if (!parsed.success) {

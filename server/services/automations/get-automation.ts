@@ -7,6 +7,7 @@ import { notFound } from "../../errors";
 import { requireWorkspace } from "../access";
 import { decodeCursor, encodeCursor } from "../tasks/cursor";
 import { GraphSchema } from "../../contracts/graph";
+import { maskGraphSecrets } from "./node-secrets";
 import type { AutomationDocument, AutomationVersion } from "../../contracts/automations";
 import { createAutomation, loadAutomationRow, replaceAutomation } from "./save-automation";
 import { toAutomations } from "./to-automation";
@@ -38,7 +39,7 @@ export async function listVersions(deps: AppDeps, actor: Actor, workspaceId: str
   await requireWorkspace(deps.db, actor, workspaceId, "automation.read");
   loadAutomationRow(deps.db, workspaceId, automationId);
   return deps.db.select().from(automationVersions).where(eq(automationVersions.automationId, automationId)).orderBy(desc(automationVersions.version)).all()
-    .map((v) => ({ version: v.version, name: v.name, description: v.description, graph: GraphSchema.parse(v.graph), createdBy: v.createdBy ?? null, createdAt: v.createdAt }));
+    .map((v) => ({ version: v.version, name: v.name, description: v.description, graph: maskGraphSecrets(GraphSchema.parse(v.graph)), createdBy: v.createdBy ?? null, createdAt: v.createdAt }));
 }
 
 export async function getVersion(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, version: number): Promise<AutomationVersion> {
@@ -46,13 +47,15 @@ export async function getVersion(deps: AppDeps, actor: Actor, workspaceId: strin
   loadAutomationRow(deps.db, workspaceId, automationId);
   const v = deps.db.select().from(automationVersions).where(and(eq(automationVersions.automationId, automationId), eq(automationVersions.version, version))).get();
   if (!v) throw notFound("Version", String(version));
-  return { version: v.version, name: v.name, description: v.description, graph: GraphSchema.parse(v.graph), createdBy: v.createdBy ?? null, createdAt: v.createdAt };
+  return { version: v.version, name: v.name, description: v.description, graph: maskGraphSecrets(GraphSchema.parse(v.graph)), createdBy: v.createdBy ?? null, createdAt: v.createdAt };
 }
 
 /** Saves an earlier version's document as the newest version. */
 export async function restoreVersion(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, version: number) {
-  const v = await getVersion(deps, actor, workspaceId, automationId, version);
-  return replaceAutomation(deps, actor, workspaceId, automationId, { name: v.name, description: v.description, graph: v.graph });
+  await getVersion(deps, actor, workspaceId, automationId, version); // access check + 404
+  // The stored row, not the response: its sealed secrets are restored as they were in that version.
+  const v = deps.db.select().from(automationVersions).where(and(eq(automationVersions.automationId, automationId), eq(automationVersions.version, version))).get()!;
+  return replaceAutomation(deps, actor, workspaceId, automationId, { name: v.name, description: v.description, graph: GraphSchema.parse(v.graph) });
 }
 
 /** The automation document (round-trips through importAutomation / replaceAutomation unchanged). */

@@ -17,6 +17,7 @@ import { GraphSchema, type Graph } from "../../contracts/graph";
 import { applyTriggerLifecycle, syncIntakes } from "./trigger-lifecycle";
 import { toAutomations, type AutomationRow } from "./to-automation";
 import { validateAutomationDocument } from "./validate-automation";
+import { sealGraphSecrets } from "./node-secrets";
 
 export async function assertValidDocument(deps: AppDeps, workspaceId: string, doc: unknown, selfId?: string) {
   const problems = await validateAutomationDocument(deps, workspaceId, doc, selfId);
@@ -44,6 +45,7 @@ function insertVersion(tx: Db, automationId: string, version: number, name: stri
 export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId: string, doc: AutomationDocument | unknown) {
   const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
   const d = await assertValidDocument(deps, workspaceId, doc);
+  d.graph = sealGraphSecrets(deps.box, d.graph);
   const at = deps.now().toISOString();
   const row: AutomationRow = {
     id: newId("aut"), workspaceId, name: d.name, description: d.description ?? "", enabled: d.enabled ?? false, concurrency: d.concurrency ?? 5,
@@ -70,6 +72,7 @@ export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId
   const after = transaction(deps.db, (tx) => {
     const cur = loadAutomationRow(tx, workspaceId, automationId);
     if (opts.ifVersion !== undefined && opts.ifVersion !== cur.version) throw new AppError("precondition_failed", `The automation changed meanwhile (now version ${cur.version}).`);
+    d.graph = sealGraphSecrets(deps.box, d.graph, GraphSchema.parse(cur.graph));
     const next: AutomationRow = {
       ...cur, name: d.name, description: d.description ?? cur.description, enabled: d.enabled ?? cur.enabled, concurrency: d.concurrency ?? cur.concurrency,
       errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph: d.graph, version: cur.version + 1, updatedAt: at,

@@ -7,6 +7,7 @@ import type { AppDeps } from "../../deps";
 import { GraphSchema } from "../../contracts/graph";
 import type { Automation } from "../../contracts/automations";
 import { hookUrl } from "./trigger-lifecycle";
+import { maskGraphSecrets } from "./node-secrets";
 
 export type AutomationRow = typeof automations.$inferSelect;
 
@@ -35,7 +36,7 @@ export function toAutomations(deps: AppDeps, db: Db, rows: AutomationRow[]): Aut
       concurrency: r.concurrency,
       errorHandlerId: r.errorHandlerId ?? null,
       version: r.version,
-      graph,
+      graph: maskGraphSecrets(graph),
       triggers,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
