@@ -30,6 +30,9 @@ const ingestFull = run("bench/ingest.ts", { BENCH_SECONDS: "5", BENCH_SYNC: "FUL
 const runner = run("bench/runner.ts", { BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "100000", BENCH_RATE: "1000" }, ["--expose-gc"]);
 const split = run("bench/runner.ts", { BENCH_SPLIT: "1", BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "20000", BENCH_RATE: "1000" }, ["--expose-gc"]);
 const idle = run("bench/idle.ts", {}, ["--expose-gc"]);
+// The editor bench needs the production build (npm run build); it is skipped, and said so, without one.
+const distDir = process.env.NEXT_DIST_DIR ?? ".next";
+const editor = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/editor.ts", { NEXT_DIST_DIR: distDir }) : null;
 const loadAfter = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
 
 const cpu = os.cpus();
@@ -72,6 +75,17 @@ Memory: after ${runner.memory.totalRuns} runs the V8 heap in use is ${runner.mem
 lives in SQLite only. RSS is mostly heap that V8 keeps reserved after the bursts (heap total
 ${runner.memory.heapTotalMB} MB) plus the TypeScript loader (the bench, like \`npm start\`, runs the sources through tsx).
 The split variant measures the web process while a separate worker process does the runs.
+
+## Editor: a ${editor?.nodes ?? 200}-node automation in Chromium (bench/editor.ts)
+
+${editor ? `| measure | value |
+|---|---|
+| open, cold (navigation → all nodes rendered) | **${editor.openColdMs} ms** |
+| open, warm (mean of 3 reloads) | **${editor.openWarmMs} ms** |
+| pan | ${editor.pan.fps} fps, p50 frame ${editor.pan.p50FrameMs} ms, p95 ${editor.pan.p95FrameMs} ms, ${editor.pan.longFrames} frames > 50 ms |
+| drag a node | ${editor.drag.fps} fps, p50 frame ${editor.drag.p50FrameMs} ms, p95 ${editor.drag.p95FrameMs} ms, ${editor.drag.longFrames} frames > 50 ms |
+
+Target: opens in under 1 s; pans and drags smoothly. Method: docs/editor-bench.md.` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
 
 ## Why the numbers look like this
 
