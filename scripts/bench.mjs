@@ -70,6 +70,9 @@ what else runs on the machine: ${ingest.serverCpuMicrosPerDelivery} µs means on
 | idle RSS (deps + runner + listener, no Next.js) | ${idle.rssMB} MB (heap ${idle.heapUsedMB} MB) |
 
 Targets: ≥ 2,000 three-step runs/s with every step recorded; history must not grow memory; idle < 200 MB.
+The idle figure is the engine process without Next.js (what \`npm run worker\` runs). The whole \`npm start\` process
+(Next.js pages + runner + ingress) measured 218–245 MB idle after serving a few pages (\`ps -o rss\`, 2026-11-22), against
+377 MB for plain \`next start\` of the same build: most of it is Next.js and V8 heap kept after start-up garbage.
 
 Memory: after ${runner.memory.totalRuns} runs the V8 heap in use is ${runner.memory.heapUsedMB} MB (it is the same after 20k runs): history
 lives in SQLite only. RSS is mostly heap that V8 keeps reserved after the bursts (heap total
