@@ -3,6 +3,7 @@
  * the editor reads it loosely so that extra keys from the server never break the canvas.
  */
 import type { Edge, Node } from "@xyflow/react";
+import type { Graph } from "@/server/contracts/graph";
 
 export interface JsonSchema {
   type?: string | string[];
@@ -78,19 +79,8 @@ export interface NoteData extends Record<string, unknown> {
 export type FlowNode = Node<FlowNodeData, "trigger" | "component"> | Node<NoteData, "note">;
 export type FlowEdge = Edge;
 
-/** The automation document's graph (DESIGN.md "The automation document"). */
-export interface GraphDoc {
-  nodes: Array<{
-    id: string;
-    name: string;
-    key: string;
-    connectionId?: string | null;
-    config: Record<string, unknown>;
-    position?: { x: number; y: number };
-  }>;
-  edges: Array<{ from: string; to: string }>;
-  notes?: Array<{ id: string; text: string; position: { x: number; y: number }; size?: { width: number; height: number } }>;
-}
+/** The automation document's graph (DESIGN.md "The automation document"), from the shared contract. */
+export type GraphDoc = Graph;
 
 export interface Problem {
   path: string;
