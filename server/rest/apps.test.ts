@@ -161,11 +161,13 @@ describe("with the runner (served app only)", () => {
     const kinds = (await api.get(`${url}/activity`, { key: s.keys.viewer })).body.data.map((e: { kind: string }) => e.kind);
     expect(kinds).toEqual(["created", "opened", "step_started", "step_finished", "step_started", "step_finished", "closed"]);
 
-    // A step whose automation is gone fails the task; after fixing the line, retry re-runs that step.
-    const gone = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Gone", true) })).body;
-    const fragile = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Fragile", steps: [{ name: "one", appId: a1.id }, { name: "two", appId: gone.id }] } })).body;
-    const del = await api.delete(`/api/v1/factories/${s.ws}/apps/${gone.id}`, { key: s.keys.editor });
-    expect(del.status).toBe(204);
+    // A step whose automation fails (an expression calling an unknown function) fails the task;
+    // after fixing the line, retry re-runs that step. The automation cannot be deleted while a line uses it.
+    const broken = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Broken", "{{ $noSuchFunction() }}") })).body;
+    const fragile = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Fragile", steps: [{ name: "one", appId: a1.id }, { name: "two", appId: broken.id }] } })).body;
+    const del = await api.delete(`/api/v1/factories/${s.ws}/apps/${broken.id}`, { key: s.keys.editor });
+    expect(del.status).toBe(409);
+    expect(del.body.detail).toContain('"Fragile"');
     const t2 = (await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: fragile.id, title: "breaks", status: "open" } })).body;
     const failed = await eventually(() => api.get(`/api/v1/factories/${s.ws}/orders/${t2.id}`, { key: s.keys.viewer }), (r) => r.body.status === "closed");
     expect(failed.body).toMatchObject({ outcome: "failed", currentStep: 1 });

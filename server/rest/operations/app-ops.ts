@@ -53,7 +53,7 @@ export const patchApp = op({
   id: "patchApp", method: "PATCH", path: "/factories/{factoryId}/apps/{appId}", tag: "Apps", role: "editor", summary: "Update automation settings",
   description: "Name, description, enabled, concurrency.", params: AppParams, body: AutomationPatchSchema.meta({ id: "AppPatch" }), response: App, errors: [422],
 });
-export const deleteApp = op({ id: "deleteApp", method: "DELETE", path: "/factories/{factoryId}/apps/{appId}", tag: "Apps", role: "editor", summary: "Delete an automation", params: AppParams, status: 204, errors: [409] });
+export const deleteApp = op({ id: "deleteApp", method: "DELETE", path: "/factories/{factoryId}/apps/{appId}", tag: "Apps", role: "editor", summary: "Delete an automation", description: "Refused with 409 while a line step names the automation.", params: AppParams, status: 204, errors: [409] });
 export const listVersions = op({ id: "listVersions", method: "GET", path: "/factories/{factoryId}/apps/{appId}/versions", tag: "Apps", role: "viewer", summary: "List versions", params: AppParams, query: PaginationQuerySchema, response: pageOf(Version, "AppVersionPage") });
 export const getVersion = op({ id: "getVersion", method: "GET", path: "/factories/{factoryId}/apps/{appId}/versions/{version}", tag: "Apps", role: "viewer", summary: "Get a version", params: VersionParams, response: Version });
 

@@ -33,7 +33,7 @@ describe("API keys", () => {
     const { key, record } = await createApiKey(deps, owner, { name: "ci", role: "operator" });
     expect(key).toMatch(/^cvk_[a-z0-9]{8}_[A-Za-z0-9_-]{20,}$/);
     expect(key.startsWith(record.prefix + "_")).toBe(true);
-    expect(JSON.stringify(record)).not.toContain(key.split("_")[2]);
+    expect(JSON.stringify(record)).not.toContain(key.split("_").slice(2).join("_"));
     const stored = deps.db.$client.prepare("select * from api_keys").all() as Array<Record<string, string>>;
     expect(stored[0]!.hash).toBe(hashApiKey(key));
     expect(JSON.stringify(stored)).not.toContain(key);
