@@ -13,6 +13,8 @@ if (major < 22) {
   console.error(`Conveyor needs Node 24 (found ${process.version}). Run it through npm (npm start) so the pinned Node is used.`);
   process.exit(1);
 }
+// Settings from ./.env (see .env.example); variables already set in the environment win.
+if (fs.existsSync(path.join(root, ".env"))) process.loadEnvFile(path.join(root, ".env"));
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 const buildId = path.join(root, distDir, "BUILD_ID");
 
