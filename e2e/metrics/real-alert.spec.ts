@@ -39,14 +39,8 @@ test("a real Alertmanager notification runs onAlert → createSilence built in t
   await createMetricsConnection(page, ws, { name: CONNECTION, metricsBaseUrl: stack!.prometheusUrl, alertRouterBaseUrl: am, webhookSecret: SECRET });
 
   // 2. A new automation, built with real drags from the palette and a drag between handles.
-  await page.goto(`/w/${ws}/automations`);
-  await page.getByTestId("new-automation").click();
-  await page.locator("#new-automation-name").fill(`Silence ${ALERT}`);
-  await page.getByTestId("create-automation").click();
-  await expect(page).toHaveURL(/\/automations\/aut_/);
-  const automationId = /\/automations\/(aut_[a-z0-9]+)/.exec(page.url())![1]!;
   const canvas = new CanvasPage(page);
-  await expect(canvas.canvas).toBeVisible();
+  const automationId = await canvas.create(ws, `Silence ${ALERT}`);
   await canvas.dragFromPalette("metrics.onAlert", { x: 200, y: 220 });
   await canvas.dragFromPalette("metrics.createSilence", { x: 560, y: 260 });
   await canvas.connect("onAlert", "createSilence");

@@ -20,6 +20,17 @@ export class CanvasPage {
     return this.panel().getByTestId(`field-${path}`);
   }
 
+  /** Creates an automation from the automations list and waits for its editor; returns its id. */
+  async create(workspaceId: string, name: string): Promise<string> {
+    await this.page.goto(`/w/${workspaceId}/automations`);
+    await this.page.getByTestId("new-automation").click();
+    await this.page.locator("#new-automation-name").fill(name);
+    await this.page.getByTestId("create-automation").click();
+    await expect(this.page).toHaveURL(/\/automations\/aut_/);
+    await expect(this.canvas).toBeVisible();
+    return /\/automations\/(aut_[a-z0-9]+)/.exec(this.page.url())![1]!;
+  }
+
   async goto(workspaceId: string, automationId: string) {
     await this.page.goto(`/w/${workspaceId}/automations/${automationId}`);
     await expect(this.canvas).toBeVisible();

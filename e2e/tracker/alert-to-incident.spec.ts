@@ -6,6 +6,7 @@
  */
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
+import { connectTracker } from "../support/tracker-page";
 import { startFakeAtlassian, type FakeAtlassian } from "../../integrations/tracker/testing/fake-atlassian/server";
 import { DEMO } from "../../integrations/tracker/testing/fake-atlassian/seed";
 import { JSM_DEMO, opsStateOf } from "../../integrations/tracker/testing/fake-atlassian/jsm/wiring";
@@ -24,29 +25,11 @@ test("onAlert → createIncident → updateAlert (acknowledge) runs when an aler
   const conName = `acme-ops-${Date.now().toString(36)}`;
 
   // 1. Connect the tracker with ops features on, through the OAuth consent of the fake.
-  await page.goto(`/w/${seed.workspaceId}/connections`);
-  await page.getByTestId("new-connection").click();
-  await page.getByTestId("pick-integration-tracker").click();
-  const form = page.getByTestId("connection-form");
-  await form.locator("#connection-name").fill(conName);
-  await form.getByTestId("field-clientId").locator("input").fill(DEMO.clientId);
-  await form.getByTestId("field-clientSecret").locator("input").fill(DEMO.clientSecret);
-  await form.getByTestId("field-enableOpsFeatures").getByRole("switch").click();
-  await form.getByTestId("field-authBaseUrl").locator("input").fill(fake.url);
-  await form.getByTestId("field-apiBaseUrl").locator("input").fill(fake.url);
-  await form.getByTestId("connection-save").click();
-  await expect(page).toHaveURL(/\/connections/, { timeout: 20_000 });
-  await expect(page.getByTestId(`connection-${conName}`).getByTestId("connection-status")).toHaveText("ready", { timeout: 20_000 });
+  await connectTracker(page, { workspaceId: seed.workspaceId, name: conName, fakeUrl: fake.url, ops: true, consent: "auto" });
 
   // 2. Build the automation on the canvas.
-  await page.goto(`/w/${seed.workspaceId}/automations`);
-  await page.getByTestId("new-automation").click();
-  await page.locator("#new-automation-name").fill(`Alert to incident ${conName}`);
-  await page.getByTestId("create-automation").click();
-  await expect(page).toHaveURL(/\/automations\/aut_/);
-  const automationId = /\/automations\/(aut_[a-z0-9]+)/.exec(page.url())![1]!;
   const canvas = new CanvasPage(page);
-  await expect(canvas.canvas).toBeVisible();
+  const automationId = await canvas.create(seed.workspaceId, `Alert to incident ${conName}`);
   const search = page.getByTestId("palette-search");
   await search.fill("alert");
   await canvas.dragFromPalette("tracker.onAlert", { x: 140, y: 90 });

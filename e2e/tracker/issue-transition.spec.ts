@@ -6,6 +6,7 @@
  */
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
+import { connectTracker } from "../support/tracker-page";
 import { startFakeAtlassian, type FakeAtlassian } from "../../integrations/tracker/testing/fake-atlassian/server";
 import { DEMO } from "../../integrations/tracker/testing/fake-atlassian/seed";
 
@@ -23,31 +24,11 @@ test("onIssue → transitionIssue moves an issue created in the tracker", async 
   const conName = `acme-jira-${Date.now().toString(36)}`;
 
   // 1. Connect through the OAuth consent of the fake.
-  await page.goto(`/w/${seed.workspaceId}/connections`);
-  await page.getByTestId("new-connection").click();
-  await page.getByTestId("pick-integration-tracker").click();
-  const form = page.getByTestId("connection-form");
-  await form.locator("#connection-name").fill(conName);
-  await form.getByTestId("field-clientId").locator("input").fill(DEMO.clientId);
-  await form.getByTestId("field-clientSecret").locator("input").fill(DEMO.clientSecret);
-  await form.getByTestId("field-authBaseUrl").locator("input").fill(fake.url);
-  await form.getByTestId("field-apiBaseUrl").locator("input").fill(fake.url);
-  await form.getByTestId("connection-save").click();
-  await expect(page.getByRole("button", { name: "Accept" })).toBeVisible({ timeout: 20_000 });
-  expect(page.url()).toContain(`${fake.url}/authorize`);
-  await page.getByRole("button", { name: "Accept" }).click();
-  await expect(page).toHaveURL(/\/connections/, { timeout: 20_000 });
-  await expect(page.getByTestId(`connection-${conName}`).getByTestId("connection-status")).toHaveText("ready", { timeout: 20_000 });
+  await connectTracker(page, { workspaceId: seed.workspaceId, name: conName, fakeUrl: fake.url, consent: "page" });
 
   // 2. Build the automation on the canvas.
-  await page.goto(`/w/${seed.workspaceId}/automations`);
-  await page.getByTestId("new-automation").click();
-  await page.locator("#new-automation-name").fill(`Pick up issues ${conName}`);
-  await page.getByTestId("create-automation").click();
-  await expect(page).toHaveURL(/\/automations\/aut_/);
-  const automationId = /\/automations\/(aut_[a-z0-9]+)/.exec(page.url())![1]!;
   const canvas = new CanvasPage(page);
-  await expect(canvas.canvas).toBeVisible();
+  const automationId = await canvas.create(seed.workspaceId, `Pick up issues ${conName}`);
   const search = page.getByTestId("palette-search");
   await search.fill("on issue");
   await canvas.dragFromPalette("tracker.onIssue", { x: 140, y: 160 });
