@@ -10,7 +10,8 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { ConnectionDialog } from "@/components/connections/connection-dialog";
 import { SiteChooser } from "@/components/connections/site-chooser";
 import { CanvasFlow } from "./canvas-flow";
-import { useCanvasStore, type ClipboardPayload } from "./canvas-store";
+import { useCanvasStore } from "./canvas-store";
+import { useNodeClipboard } from "./use-node-clipboard";
 import { CatalogProvider, useCatalog } from "./catalog-context";
 import { ConfigPanel } from "./config-panel/config-panel";
 import type { SampleData } from "./config-panel/use-expression-env";
@@ -26,7 +27,6 @@ import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
 import { VersionsDrawer } from "./versions-drawer";
 
-const CLIPBOARD_KEY = "conveyor:clipboard";
 const draftKey = (automationId: string) => `conveyor:draft:${automationId}`;
 
 interface OAuthDraft {
@@ -153,33 +153,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     [flow, readOnly, store],
   );
 
-  // ---- clipboard (system clipboard when allowed, localStorage otherwise: works across automations)
-  const copy = useCallback(async () => {
-    const payload = store.getState().copySelection();
-    if (!payload) return;
-    const text = JSON.stringify(payload);
-    localStorage.setItem(CLIPBOARD_KEY, text);
-    await navigator.clipboard?.writeText(text).catch(() => undefined);
-    toast.success(`Copied ${payload.nodes.length} node${payload.nodes.length === 1 ? "" : "s"}`);
-  }, [store]);
-  const paste = useCallback(async () => {
-    if (readOnly) return;
-    let payload: ClipboardPayload | null = null;
-    for (const read of [() => navigator.clipboard?.readText(), () => Promise.resolve(localStorage.getItem(CLIPBOARD_KEY))]) {
-      try {
-        const text = await read();
-        const parsed = text ? JSON.parse(text) : null;
-        if (parsed?.kind === "conveyor/nodes") {
-          payload = parsed;
-          break;
-        }
-      } catch {
-        /* not ours; try the next source */
-      }
-    }
-    if (!payload) return toast.message("Nothing to paste: copy nodes first.");
-    store.getState().paste(payload);
-  }, [readOnly, store]);
+  const { copy, paste } = useNodeClipboard(readOnly);
 
   // ---- panels and dialogs
   const [helpOpen, setHelpOpen] = useState(false);

@@ -46,16 +46,7 @@ test("build, validate, save and copy the webhook URL", async ({ page, seed }) =>
   await page.getByTestId("node-connection-select").selectOption({ label: "e2e prometheus" });
   await canvas.field("matchers").getByRole("button", { name: /Add matcher/ }).click();
   await canvas.field("matchers.0.name").getByRole("textbox").fill("alertname");
-  await page.getByTestId("expr-toggle-matchers.0.value").click();
-  const editor = canvas.field("matchers.0.value").locator(".cm-content");
-  await editor.click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.type("{{ $trigger.data.lab");
-  const option = page.locator(".cm-tooltip-autocomplete li", { hasText: "$trigger.data.labels.alertname" });
-  await expect(option).toBeVisible();
-  await option.click();
-  await page.keyboard.type(" }}");
-  await expect(editor).toHaveText("{{ $trigger.data.labels.alertname }}");
+  await canvas.pickExpression("matchers.0.value", "$trigger.data.lab", "$trigger.data.labels.alertname");
   await expect(canvas.field("matchers.0.value").getByTestId(/^preview-/)).toContainText(/"/);
   await canvas.field("duration").getByRole("textbox").fill("1h");
   await canvas.field("createdBy").getByRole("textbox").fill("conveyor");

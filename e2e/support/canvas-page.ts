@@ -31,6 +31,24 @@ export class CanvasPage {
     return /\/automations\/(aut_[a-z0-9]+)/.exec(this.page.url())![1]!;
   }
 
+  /**
+   * Switches a field to expression mode, types `{{ <typed>`, picks `option` from the autocomplete
+   * and closes the braces; asserts the editor then holds `{{ <option> }}`. Returns the editor.
+   */
+  async pickExpression(path: string, typed: string, option: string): Promise<Locator> {
+    await this.page.getByTestId(`expr-toggle-${path}`).click();
+    const editor = this.field(path).locator(".cm-content");
+    await editor.click();
+    await this.page.keyboard.press("ControlOrMeta+a");
+    await this.page.keyboard.type(`{{ ${typed}`);
+    const item = this.page.locator(".cm-tooltip-autocomplete li", { hasText: option });
+    await expect(item).toBeVisible();
+    await item.click();
+    await this.page.keyboard.type(" }}");
+    await expect(editor).toHaveText(`{{ ${option} }}`);
+    return editor;
+  }
+
   async goto(workspaceId: string, automationId: string) {
     await this.page.goto(`/w/${workspaceId}/automations/${automationId}`);
     await expect(this.canvas).toBeVisible();

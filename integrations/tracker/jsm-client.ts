@@ -36,6 +36,12 @@ export function siteProblem(conn: Conn | undefined): string | undefined {
   return undefined;
 }
 
+/** Save-time check shared by the service-desk components: a connection with a synced site. */
+export function siteProblems(connection: Conn | undefined): Array<{ path: string; message: string }> {
+  const problem = connection ? siteProblem(connection) : undefined;
+  return problem ? [{ path: "connection", message: problem }] : [];
+}
+
 export function jsmClient(conn: Conn | undefined, http: HttpClient) {
   const problem = siteProblem(conn);
   if (problem) throw new NonRetryableError(problem);
@@ -85,7 +91,15 @@ export function jsmClient(conn: Conn | undefined, http: HttpClient) {
     // Jira platform calls used for incidents.
     createIssue: async (payload: { fields: Record<string, unknown>; update?: Record<string, unknown> }) =>
       (await jira.post<{ id: string; key: string; self: string }>("/issue", payload)).body,
-    getIssue: async (idOrKey: string, expand?: string) => (await jira.get<JiraIssue & { names?: Record<string, string> }>(`/issue/${enc(idOrKey)}`, { expand })).body,
+    /** The incident's issue; a missing one is a permanent failure that names it. */
+    async getIncidentIssue(ref: string, expand?: string) {
+      try {
+        return (await jira.get<JiraIssue & { names?: Record<string, string> }>(`/issue/${enc(ref)}`, { expand })).body;
+      } catch (e) {
+        if (isNotFound(e)) throw new NonRetryableError(`Incident ${ref} does not exist or is not visible to the connected user.`);
+        throw e;
+      }
+    },
     async deleteIssue(idOrKey: string): Promise<void> {
       await jira.request({ method: "DELETE", url: `/issue/${enc(idOrKey)}` });
     },

@@ -23,7 +23,7 @@ import { beginOAuth, chooseSite, completeOAuth, createConnection, getConnectionO
 import { createAutomation, patchAutomation } from "@/server/services/automations";
 import { maintainTriggers } from "@/server/services/automations/trigger-lifecycle";
 import { getRunOrThrow } from "@/server/services/runs";
-import { receiveWebhook } from "@/server/services/webhooks/receive-webhook";
+import { handleHookRequest } from "@/server/webhooks/lean-listener";
 import { ConnectionAuthError } from "../core/errors";
 import { adfToText } from "./adf";
 import { DEMO } from "./testing/fake-atlassian/seed";
@@ -37,21 +37,7 @@ let runner: Runner;
 let ws: ReturnType<typeof seedWorkspace>;
 
 beforeAll(async () => {
-  hooks = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
-      const token = (req.url ?? "").split("?")[0]!.replace(/^\/hooks\//, "");
-      const out = await receiveWebhook(deps, {
-        token,
-        method: req.method!,
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
-        query: {},
-        rawBody: Buffer.concat(chunks),
-      });
-      res.writeHead(out.status, { "content-type": "application/json", ...out.headers }).end(JSON.stringify(out.body));
-    });
-  });
+  hooks = http.createServer((req, res) => handleHookRequest(req, res, deps));
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
   deps = createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`, box: createSecretBox(key) });
   ws = seedWorkspace(deps);

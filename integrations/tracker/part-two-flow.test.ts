@@ -17,7 +17,7 @@ import { startRunner, type Runner } from "@/server/runner/runner-loop";
 import { beginOAuth, completeOAuth, createConnection } from "@/server/services/connections";
 import { createAutomation, patchAutomation } from "@/server/services/automations";
 import { getRunOrThrow } from "@/server/services/runs";
-import { receiveWebhook } from "@/server/services/webhooks/receive-webhook";
+import { handleHookRequest } from "@/server/webhooks/lean-listener";
 import { JSM_DEMO, opsStateOf } from "./testing/fake-atlassian/jsm/wiring";
 import { DEMO } from "./testing/fake-atlassian/seed";
 import { startFakeAtlassian, type FakeAtlassian } from "./testing/fake-atlassian/server";
@@ -31,21 +31,7 @@ let ws: ReturnType<typeof seedWorkspace>;
 
 beforeAll(async () => {
   // The app's public /hooks/<token> endpoint, backed by the engine's webhook ingress.
-  hooks = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
-      const token = (req.url ?? "").split("?")[0]!.replace(/^\/hooks\//, "");
-      const out = await receiveWebhook(deps, {
-        token,
-        method: req.method!,
-        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
-        query: {},
-        rawBody: Buffer.concat(chunks),
-      });
-      res.writeHead(out.status, { "content-type": "application/json", ...out.headers }).end(JSON.stringify(out.body));
-    });
-  });
+  hooks = http.createServer((req, res) => handleHookRequest(req, res, deps));
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
   deps = createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
   ws = seedWorkspace(deps);

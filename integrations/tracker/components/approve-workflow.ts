@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { IntegrationHttpError, NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
-import { jsmClient, siteProblem, type Approval } from "../jsm-client";
+import { jsmClient, siteProblems, type Approval } from "../jsm-client";
 
 export const approveWorkflowConfig = z.object({
   issueKey: z.string().min(1).meta(ui({ title: "Issue Key", description: "Key of the service-desk request", expression: true, order: 1 })),
@@ -74,9 +74,7 @@ export const approveWorkflow = defineComponent({
   validate(config, { connection }) {
     const issues: Array<{ path: string; message: string }> = [];
     if (config.approvalSelector === "specific" && !config.approval?.trim()) issues.push({ path: "approval", message: "Choose the approval to decide (or select the latest pending one)." });
-    const problem = connection ? siteProblem(connection) : undefined;
-    if (problem) issues.push({ path: "connection", message: problem });
-    return issues;
+    return [...issues, ...siteProblems(connection)];
   },
   async run(ctx) {
     const c = ctx.config;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
-import { isIncidentPractice, jsmClient, siteProblem, type RequestTypeField } from "../jsm-client";
+import { isIncidentPractice, jsmClient, siteProblems, type RequestTypeField } from "../jsm-client";
 import { textToAdf } from "../adf";
 
 const ESTIMATE = /^\s*(\d+(\.\d+)?\s*[wdhm]\s*)+$/i;
@@ -75,9 +75,7 @@ export const createIncident = defineComponent({
   validate(config, { connection }) {
     const issues: Array<{ path: string; message: string }> = [];
     if (!hasSummary(config)) issues.push({ path: "summary", message: SUMMARY_MISSING });
-    const problem = connection ? siteProblem(connection) : undefined;
-    if (problem) issues.push({ path: "connection", message: problem });
-    return issues;
+    return [...issues, ...siteProblems(connection)];
   },
   async run(ctx) {
     const c = ctx.config;

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineComponent } from "../../core/define";
-import { NonRetryableError } from "../../core/errors";
-import { isNotFound, jsmClient, siteProblem } from "../jsm-client";
+import { jsmClient, siteProblems } from "../jsm-client";
 import { incidentPickerFields } from "./get-incident";
 
 export const deleteIncident = defineComponent({
@@ -12,20 +11,11 @@ export const deleteIncident = defineComponent({
   outputType: "tracker.incident.deleted",
   output: z.object({ deleted: z.literal(true), id: z.string(), key: z.string() }),
   example: { deleted: true, id: "10042", key: "SD-42" },
-  validate: (_c, { connection }) => {
-    const p = connection ? siteProblem(connection) : undefined;
-    return p ? [{ path: "connection", message: p }] : [];
-  },
+  validate: (_c, { connection }) => siteProblems(connection),
   async run(ctx) {
     const jsm = jsmClient(ctx.connection, ctx.http);
-    const ref = ctx.config.issue.trim();
-    try {
-      const issue = await jsm.getIssue(ref);
-      await jsm.deleteIssue(issue.key);
-      return ctx.emit({ deleted: true as const, id: String(issue.id), key: issue.key });
-    } catch (e) {
-      if (isNotFound(e)) throw new NonRetryableError(`Incident ${ref} does not exist or is not visible to the connected user.`);
-      throw e;
-    }
+    const issue = await jsm.getIncidentIssue(ctx.config.issue.trim());
+    await jsm.deleteIssue(issue.key);
+    return ctx.emit({ deleted: true as const, id: String(issue.id), key: issue.key });
   },
 });

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { defineComponent } from "../../core/define";
-import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
-import { isNotFound, jsmClient, siteProblem, type JiraIssue } from "../jsm-client";
+import { jsmClient, siteProblems, type JiraIssue } from "../jsm-client";
 
 export const incidentPickerFields = {
   project: z.string().optional().meta(ui({ title: "Project", description: "Narrows the issue picker (without it: issues updated in the last ~90 days across projects)", widget: "resource", resource: { type: "projects" }, order: 1 })),
@@ -80,18 +79,9 @@ export const getIncident = defineComponent({
     updated: "2026-05-01T10:00:00.000+0000",
     fields: { summary: "HighLatency firing on a:9100" },
   },
-  validate: (_c, { connection }) => {
-    const p = connection ? siteProblem(connection) : undefined;
-    return p ? [{ path: "connection", message: p }] : [];
-  },
+  validate: (_c, { connection }) => siteProblems(connection),
   async run(ctx) {
     const jsm = jsmClient(ctx.connection, ctx.http);
-    const ref = ctx.config.issue.trim();
-    try {
-      return ctx.emit(toIncident(await jsm.getIssue(ref, "names")));
-    } catch (e) {
-      if (isNotFound(e)) throw new NonRetryableError(`Incident ${ref} does not exist or is not visible to the connected user.`);
-      throw e;
-    }
+    return ctx.emit(toIncident(await jsm.getIncidentIssue(ctx.config.issue.trim(), "names")));
   },
 });

@@ -1,0 +1,38 @@
+"use client";
+import { useCallback } from "react";
+import { toast } from "sonner";
+import { useCanvasStore, type ClipboardPayload } from "./canvas-store";
+
+const CLIPBOARD_KEY = "conveyor:clipboard";
+
+/** Copy/paste of selected nodes: the system clipboard when allowed, localStorage otherwise (works across automations). */
+export function useNodeClipboard(readOnly: boolean) {
+  const store = useCanvasStore;
+  const copy = useCallback(async () => {
+    const payload = store.getState().copySelection();
+    if (!payload) return;
+    const text = JSON.stringify(payload);
+    localStorage.setItem(CLIPBOARD_KEY, text);
+    await navigator.clipboard?.writeText(text).catch(() => undefined);
+    toast.success(`Copied ${payload.nodes.length} node${payload.nodes.length === 1 ? "" : "s"}`);
+  }, [store]);
+  const paste = useCallback(async () => {
+    if (readOnly) return;
+    let payload: ClipboardPayload | null = null;
+    for (const read of [() => navigator.clipboard?.readText(), () => Promise.resolve(localStorage.getItem(CLIPBOARD_KEY))]) {
+      try {
+        const text = await read();
+        const parsed = text ? JSON.parse(text) : null;
+        if (parsed?.kind === "conveyor/nodes") {
+          payload = parsed;
+          break;
+        }
+      } catch {
+        /* not ours; try the next source */
+      }
+    }
+    if (!payload) return toast.message("Nothing to paste: copy nodes first.");
+    store.getState().paste(payload);
+  }, [readOnly, store]);
+  return { copy, paste };
+}
