@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDb, closeDb, type Db } from "./client";
+import { openDb, closeDb, type Db } from "../client";
 
 export interface TestDb {
   db: Db;
