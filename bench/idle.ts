@@ -2,7 +2,7 @@
 import { startRunner } from "@/server/runner/runner-loop";
 import { benchDeps, listen } from "./harness";
 
-const { deps, close } = benchDeps();
+const { deps, close } = await benchDeps();
 const runner = startRunner(deps, { concurrency: 16 });
 const { server } = await listen(deps);
 await new Promise((r) => setTimeout(r, 3000));

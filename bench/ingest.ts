@@ -12,7 +12,7 @@ import { BODY, benchDeps, listen, threeStepAutomation } from "./harness";
 
 const duration = process.env.BENCH_SECONDS ?? "10";
 const sync = (process.env.BENCH_SYNC ?? "NORMAL") as "NORMAL" | "FULL";
-const { deps, dir, close } = benchDeps(sync);
+const { deps, dir, close } = await benchDeps(sync);
 const { token } = await threeStepAutomation(deps);
 const { server, port } = await listen(deps);
 const checkpointer = process.env.BENCH_CHECKPOINTER === "0" ? null : startCheckpointer(deps.db); // as in the server, where the runner starts it

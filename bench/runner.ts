@@ -20,7 +20,7 @@ const N = Number(process.env.BENCH_RUNS ?? 20_000);
 const TOTAL = Number(process.env.BENCH_TOTAL_RUNS ?? 100_000);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-const { deps, close } = benchDeps();
+const { deps, close } = await benchDeps();
 const { ws, automation, token } = await threeStepAutomation(deps);
 const graph = getVersionGraph(deps.db, automation.id, automation.version);
 const body = JSON.parse(BODY.toString());
@@ -58,7 +58,7 @@ const SPLIT = process.env.BENCH_SPLIT === "1";
 async function startBenchRunner(): Promise<{ stop(): Promise<void> }> {
   if (!SPLIT) return startRunner(deps, { concurrency: CONCURRENCY, maintenance: process.env.BENCH_MAINT === "0" ? false : { pruneEveryMs: 3_600_000, retentionCount: 1_000_000 } });
   const child = spawn(process.execPath, ["--import", "tsx", "server/runner/testing/worker-child.ts"], {
-    env: { ...process.env, DB_FILE: deps.db.$client.name, SECRET_HEX: randomBytes(32).toString("hex"), CONCURRENCY: String(CONCURRENCY), LEASE_MS: "30000" },
+    env: { ...process.env, DB_URL: deps.db.$client.name, SECRET_HEX: randomBytes(32).toString("hex"), CONCURRENCY: String(CONCURRENCY), LEASE_MS: "30000" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve) => child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve()));

@@ -5,10 +5,14 @@
  * Services receive these as arguments, so tests pass their own (see server/testing.ts).
  */
 import type { Db } from "@/db/client";
+import type { Store } from "@/db/store";
 import type { SecretBox } from "./crypto/secret-box";
 import type { Logger } from "@/integrations/core/define";
 
 export interface AppDeps {
+  /** Every read and write of state goes through the store (SQLite or PostgreSQL). */
+  store: Store;
+  /** @deprecated The raw SQLite connection, being retired by the storage seam (embedded mode only). */
   db: Db;
   box: SecretBox;
   /** Base URL for webhook URLs and OAuth redirects, no trailing slash. */
@@ -20,28 +24,44 @@ export interface AppDeps {
 const KEY = Symbol.for("conveyor.deps");
 type G = typeof globalThis & { [KEY]?: AppDeps };
 
+const PENDING = Symbol.for("conveyor.deps.pending");
+type GP = typeof globalThis & { [PENDING]?: Promise<AppDeps> };
+
 export async function getDeps(): Promise<AppDeps> {
-  const g = globalThis as G;
+  const g = globalThis as G & GP;
   if (g[KEY]) return g[KEY];
-  const [{ env }, { openDb }, { createSecretBox, loadOrCreateKey }, { createLogger }] = await Promise.all([
+  g[PENDING] ??= buildDeps().then((d) => (g[KEY] ??= d));
+  return g[PENDING];
+}
+
+async function buildDeps(): Promise<AppDeps> {
+  const [{ env }, { openStorage }, { createSecretBox, loadOrCreateKey }, { createLogger }] = await Promise.all([
     import("./env"),
-    import("@/db/client"),
+    import("@/db/open"),
     import("./crypto/secret-box"),
     import("./logger"),
   ]);
-  if (g[KEY]) return g[KEY];
-  const deps: AppDeps = {
-    db: openDb(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS }),
+  const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, pg: { max: env.CONVEYOR_PG_POOL_MAX } });
+  return {
+    store: storage.store,
+    db: storage.sqlite ?? unconvertedDb(),
     box: createSecretBox(loadOrCreateKey(env.dataDir, env.CONVEYOR_SECRET_KEY)),
     publicUrl: env.publicUrl,
     log: createLogger({ service: "conveyor" }, env.LOG_LEVEL),
     now: () => new Date(),
   };
-  g[KEY] = deps;
-  return deps;
 }
 
 /** For the custom server / worker / CLI which build deps themselves. */
 export function setDeps(deps: AppDeps): void {
   (globalThis as G)[KEY] = deps;
+}
+
+/** Placeholder for code not yet moved behind the store (scale-out mode refuses it loudly). */
+function unconvertedDb(): Db {
+  return new Proxy({} as Db, {
+    get(_t, prop) {
+      throw new Error(`internal: raw SQLite access (${String(prop)}) in scale-out mode`);
+    },
+  });
 }

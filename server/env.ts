@@ -17,8 +17,12 @@ const EnvSchema = z.object({
   /** Public base URL used in webhook URLs and OAuth redirects (default http://localhost:PORT). */
   CONVEYOR_PUBLIC_URL: z.url().optional(),
   CONVEYOR_DATA_DIR: z.string().default("./data"),
-  /** SQLite file path (or file: URL); default <CONVEYOR_DATA_DIR>/conveyor.db. */
+  /** SQLite file path (or file: URL), default <CONVEYOR_DATA_DIR>/conveyor.db; or postgres://… (scale-out mode). */
   DATABASE_URL: z.string().optional(),
+  /** redis://… : BullMQ on Redis distributes the work (scale-out mode; required with a PostgreSQL DATABASE_URL). */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+  /** PostgreSQL connections per process (scale-out mode). */
+  CONVEYOR_PG_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
   /** 32-byte key, base64 or hex. Generated into the data dir when unset. */
   CONVEYOR_SECRET_KEY: z.string().optional(),
   /** next-auth signing secret; generated into the data dir when unset. */
@@ -43,7 +47,13 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
-export type Env = z.infer<typeof EnvSchema> & { dataDir: string; databasePath: string; publicUrl: string };
+export type Env = z.infer<typeof EnvSchema> & {
+  dataDir: string;
+  /** SQLite file path, or the PostgreSQL URL in scale-out mode. */
+  databasePath: string;
+  scaleOut: boolean;
+  publicUrl: string;
+};
 
 function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (source.SKIP_ENV_VALIDATION) return parseEnv({} as NodeJS.ProcessEnv);
@@ -54,10 +64,15 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.CONVEYOR_DATA_DIR);
+  const scaleOut = /^postgres(ql)?:\/\//i.test(e.DATABASE_URL ?? "");
+  if (scaleOut && !e.REDIS_URL) throw new Error("Invalid environment variables:\n  REDIS_URL: required when DATABASE_URL is a PostgreSQL URL (scale-out mode)");
+  if (scaleOut && !e.CONVEYOR_SECRET_KEY) throw new Error("Invalid environment variables:\n  CONVEYOR_SECRET_KEY: required in scale-out mode (every process must share the same key)");
+  if (scaleOut && !(e.NEXTAUTH_SECRET ?? e.AUTH_SECRET)) throw new Error("Invalid environment variables:\n  NEXTAUTH_SECRET: required in scale-out mode (every web process must share it)");
+  if (e.REDIS_URL && !scaleOut) throw new Error("Invalid environment variables:\n  REDIS_URL: only used with a PostgreSQL DATABASE_URL (scale-out mode)");
   const rawDb = e.DATABASE_URL?.replace(/^file:/, "");
-  const databasePath = rawDb ? path.resolve(rawDb) : path.join(dataDir, "conveyor.db");
+  const databasePath = scaleOut ? e.DATABASE_URL! : rawDb ? path.resolve(rawDb) : path.join(dataDir, "conveyor.db");
   const publicUrl = (e.CONVEYOR_PUBLIC_URL ?? e.NEXTAUTH_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
-  return { ...e, dataDir, databasePath, publicUrl };
+  return { ...e, dataDir, databasePath, scaleOut, publicUrl };
 }
 
 export const env: Env = parseEnv(process.env);

@@ -36,10 +36,10 @@ interface Delivery {
 }
 
 let hooks: http.Server;
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let runner: Runner;
 let stack: MetricsStack;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 const deliveries: Delivery[] = [];
 
 beforeAll(async () => {
@@ -56,8 +56,8 @@ beforeAll(async () => {
     handleHookRequest(req, res, deps);
   });
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
-  deps = createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
+  ws = await seedWorkspace(deps);
   stack = await startMetricsStack();
   runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });

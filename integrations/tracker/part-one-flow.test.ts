@@ -31,16 +31,16 @@ import { startFakeAtlassian, type FakeAtlassian } from "./testing/fake-atlassian
 
 const key = randomBytes(32);
 let hooks: http.Server;
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let fake: FakeAtlassian;
 let runner: Runner;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeAll(async () => {
   hooks = http.createServer((req, res) => handleHookRequest(req, res, deps));
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
-  deps = createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`, box: createSecretBox(key) });
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`, box: createSecretBox(key) });
+  ws = await seedWorkspace(deps);
   fake = await startFakeAtlassian({ consentMode: "auto", secondSite: true });
   runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });
@@ -177,7 +177,7 @@ describe("tracker part 1 through the engine", () => {
     const child = () =>
       new Promise<string>((resolve) => {
         const p = spawn(process.execPath, ["--import", "tsx", "integrations/tracker/testing/refresh-child.ts"], {
-          env: { ...process.env, DB_FILE: deps.file, SECRET_HEX: key.toString("hex"), CONNECTION_ID: connectionId, START_AT: String(startAt) },
+          env: { ...process.env, DB_URL: deps.url, SECRET_HEX: key.toString("hex"), CONNECTION_ID: connectionId, START_AT: String(startAt) },
           stdio: ["ignore", "pipe", "inherit"],
         });
         let out = "";

@@ -24,17 +24,17 @@ import { startFakeAtlassian, type FakeAtlassian } from "./testing/fake-atlassian
 import { PART2_SCOPES } from "./testing/part2-harness";
 
 let hooks: http.Server;
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let fake: FakeAtlassian;
 let runner: Runner;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeAll(async () => {
   // The app's public /hooks/<token> endpoint, backed by the engine's webhook ingress.
   hooks = http.createServer((req, res) => handleHookRequest(req, res, deps));
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
-  deps = createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
+  ws = await seedWorkspace(deps);
   fake = await startFakeAtlassian({ consentMode: "auto" });
   runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });

@@ -4,8 +4,6 @@
  */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { eq } from "drizzle-orm";
-import { users } from "@/db/schema";
 import { env } from "../env";
 import { getDeps } from "../deps";
 import { loadOrCreateAuthSecret } from "./secret";
@@ -61,14 +59,14 @@ export const authOptions: NextAuthOptions = {
       if (account?.provider !== "oidc") return true;
       // OIDC users must already be members (invited); the email links the identity.
       if (!user.email) return false;
-      const { db } = await getDeps();
-      return Boolean(await db.query.users.findFirst({ where: eq(users.email, user.email.toLowerCase()) }));
+      const { store } = await getDeps();
+      return Boolean(await store.users.findByEmail(user.email.toLowerCase()));
     },
     async jwt({ token, user, account }) {
       if (user) {
         if (account?.provider === "oidc" && user.email) {
-          const { db } = await getDeps();
-          const row = await db.query.users.findFirst({ where: eq(users.email, user.email.toLowerCase()) });
+          const { store } = await getDeps();
+          const row = await store.users.findByEmail(user.email.toLowerCase());
           token.uid = row?.id;
         } else {
           token.uid = user.id;

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTestDeps } from "../testing";
 import { getMetrics } from "./metrics";
 
-let deps: ReturnType<typeof createTestDeps> | undefined;
-afterEach(() => deps?.close());
+let deps: Awaited<ReturnType<typeof createTestDeps>> | undefined;
+afterEach(async () => deps?.close());
 
 describe("/metrics registry", () => {
   it("exposes counters and database gauges in Prometheus text format", async () => {
-    deps = createTestDeps();
+    deps = await createTestDeps();
     const m = getMetrics();
     expect(getMetrics()).toBe(m); // one registry per process
     m.bindDb(deps.db);

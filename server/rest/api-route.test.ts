@@ -8,17 +8,17 @@ import { seedRest, type Seed } from "./testing/seed";
 import { createApiKey, revokeApiKey } from "../services/api-keys/api-keys";
 import { flushApiUsage } from "./api-usage";
 
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let s: Seed;
 const api = createRestClient({});
 
 beforeAll(async () => {
-  deps = createTestDeps();
+  deps = await createTestDeps();
   setDeps(deps);
   s = await seedRest(deps);
 });
-afterAll(() => deps.close());
-beforeEach(() => setRestConfig({}));
+afterAll(async () => deps.close());
+beforeEach(async () => setRestConfig({}));
 
 describe("authentication", () => {
   const cases: Array<[string, () => string | null, string]> = [

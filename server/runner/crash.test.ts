@@ -17,12 +17,12 @@ import { waitFor } from "./testing/wait";
 
 registerStubs();
 const children: ChildProcess[] = [];
-afterEach(() => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
+afterEach(async () => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
 
 function spawnWorker(file: string, key: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/runner/testing/worker-child.ts"], {
     cwd: process.cwd(),
-    env: { ...process.env, DB_FILE: file, SECRET_HEX: key, ...env },
+    env: { ...process.env, DB_URL: file, SECRET_HEX: key, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
@@ -32,30 +32,30 @@ function spawnWorker(file: string, key: string, env: Record<string, string> = {}
   });
 }
 
-function setup() {
+async function setup() {
   const key = randomBytes(32);
-  const deps = createTestDeps({ box: createSecretBox(key) });
-  return { deps, key: key.toString("hex"), ws: seedWorkspace(deps) };
+  const deps = await createTestDeps({ box: createSecretBox(key) });
+  return { deps, key: key.toString("hex"), ws: await seedWorkspace(deps) };
 }
 
-const q = (deps: ReturnType<typeof createTestDeps>, sql: string, ...args: unknown[]) => deps.db.$client.prepare(sql).all(...args) as Array<Record<string, unknown>>;
+const q = (deps: Awaited<ReturnType<typeof createTestDeps>>, sql: string, ...args: unknown[]) => deps.db.$client.prepare(sql).all(...args) as Array<Record<string, unknown>>;
 
 describe("runner processes", () => {
   it("finishes every run after a worker is killed with SIGKILL mid-run; completed steps never run again", async () => {
-    const { deps, key, ws } = setup();
+    const { deps, key, ws } = await setup();
     const marks = path.join(deps.dir, "marks.log");
     const step = { key: "stub.mark", config: { file: marks, sleepMs: 120 } };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([step, step, step]));
     for (let i = 0; i < 16; i++) await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
 
-    const first = await spawnWorker(deps.file, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
+    const first = await spawnWorker(deps.url, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
     await waitFor(() => (q(deps, "select count(*) as n from run_steps where status = 'succeeded'")[0]!.n as number) >= 12, 20_000, "progress");
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
     const doneBeforeKill = new Set(q(deps, "select id from run_steps where status = 'succeeded'").map((r) => r.id as string));
     expect(q(deps, "select count(*) as n from runs where status in ('succeeded','failed')")[0]!.n).toBeLessThan(16);
 
-    const second = await spawnWorker(deps.file, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
+    const second = await spawnWorker(deps.url, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
     await waitFor(() => (q(deps, "select count(*) as n from runs where status = 'succeeded'")[0]!.n as number) === 16, 40_000, "all runs");
     second.kill("SIGTERM");
     await new Promise((r) => second.once("exit", r));
@@ -75,11 +75,11 @@ describe("runner processes", () => {
   }, 90_000);
 
   it("two workers on one database never claim the same step", async () => {
-    const { deps, key, ws } = setup();
+    const { deps, key, ws } = await setup();
     const marks = path.join(deps.dir, "marks.log");
     const step = { key: "stub.mark", config: { file: marks, sleepMs: 5 } };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { ...linearGraph([step, step]), concurrency: 1000 });
-    const [w1, w2] = await Promise.all([spawnWorker(deps.file, key, { CONCURRENCY: "8" }), spawnWorker(deps.file, key, { CONCURRENCY: "8" })]);
+    const [w1, w2] = await Promise.all([spawnWorker(deps.url, key, { CONCURRENCY: "8" }), spawnWorker(deps.url, key, { CONCURRENCY: "8" })]);
     for (let i = 0; i < 150; i++) await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
     await waitFor(() => (q(deps, "select count(*) as n from runs where status = 'succeeded'")[0]!.n as number) === 150, 60_000, "all runs");
     w1.kill("SIGTERM");

@@ -10,15 +10,15 @@ import { waitFor } from "./testing/wait";
 import { flushUsage } from "./usage";
 
 registerStubs();
-let deps: ReturnType<typeof createTestDeps>;
-let ws: ReturnType<typeof seedWorkspace>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 let clock = new Date("2026-01-05T08:59:30.000Z");
-beforeEach(() => {
+beforeEach(async () => {
   clock = new Date("2026-01-05T08:59:30.000Z");
-  deps = createTestDeps({ now: () => clock });
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps({ now: () => clock });
+  ws = await seedWorkspace(deps);
 });
-afterEach(() => deps.close());
+afterEach(async () => deps.close());
 const count = (sql: string, ...a: unknown[]) => (deps.db.$client.prepare(sql).get(...a) as { n: number }).n;
 
 describe("maintenance", () => {

@@ -32,15 +32,15 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => server.close());
+afterAll(async () => server.close());
 
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let runner: Runner;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
-beforeEach(() => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+beforeEach(async () => {
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
   runner = startRunner(deps, { concurrency: 8, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });
 afterEach(async () => {

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { closeDb, openDb } from "@/db/client";
+import { openStorage } from "@/db/open";
 import { createSecretBox, loadOrCreateKey } from "../../crypto/secret-box";
 import { setDeps, type AppDeps } from "../../deps";
 import { silentLogger } from "../../logger";
@@ -38,7 +38,7 @@ export interface RestTarget {
 
 export async function startRestTarget(extraEnv: Record<string, string> = {}): Promise<RestTarget> {
   if (!OVER_HTTP) {
-    const deps = createTestDeps();
+    const deps = await createTestDeps();
     setDeps(deps);
     return { deps, api: createRestClient({}), close: async () => deps.close() };
   }
@@ -76,15 +76,15 @@ export async function startRestTarget(extraEnv: Record<string, string> = {}): Pr
     if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  const db = openDb(path.join(dir, "conveyor.db"));
-  const deps: AppDeps = { db, box: createSecretBox(loadOrCreateKey(dir)), publicUrl: base, log: silentLogger, now: () => new Date() };
+  const storage = await openStorage(path.join(dir, "conveyor.db"));
+  const deps: AppDeps = { store: storage.store, db: storage.sqlite!, box: createSecretBox(loadOrCreateKey(dir)), publicUrl: base, log: silentLogger, now: () => new Date() };
   return {
     deps,
     api: createRestClient({ baseUrl: base }),
     close: async () => {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
-      closeDb(db);
+      await storage.store.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,17 +1,18 @@
 /**
  * A runner in its own process, for crash / multi-worker tests:
- *   DB_FILE=… SECRET_HEX=… LEASE_MS=… CONCURRENCY=… node --import tsx server/runner/testing/worker-child.ts
+ *   DB_URL=… SECRET_HEX=… LEASE_MS=… CONCURRENCY=… node --import tsx server/runner/testing/worker-child.ts
  * Prints "ready" once running; SIGTERM stops it gracefully.
  */
-import { openDb } from "@/db/client";
+import { openStorage } from "@/db/open";
 import { createSecretBox } from "../../crypto/secret-box";
 import { silentLogger } from "../../logger";
+import type { AppDeps } from "../../deps";
 import { startRunner } from "../runner-loop";
 import { registerStubs } from "./stub-integration";
 
 registerStubs();
-const db = openDb(process.env.DB_FILE!);
-const deps = { db, box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() };
+const storage = await openStorage(process.env.DB_URL!, { migrate: false });
+const deps: AppDeps = { store: storage.store, db: storage.sqlite!, box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() };
 const runner = startRunner(deps, {
   concurrency: Number(process.env.CONCURRENCY ?? 4),
   leaseMs: Number(process.env.LEASE_MS ?? 2000),
@@ -21,8 +22,8 @@ const runner = startRunner(deps, {
 });
 process.stdout.write("ready\n");
 process.on("SIGTERM", () => {
-  runner.stop().then(() => {
-    db.$client.close();
+  runner.stop().then(async () => {
+    await storage.store.close();
     process.exit(0);
   });
 });

@@ -6,17 +6,17 @@ import { createWorkspace } from "../workspaces/create-workspace";
 import { ApiKeyAuthError, authenticateApiKey, createApiKey, hashApiKey, listApiKeys, revokeApiKey } from "./api-keys";
 import type { Actor } from "../../auth/permissions";
 
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let owner: Actor;
 let wsId: string;
 
 beforeEach(async () => {
-  deps = createTestDeps();
+  deps = await createTestDeps();
   const setup = await setupOwner(deps, { email: "o@example.com", password: "correct horse battery" });
   owner = (await getUserActor(deps, setup.user.id))!;
   wsId = setup.workspace.id;
 });
-afterEach(() => deps.close());
+afterEach(async () => deps.close());
 
 async function reason(p: Promise<unknown>) {
   try {

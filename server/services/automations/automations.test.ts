@@ -6,13 +6,13 @@ import { registerStubs } from "../../runner/testing/stub-integration";
 import { createAutomation, exportAutomation, listAutomations, listVersions, patchAutomation, replaceAutomation, restoreVersion, validateAutomationDocument, deleteAutomation, getAutomationOrThrow } from ".";
 
 registerStubs();
-let deps: ReturnType<typeof createTestDeps>;
-let ws: ReturnType<typeof seedWorkspace>;
-beforeEach(() => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
+beforeEach(async () => {
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
 });
-afterEach(() => deps.close());
+afterEach(async () => deps.close());
 
 const node = (id: string, name: string, key: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({ id, name, key, config, ...extra });
 

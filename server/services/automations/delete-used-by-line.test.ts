@@ -6,12 +6,12 @@ import { setupOwner } from "../users/setup-owner";
 import type { Actor } from "../../auth/permissions";
 import { createAutomation, deleteAutomation } from "./save-automation";
 
-let deps: ReturnType<typeof createTestDeps>;
-afterEach(() => deps.close());
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
+afterEach(async () => deps.close());
 
 describe("deleteAutomation", () => {
   it("refuses (409) while a line step names the automation, and deletes once it no longer does", async () => {
-    deps = createTestDeps();
+    deps = await createTestDeps();
     const r = await setupOwner(deps, { email: "o@example.test", password: "long enough pw" });
     const actor: Actor = { kind: "user", userId: r.user.id, organizationId: r.organization.id, role: "owner", label: "user:o" };
     const a = await createAutomation(deps, actor, r.workspace.id, {

@@ -10,19 +10,19 @@ import { createAutomation, replaceAutomation } from "./save-automation";
 import { getVersion, restoreVersion } from "./get-automation";
 import { SECRET_PLACEHOLDER } from "./node-secrets";
 
-let deps: ReturnType<typeof createTestDeps>;
-let ws: ReturnType<typeof seedWorkspace>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 let server: http.Server;
 let base: string;
 
 beforeEach(async () => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
   server = http.createServer((req, res) => handleHookRequest(req, res, deps));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterEach(() => {
+afterEach(async () => {
   server.close();
   deps.close();
 });

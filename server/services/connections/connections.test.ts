@@ -32,13 +32,13 @@ registerTestIntegration(defineIntegration({
   },
 }) as AnyIntegration);
 
-let deps: ReturnType<typeof createTestDeps>;
-let ws: ReturnType<typeof seedWorkspace>;
-beforeEach(() => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
+beforeEach(async () => {
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
 });
-afterEach(() => deps.close());
+afterEach(async () => deps.close());
 
 describe("form connections", () => {
   it("encrypts secret fields, never returns them, keeps an omitted secret on update", async () => {

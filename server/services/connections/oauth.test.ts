@@ -13,15 +13,15 @@ import { startOAuthServer, type OAuthServer } from "./testing/oauth-server";
 
 registerStubOAuth();
 let oauth: OAuthServer;
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let key: Buffer;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeEach(async () => {
   oauth = await startOAuthServer({ delayMs: 150 });
   key = randomBytes(32);
-  deps = createTestDeps({ box: createSecretBox(key) });
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps({ box: createSecretBox(key) });
+  ws = await seedWorkspace(deps);
 });
 afterEach(async () => {
   await oauth.close();
@@ -56,7 +56,7 @@ describe("OAuth connections", () => {
     const child = () =>
       new Promise<string>((resolve) => {
         const p = spawn(process.execPath, ["--import", "tsx", "server/services/connections/testing/oauth-child.ts"], {
-          env: { ...process.env, DB_FILE: deps.file, SECRET_HEX: key.toString("hex"), CONNECTION_ID: id, START_AT: String(startAt) },
+          env: { ...process.env, DB_URL: deps.url, SECRET_HEX: key.toString("hex"), CONNECTION_ID: id, START_AT: String(startAt) },
           stdio: ["ignore", "pipe", "inherit"],
         });
         let out = "";

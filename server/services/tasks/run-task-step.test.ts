@@ -11,12 +11,12 @@ import { createTask } from "./create-task";
 import { transitionTask } from "./transition-task";
 
 registerStubs();
-let deps: ReturnType<typeof createTestDeps>;
-let ws: ReturnType<typeof seedWorkspace>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 let runner: Runner;
-beforeEach(() => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+beforeEach(async () => {
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
   runner = startRunner(deps, { pollMs: 20, maintenance: false });
 });
 afterEach(async () => {

@@ -13,15 +13,15 @@ import { createWebhookIntake } from "../intakes-webhook/intakes";
 
 registerStubs();
 
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let server: http.Server;
 let base: string;
 let runner: Runner;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeEach(async () => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
   server = http.createServer((req, res) => handleHookRequest(req, res, deps, { maxBytes: 4096 }));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

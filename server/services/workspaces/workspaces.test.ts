@@ -9,17 +9,17 @@ import { listWorkspaces } from "./list-workspaces";
 import { deleteWorkspace, renameWorkspace } from "./update-workspace";
 import { createInvitation } from "../users/members";
 
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let orgId: string;
 let firstWs: string;
 
 beforeEach(async () => {
-  deps = createTestDeps();
+  deps = await createTestDeps();
   const r = await setupOwner(deps, { email: "owner@example.test", password: "long enough pw" });
   orgId = r.organization.id;
   firstWs = r.workspace.id;
 });
-afterEach(() => deps.close());
+afterEach(async () => deps.close());
 
 const user = (role: Role): Actor => ({ kind: "user", userId: "usr_x", organizationId: orgId, role, label: `user:${role}` });
 

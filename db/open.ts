@@ -1,0 +1,32 @@
+/**
+ * Opens the configured backend and its store: a PostgreSQL URL selects the scale-out backend,
+ * anything else is a SQLite file path. Migrations are applied on open.
+ */
+import { isPostgresUrl, type Backend } from "./backend";
+import { openDb, type Db } from "./client";
+import { openPgBackend, type PgOptions } from "./pg/backend";
+import { sqliteBackend } from "./sqlite/backend";
+import { createStore, type Store } from "./store";
+
+export interface OpenedStorage {
+  store: Store;
+  backend: Backend;
+  /** The SQLite connection (embedded mode only). */
+  sqlite?: Db;
+}
+
+export interface OpenStorageOptions {
+  synchronous?: "NORMAL" | "FULL";
+  pg?: PgOptions;
+  migrate?: boolean;
+}
+
+export async function openStorage(urlOrPath: string, opts: OpenStorageOptions = {}): Promise<OpenedStorage> {
+  if (isPostgresUrl(urlOrPath)) {
+    const backend = await openPgBackend(urlOrPath, { ...opts.pg, migrate: opts.migrate });
+    return { store: createStore(backend), backend };
+  }
+  const sqlite = openDb(urlOrPath, { synchronous: opts.synchronous, migrate: opts.migrate });
+  const backend = sqliteBackend(sqlite);
+  return { store: createStore(backend), backend, sqlite };
+}

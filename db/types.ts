@@ -1,0 +1,25 @@
+/** Row types of the stored tables (type-only; code outside db/ uses these, never the tables). */
+import type * as s from "./schema";
+
+export type OrganizationRow = typeof s.organizations.$inferSelect;
+export type UserRow = typeof s.users.$inferSelect;
+export type MembershipRow = typeof s.memberships.$inferSelect;
+export type InvitationRow = typeof s.invitations.$inferSelect;
+export type AuditRow = typeof s.auditLog.$inferSelect;
+export type WorkspaceRow = typeof s.workspaces.$inferSelect;
+export type LineRow = typeof s.lines.$inferSelect;
+export type TaskRow = typeof s.tasks.$inferSelect;
+export type TaskActivityRow = typeof s.taskActivity.$inferSelect;
+export type IntakeRow = typeof s.intakes.$inferSelect;
+export type AutomationRow = typeof s.automations.$inferSelect;
+export type AutomationVersionRow = typeof s.automationVersions.$inferSelect;
+export type EventRow = typeof s.events.$inferSelect;
+export type RunRecord = typeof s.runs.$inferSelect;
+export type RunStepRow = typeof s.runSteps.$inferSelect;
+export type ConnectionRow = typeof s.connections.$inferSelect;
+export type OAuthStateRow = typeof s.oauthStates.$inferSelect;
+export type WebhookRegistrationRow = typeof s.webhookRegistrations.$inferSelect;
+export type ApiKeyRow = typeof s.apiKeys.$inferSelect;
+export type IdempotencyRow = typeof s.idempotencyKeys.$inferSelect;
+export type UsageCounterRow = typeof s.usageCounters.$inferSelect;
+export type { StepAttempt, StoredGraph, LineStep } from "./schema";
