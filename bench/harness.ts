@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { openStorage } from "@/db/open";
 import { createSecretBox } from "@/server/crypto/secret-box";
 import { silentLogger } from "@/server/logger";
-import type { AppDeps } from "@/server/deps";
+import { depsFromStorage, type AppDeps } from "@/server/deps";
 import { seedWorkspace } from "@/server/runner/testing/seed";
 import { createAutomation } from "@/server/services/automations";
 import { handleHookRequest } from "@/server/webhooks/lean-listener";
@@ -20,7 +20,7 @@ export async function benchDeps(synchronous: "NORMAL" | "FULL" = "NORMAL") {
   const storage = await openStorage(path.join(dir, "bench.db"), { synchronous });
   const db = storage.sqlite!;
   if (process.env.BENCH_PRAGMAS) for (const p of process.env.BENCH_PRAGMAS.split(";")) db.$client.pragma(p);
-  const deps: AppDeps = { store: storage.store, db, box: createSecretBox(randomBytes(32)), publicUrl: "http://127.0.0.1", log: silentLogger, now: () => new Date() };
+  const deps: AppDeps = await depsFromStorage(storage, { box: createSecretBox(randomBytes(32)), publicUrl: "http://127.0.0.1", log: silentLogger, now: () => new Date() });
   return { deps, dir, close: async () => { await storage.store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
 }
 

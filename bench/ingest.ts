@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { startCheckpointer } from "@/db/checkpointer";
-import { groupCommitter } from "@/db/group-commit";
+import { groupCommitter } from "@/db/sqlite/group-commit";
 import { BODY, benchDeps, listen, threeStepAutomation } from "./harness";
 
 const duration = process.env.BENCH_SECONDS ?? "10";

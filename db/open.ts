@@ -6,11 +6,16 @@ import { isPostgresUrl, type Backend } from "./backend";
 import { openDb, type Db } from "./client";
 import { openPgBackend, type PgOptions } from "./pg/backend";
 import { sqliteBackend } from "./sqlite/backend";
+import { sqliteEngine } from "./sqlite/engine";
+import { embeddedQueue } from "./sqlite/queue";
+import type { WorkQueue } from "./queue/types";
 import { createStore, type Store } from "./store";
 
 export interface OpenedStorage {
   store: Store;
   backend: Backend;
+  /** The embedded queue (SQLite); scale-out mode opens BullMQ separately (db/queue/open.ts). */
+  queue?: WorkQueue;
   /** The SQLite connection (embedded mode only). */
   sqlite?: Db;
 }
@@ -24,9 +29,10 @@ export interface OpenStorageOptions {
 export async function openStorage(urlOrPath: string, opts: OpenStorageOptions = {}): Promise<OpenedStorage> {
   if (isPostgresUrl(urlOrPath)) {
     const backend = await openPgBackend(urlOrPath, { ...opts.pg, migrate: opts.migrate });
-    return { store: createStore(backend), backend };
+    const { pgEngine } = await import("./pg/engine");
+    return { store: createStore(backend, pgEngine(backend)), backend };
   }
   const sqlite = openDb(urlOrPath, { synchronous: opts.synchronous, migrate: opts.migrate });
   const backend = sqliteBackend(sqlite);
-  return { store: createStore(backend), backend, sqlite };
+  return { store: createStore(backend, sqliteEngine(sqlite)), backend, sqlite, queue: embeddedQueue(sqlite) };
 }

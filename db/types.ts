@@ -21,5 +21,6 @@ export type OAuthStateRow = typeof s.oauthStates.$inferSelect;
 export type WebhookRegistrationRow = typeof s.webhookRegistrations.$inferSelect;
 export type ApiKeyRow = typeof s.apiKeys.$inferSelect;
 export type IdempotencyRow = typeof s.idempotencyKeys.$inferSelect;
+export type JobRow = typeof s.jobs.$inferSelect;
 export type UsageCounterRow = typeof s.usageCounters.$inferSelect;
 export type { StepAttempt, StoredGraph, LineStep } from "./schema";

@@ -6,12 +6,15 @@
  */
 import type { Db } from "@/db/client";
 import type { Store } from "@/db/store";
+import type { WorkQueue } from "@/db/queue/types";
 import type { SecretBox } from "./crypto/secret-box";
 import type { Logger } from "@/integrations/core/define";
 
 export interface AppDeps {
   /** Every read and write of state goes through the store (SQLite or PostgreSQL). */
   store: Store;
+  /** Where committed work is published for runners (embedded SQLite queue, or BullMQ in scale-out mode). */
+  queue: WorkQueue;
   /** @deprecated The raw SQLite connection, being retired by the storage seam (embedded mode only). */
   db: Db;
   box: SecretBox;
@@ -42,14 +45,28 @@ async function buildDeps(): Promise<AppDeps> {
     import("./logger"),
   ]);
   const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, pg: { max: env.CONVEYOR_PG_POOL_MAX } });
+  const queue = storage.queue ?? (await (await import("@/db/queue/bullmq")).openBullmqQueue(env.REDIS_URL!, storage));
   return {
     store: storage.store,
+    queue,
     db: storage.sqlite ?? unconvertedDb(),
     box: createSecretBox(loadOrCreateKey(env.dataDir, env.CONVEYOR_SECRET_KEY)),
     publicUrl: env.publicUrl,
     log: createLogger({ service: "conveyor" }, env.LOG_LEVEL),
     now: () => new Date(),
   };
+}
+
+/** Deps over already-opened storage (child processes, benchmarks, test harnesses). */
+export async function depsFromStorage(
+  storage: import("@/db/open").OpenedStorage,
+  rest: Pick<AppDeps, "box" | "publicUrl" | "log" | "now">,
+  redis?: { url?: string; prefix?: string },
+): Promise<AppDeps> {
+  const queue =
+    storage.queue ??
+    (await (await import("@/db/queue/bullmq")).openBullmqQueue(redis?.url ?? process.env.REDIS_URL ?? process.env.CONVEYOR_TEST_REDIS_URL!, storage, { prefix: redis?.prefix }));
+  return { store: storage.store, queue, db: storage.sqlite ?? unconvertedDb(), ...rest };
 }
 
 /** For the custom server / worker / CLI which build deps themselves. */

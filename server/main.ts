@@ -7,6 +7,7 @@
  * - runs the durable runner in-process (set CONVEYOR_RUNNER=0 to leave it to `npm run worker`).
  * This replaces DESIGN.md's instrumentation.ts start-up deliberately: one place owns start and shutdown.
  */
+import { runnerHooks } from "./runner-hooks";
 import http from "node:http";
 import next from "next";
 import { env } from "./env";
@@ -33,7 +34,7 @@ async function main() {
   let runner: { stop(): Promise<void> } | undefined;
   if (env.CONVEYOR_RUNNER) {
     const { startRunner } = await import("./runner/runner-loop");
-    runner = startRunner(deps, { concurrency: env.CONVEYOR_RUNNER_CONCURRENCY });
+    runner = startRunner(deps, runnerHooks(deps), { concurrency: env.CONVEYOR_RUNNER_CONCURRENCY });
   }
 
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));

@@ -19,8 +19,10 @@ export type TestDeps = AppDeps & {
 
 export async function createTestDeps(overrides: Partial<AppDeps> = {}): Promise<TestDeps> {
   const t = await createTestStorage();
+  const queue = t.queue ?? (await (await import("@/db/queue/bullmq")).openBullmqQueue(process.env.CONVEYOR_TEST_REDIS_URL!, t, { prefix: `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}` }));
   return {
     store: t.store,
+    queue,
     db: t.sqlite ?? (undefined as unknown as Db),
     box: createSecretBox(randomBytes(32)),
     publicUrl: "http://127.0.0.1:3999",
@@ -31,6 +33,9 @@ export async function createTestDeps(overrides: Partial<AppDeps> = {}): Promise<
     url: t.url,
     file: t.url,
     dir: t.dir,
-    close: t.close,
+    async close() {
+      await queue.close();
+      await t.close();
+    },
   };
 }

@@ -25,6 +25,7 @@ export const {
   runs,
   runSteps,
   jobs,
+  outbox,
   connections,
   oauthStates,
   webhookRegistrations,

@@ -42,6 +42,12 @@ export const runs = sqliteTable(
     /** Run this one retried (retry-from-failed-step). */
     retryOf: text(),
     error: text({ mode: "json" }).$type<{ message: string; nodeId?: string; code?: string } | null>(),
+    /**
+     * Set when a finished run still has follow-ups to do after its commit (advance its task on a line,
+     * start the automation's error handler); cleared once they are done. Idempotent, so a crash between
+     * the two only repeats them (see server/runner/follow-ups.ts).
+     */
+    followupAt: text(),
     createdAt: text().notNull(),
     startedAt: text(),
     finishedAt: text(),
@@ -52,6 +58,7 @@ export const runs = sqliteTable(
     index("runs_workspace_created_idx").on(t.workspaceId, t.createdAt),
     index("runs_task_idx").on(t.taskId).where(sql`task_id is not null`),
     index("runs_status_automation_idx").on(t.status, t.automationId),
+    index("runs_followup_idx").on(t.followupAt).where(sql`followup_at is not null`),
   ],
 );
 
@@ -107,9 +114,22 @@ export const jobs = sqliteTable(
     status: text({ enum: ["queued", "leased", "done", "failed"] }).notNull(),
     availableAt: integer().notNull(),
     leaseOwner: text(),
+    /** Changes at every claim: a step's outcome is written only under the token it was claimed with (fencing). */
+    leaseToken: text(),
     leaseUntil: integer(),
     attempts: integer().notNull().default(0),
     createdAt: integer().notNull(),
   },
   (t) => [index("jobs_claim_idx").on(t.status, t.availableAt), index("jobs_run_idx").on(t.runId)],
 );
+
+/**
+ * Scale-out mode: one row per run with work to publish to the distributed queue, written in the same
+ * transaction as that work and deleted once published; a sweeper republishes rows left behind (a
+ * crash after commit, Redis unreachable). Unused by the embedded queue.
+ */
+export const outbox = sqliteTable("outbox", {
+  runId: text().primaryKey(),
+  availableAt: integer().notNull(),
+  createdAt: integer().notNull(),
+});

@@ -37,7 +37,7 @@ export function createTestDb(): TestDb {
 /** Raw SQL for test assertions, on either backend (`?` placeholders; rows as plain objects). */
 export type TestSql = <T = Record<string, unknown>>(query: string, ...params: unknown[]) => Promise<T[]>;
 
-function testSql(opened: OpenedStorage): TestSql {
+export function testSql(opened: OpenedStorage): TestSql {
   if (opened.sqlite) {
     const c = opened.sqlite.$client;
     return async (query, ...params) => {

@@ -7,6 +7,7 @@
  * starts no second run, a resolved notification is filtered out (only firing selected), and a wrong
  * secret is refused with 401 and creates nothing.
  */
+import { runnerHooks } from "../../server/runner-hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
@@ -59,7 +60,7 @@ beforeAll(async () => {
   deps = await createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
   ws = await seedWorkspace(deps);
   stack = await startMetricsStack();
-  runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
+  runner = startRunner(deps, runnerHooks(deps), { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });
 
 afterAll(async () => {

@@ -7,6 +7,7 @@
  * refreshed before expiry by maintenance, two processes racing on a refresh end with one valid token, and a
  * refused refresh leaves the connection "needs reconnect".
  */
+import { runnerHooks } from "../../server/runner-hooks";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -42,7 +43,7 @@ beforeAll(async () => {
   deps = await createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`, box: createSecretBox(key) });
   ws = await seedWorkspace(deps);
   fake = await startFakeAtlassian({ consentMode: "auto", secondSite: true });
-  runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
+  runner = startRunner(deps, runnerHooks(deps), { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });
 
 afterAll(async () => {

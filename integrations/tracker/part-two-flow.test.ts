@@ -5,6 +5,7 @@
  * the fake delivers to the app's /hooks/<token>, the runner executes the chain (Create/Update Alert
  * polling via rescheduled steps), and the incident exists and the alert is acknowledged.
  */
+import { runnerHooks } from "../../server/runner-hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
@@ -36,7 +37,7 @@ beforeAll(async () => {
   deps = await createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
   ws = await seedWorkspace(deps);
   fake = await startFakeAtlassian({ consentMode: "auto" });
-  runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
+  runner = startRunner(deps, runnerHooks(deps), { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });
 
 afterAll(async () => {

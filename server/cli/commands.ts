@@ -1,3 +1,4 @@
+import { runnerHooks } from "../runner-hooks";
 import { getDeps } from "../deps";
 import { env } from "../env";
 import { closeDb } from "@/db/client";
@@ -56,7 +57,7 @@ export async function runCommand(positionals: string[], values: Values): Promise
     case "worker": {
       const deps = await getDeps();
       const { startRunner } = await import("../runner/runner-loop");
-      const runner = startRunner(deps, { concurrency: env.CONVEYOR_RUNNER_CONCURRENCY });
+      const runner = startRunner(deps, runnerHooks(deps), { concurrency: env.CONVEYOR_RUNNER_CONCURRENCY });
       console.error(`Conveyor worker running against ${env.databasePath}. Ctrl+C to stop.`);
       const stop = async () => {
         await runner.stop();

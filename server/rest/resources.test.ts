@@ -10,8 +10,6 @@ import { insertAutomation } from "./testing/automation-fixture";
 import { ALL_OPERATIONS } from "./openapi";
 import { roleRank } from "../auth/permissions";
 import { createTaskFromIntake } from "../services/tasks/create-task";
-import { intakes } from "@/db/schema";
-import { eq } from "drizzle-orm";
 
 let target: RestTarget;
 let deps: AppDeps;
@@ -163,11 +161,15 @@ describe("intakes", () => {
     const listed = list.body.data.find((i: { id: string }) => i.id === created.body.id);
     expect(listed).toMatchObject({ kind: "webhook", lineId, eventCount: 0 });
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
-    const row = deps.db.select().from(intakes).where(eq(intakes.id, created.body.id)).get()!;
+    const [raw] = await target.sql<{ id: string; workspaceId: string; name: string; lineId: string; secretEnc: string; config: unknown }>(
+      "select id, workspace_id as \"workspaceId\", name, line_id as \"lineId\", secret_enc as \"secretEnc\", config from intakes where id = ?",
+      created.body.id,
+    );
+    const row = { ...raw!, kind: "webhook" as const, config: typeof raw!.config === "string" ? JSON.parse(raw!.config) : raw!.config };
     expect(row.secretEnc).not.toContain(created.body.secret);
-    const order = createTaskFromIntake(deps, null, row, { title: "From webhook", data: { a: 1 } });
+    const order = await deps.store.tx((st) => createTaskFromIntake(deps, st, row, { title: "From webhook", data: { a: 1 } }));
     expect(order).toMatchObject({ title: "From webhook", data: { a: 1 }, status: "draft", intakeId: row.id });
-    const fallback = createTaskFromIntake(deps, null, row, [1, 2]);
+    const fallback = await deps.store.tx((st) => createTaskFromIntake(deps, st, row, [1, 2]));
     expect(fallback.data).toEqual([1, 2]);
     expect(fallback.title).toContain("Alerts");
     expect((await api.delete(`/api/v1/factories/${s.ws}/intakes/${created.body.id}`, { key: s.keys.editor })).status).toBe(204);

@@ -10,8 +10,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { openStorage } from "@/db/open";
+import { testSql, type TestSql } from "@/db/testing";
 import { createSecretBox, loadOrCreateKey } from "../../crypto/secret-box";
-import { setDeps, type AppDeps } from "../../deps";
+import { setDeps, depsFromStorage, type AppDeps } from "../../deps";
 import { silentLogger } from "../../logger";
 import { createTestDeps } from "../../testing";
 import { createRestClient, type RestClient } from "./rest-client";
@@ -33,6 +34,8 @@ async function freePort(): Promise<number> {
 export interface RestTarget {
   deps: AppDeps;
   api: RestClient;
+  /** Raw SQL for assertions on the target's database. */
+  sql: TestSql;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,7 @@ export async function startRestTarget(extraEnv: Record<string, string> = {}): Pr
   if (!OVER_HTTP) {
     const deps = await createTestDeps();
     setDeps(deps);
-    return { deps, api: createRestClient({}), close: async () => deps.close() };
+    return { deps, sql: deps.sql, api: createRestClient({}), close: async () => deps.close() };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-rest-"));
   const port = await freePort();
@@ -77,9 +80,10 @@ export async function startRestTarget(extraEnv: Record<string, string> = {}): Pr
     await new Promise((r) => setTimeout(r, 250));
   }
   const storage = await openStorage(path.join(dir, "conveyor.db"));
-  const deps: AppDeps = { store: storage.store, db: storage.sqlite!, box: createSecretBox(loadOrCreateKey(dir)), publicUrl: base, log: silentLogger, now: () => new Date() };
+  const deps: AppDeps = await depsFromStorage(storage, { box: createSecretBox(loadOrCreateKey(dir)), publicUrl: base, log: silentLogger, now: () => new Date() });
   return {
     deps,
+    sql: testSql(storage),
     api: createRestClient({ baseUrl: base }),
     close: async () => {
       child.kill("SIGTERM");

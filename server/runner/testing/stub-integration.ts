@@ -37,7 +37,7 @@ const fetchJson = defineComponent({
   },
 });
 
-/** Appends "<pid> <stepId> <runId> <node>" to a file when it finishes, after sleeping. */
+/** Appends "<pid> <stepId> <runId> <node>" to a file when it finishes, after sleeping (and to `<file>.started` when it starts). */
 const mark = defineComponent({
   key: "stub.mark",
   title: "Mark",
@@ -48,6 +48,7 @@ const mark = defineComponent({
   output: z.object({ ok: z.boolean() }),
   example: { ok: true },
   async run(ctx) {
+    fs.appendFileSync(`${ctx.config.file}.started`, `${process.pid} ${ctx.run.stepId} ${ctx.run.runId} ${ctx.run.nodeName}\n`);
     if (ctx.config.sleepMs) await new Promise((r) => setTimeout(r, ctx.config.sleepMs));
     fs.appendFileSync(ctx.config.file, `${process.pid} ${ctx.run.stepId} ${ctx.run.runId} ${ctx.run.nodeName}\n`);
     return ctx.emit({ ok: true });

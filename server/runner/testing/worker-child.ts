@@ -3,17 +3,22 @@
  *   DB_URL=… SECRET_HEX=… LEASE_MS=… CONCURRENCY=… node --import tsx server/runner/testing/worker-child.ts
  * Prints "ready" once running; SIGTERM stops it gracefully.
  */
+import { runnerHooks } from "../../runner-hooks";
 import { openStorage } from "@/db/open";
 import { createSecretBox } from "../../crypto/secret-box";
 import { silentLogger } from "../../logger";
-import type { AppDeps } from "../../deps";
+import { depsFromStorage, type AppDeps } from "../../deps";
 import { startRunner } from "../runner-loop";
 import { registerStubs } from "./stub-integration";
 
 registerStubs();
 const storage = await openStorage(process.env.DB_URL!, { migrate: false });
-const deps: AppDeps = { store: storage.store, db: storage.sqlite!, box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() };
-const runner = startRunner(deps, {
+const deps: AppDeps = await depsFromStorage(
+  storage,
+  { box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() },
+  { prefix: process.env.QUEUE_PREFIX },
+);
+const runner = startRunner(deps, runnerHooks(deps), {
   concurrency: Number(process.env.CONCURRENCY ?? 4),
   leaseMs: Number(process.env.LEASE_MS ?? 2000),
   pollMs: 20,

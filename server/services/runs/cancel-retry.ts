@@ -3,47 +3,51 @@
  * a failed or cancelled run from its failed step: earlier succeeded steps keep their results, the
  * failed and cancelled steps are queued again (same step ids, attempts continue).
  */
-import { and, eq, inArray } from "drizzle-orm";
-import { runSteps, runs } from "@/db/schema";
-import { transaction } from "@/db/client";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError, notFound } from "../../errors";
+import { getVersionGraph, nodeInfoOf, type IndexedGraph } from "../../graphs";
+import { abortRunLocally } from "../../run-signals";
+import { countFinishedRun } from "../../usage-counters";
+import { onTaskRunFinished } from "../tasks/run-task-step";
 import { requireWorkspace } from "../access";
-import { finishRun } from "../../runner/finalize-run";
-import { queueStatements } from "../../runner/queue";
-import { abortRunLocally, notifyWork } from "../../runner/signal";
-import { loadRun } from "../../runner/step-store";
 import { toRun } from "./to-run";
 
 export async function cancelRun(deps: AppDeps, actor: Actor, workspaceId: string, runId: string) {
-  await requireWorkspace(deps.db, actor, workspaceId, "run.cancel");
-  transaction(deps.db, (tx) => {
-    const run = loadRun(tx, runId);
-    if (!run || run.workspaceId !== workspaceId) throw notFound("Run", runId);
-    if (!["queued", "running", "waiting"].includes(run.status)) throw new AppError("conflict", `Run ${runId} is already ${run.status}.`);
-    finishRun(tx, run, "cancelled", { message: `Cancelled by ${actor.label}`, code: "cancelled" }, deps.now());
-  });
+  const { store } = deps;
+  await requireWorkspace(store, actor, workspaceId, "run.cancel");
+  const run = await store.runs.get(runId, workspaceId);
+  if (!run) throw notFound("Run", runId);
+  if (!["queued", "running", "waiting"].includes(run.status)) throw new AppError("conflict", `Run ${runId} is already ${run.status}.`);
+  let graph: IndexedGraph | undefined;
+  try {
+    graph = await getVersionGraph(store, run.automationId, run.version);
+  } catch {
+    graph = undefined;
+  }
+  const now = deps.now();
+  const finished = await store.runs.finish(runId, "cancelled", { message: `Cancelled by ${actor.label}`, code: "cancelled" }, now, nodeInfoOf(graph));
+  if (!finished) {
+    const cur = await store.runs.get(runId);
+    throw new AppError("conflict", `Run ${runId} is already ${cur?.status ?? "gone"}.`);
+  }
+  countFinishedRun(finished.run, "cancelled", now);
   abortRunLocally(runId);
-  return toRun(deps.db.select().from(runs).where(eq(runs.id, runId)).get()!);
+  if (run.taskId) {
+    await onTaskRunFinished(deps, { runId, taskId: run.taskId, taskStep: run.taskStep ?? 0, status: "cancelled", error: finished.run.error ?? null });
+    await store.runs.clearFollowup(runId);
+  }
+  return toRun((await store.runs.get(runId))!);
 }
 
 export async function retryRun(deps: AppDeps, actor: Actor, workspaceId: string, runId: string) {
-  await requireWorkspace(deps.db, actor, workspaceId, "run.start");
-  transaction(deps.db, (tx) => {
-    const run = loadRun(tx, runId);
-    if (!run || run.workspaceId !== workspaceId) throw notFound("Run", runId);
-    if (run.status !== "failed" && run.status !== "cancelled") throw new AppError("conflict", `Run ${runId} is ${run.status}; only failed or cancelled runs can be retried.`);
-    const redo = tx.select().from(runSteps).where(and(eq(runSteps.runId, runId), inArray(runSteps.status, ["failed", "cancelled"]))).all();
-    if (!redo.length) throw new AppError("conflict", `Run ${runId} has no failed step to retry from.`);
-    const now = deps.now();
-    const q = queueStatements(tx);
-    for (const s of redo) {
-      q.insert.run(s.id, runId, s.id, run.automationId, JSON.stringify({ nodeId: s.nodeId, parentStepId: s.parentStepId }), "queued", now.getTime(), null, null, 0, now.getTime());
-      tx.update(runSteps).set({ status: "queued", error: null, finishedAt: null }).where(eq(runSteps.id, s.id)).run();
-    }
-    tx.update(runs).set({ status: "queued", error: null, finishedAt: null, updatedAt: now.toISOString() }).where(eq(runs.id, runId)).run();
-  });
-  notifyWork();
-  return toRun(deps.db.select().from(runs).where(eq(runs.id, runId)).get()!);
+  const { store } = deps;
+  await requireWorkspace(store, actor, workspaceId, "run.start");
+  const run = await store.runs.get(runId, workspaceId);
+  if (!run) throw notFound("Run", runId);
+  if (run.status !== "failed" && run.status !== "cancelled") throw new AppError("conflict", `Run ${runId} is ${run.status}; only failed or cancelled runs can be retried.`);
+  const queued = await store.runs.requeue(runId, deps.now());
+  if (!queued) throw new AppError("conflict", `Run ${runId} has no failed step to retry from.`);
+  deps.queue.publish([runId]);
+  return toRun((await store.runs.get(runId))!);
 }

@@ -1,8 +1,8 @@
 /** Run rows → the response shapes (RunSchema / RunDetailSchema). */
-import type { runs } from "@/db/schema";
+import type { RunRecord } from "@/db/types";
 import type { Run } from "../../contracts/runs";
 
-export type RunRowFull = typeof runs.$inferSelect;
+export type RunRowFull = RunRecord;
 
 export function toRun(r: RunRowFull): Run {
   return {

@@ -1,3 +1,4 @@
+import { runnerHooks } from "../../runner-hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ let runner: Runner;
 beforeEach(async () => {
   deps = await createTestDeps();
   ws = await seedWorkspace(deps);
-  runner = startRunner(deps, { pollMs: 20, maintenance: false });
+  runner = startRunner(deps, runnerHooks(deps), { pollMs: 20, maintenance: false });
 });
 afterEach(async () => {
   await runner.stop();

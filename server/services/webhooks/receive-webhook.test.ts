@@ -1,3 +1,4 @@
+import { runnerHooks } from "../../runner-hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -25,7 +26,7 @@ beforeEach(async () => {
   server = http.createServer((req, res) => handleHookRequest(req, res, deps, { maxBytes: 4096 }));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  runner = startRunner(deps, { pollMs: 20, maintenance: false });
+  runner = startRunner(deps, runnerHooks(deps), { pollMs: 20, maintenance: false });
 });
 afterEach(async () => {
   await runner.stop();

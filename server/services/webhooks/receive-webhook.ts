@@ -5,15 +5,13 @@
  * one transaction (group-committed with the other deliveries of this tick) → 202 with run ids.
  * The request never waits for the runs themselves.
  */
-import { prepared } from "@/db/prepared";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { groupCommitter } from "@/db/group-commit";
+import type { NewRun } from "@/db/engine";
 import { envelope, type IncomingDelivery, type MatchedEvent } from "@/integrations/core/define";
 import { DeliveryRejectedError, DeliveryUnauthorizedError } from "@/integrations/core/errors";
 import type { AppDeps } from "../../deps";
-import { createRunInTx } from "../../runner/create-run";
-import { notifyWork } from "../../runner/signal";
-import { flushUsage } from "../../runner/usage";
+import { newId } from "../../ids";
+import { countUsage } from "../../usage-counters";
 import { createTaskFromIntake } from "../tasks/create-task";
 import { loadIntakeHead, sharedTargets, triggerTarget, type IntakeHead, type TriggerTarget } from "./intake-context";
 
@@ -53,40 +51,10 @@ function parseJson(rawBody: Buffer): { ok: true; value: unknown } | { ok: false;
   }
 }
 
-/** Intake counters (last event, count) are aggregated per group commit: one UPDATE per intake per batch. */
-const intakeCounts = new WeakMap<object, Map<string, { n: number; at: string }>>();
-
-function countIntake(deps: AppDeps, intakeId: string, at: string): void {
-  let m = intakeCounts.get(deps.db);
-  if (!m) {
-    const map = new Map<string, { n: number; at: string }>();
-    m = map;
-    intakeCounts.set(deps.db, map);
-    let usageFlushedAt = Date.now();
-    groupCommitter(deps.db).onBatchEnd((tx) => {
-      // Usage counters are flushed by the runner's maintenance; a web process without a runner
-      // (CONVEYOR_RUNNER=0) flushes them here, at most once a second.
-      if (Date.now() - usageFlushedAt >= 1000) {
-        usageFlushedAt = Date.now();
-        flushUsage(tx);
-      }
-      if (!map.size) return;
-      const upd = prepared(tx, "update intakes set last_event_at = ?, event_count = event_count + ? where id = ?");
-      for (const [id, c] of map) upd.run(c.at, c.n, id);
-      map.clear();
-    });
-  }
-  const cur = m.get(intakeId);
-  if (cur) {
-    cur.n++;
-    cur.at = at;
-  } else m.set(intakeId, { n: 1, at });
-}
-
 export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: { maxBytes?: number } = {}): Promise<WebhookResponse> {
   const maxBytes = opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
   if (req.rawBody.length > maxBytes) return problem(413, "Payload too large", `The body is ${req.rawBody.length} bytes; the limit is ${maxBytes}.`);
-  const intake = loadIntakeHead(deps, req.token);
+  const intake = await loadIntakeHead(deps, req.token);
   // `error` (an upstream registration failed) still accepts deliveries: the URL itself is valid.
   if (!intake || intake.status === "disabled" || intake.kind === "tracker") return problem(404, "Not found", "No active webhook at this URL.");
   if (req.method !== "POST") return { ...problem(405, "Method not allowed", "Deliveries are POST requests."), headers: { allow: "POST", "content-type": "application/problem+json" } };
@@ -136,24 +104,24 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
   if (unauthorized !== undefined && matched.length === 0) return problem(401, "Unauthorized", unauthorized);
 
   const now = deps.now();
-  const result = await groupCommitter(deps.db).run((tx) => {
-    const runIds: string[] = [];
-    let duplicates = 0;
-    for (const { target, events } of matched) {
-      for (const ev of events) {
-        const created = createRunInTx(tx, {
-          workspaceId: intake.workspaceId, automationId: target.automationId, version: target.version, triggerNodeId: target.node.id, graph: target.graph,
-          envelope: envelope(ev.type ?? target.trigger.outputType, ev.data, now), source: "webhook", intakeId: intake.id,
-          dedupeScope: intake.kind === "shared" ? `${intake.id}:${target.automationId}:${target.node.id}` : intake.id, dedupeKey: ev.dedupeKey ?? null, at: now,
-        });
-        if (created) runIds.push(created.runId);
-        else duplicates++;
-      }
+  const runs: NewRun[] = [];
+  for (const { target, events } of matched) {
+    const firstNodes = target.graph.children.get(target.node.id) ?? [];
+    for (const ev of events) {
+      runs.push({
+        workspaceId: intake.workspaceId, automationId: target.automationId, version: target.version, triggerNodeId: target.node.id, firstNodes,
+        envelope: envelope(ev.type ?? target.trigger.outputType, ev.data, now), source: "webhook", intakeId: intake.id,
+        dedupeScope: intake.kind === "shared" ? `${intake.id}:${target.automationId}:${target.node.id}` : intake.id, dedupeKey: ev.dedupeKey ?? null, at: now,
+      });
     }
-    countIntake(deps, intake.id, now.toISOString());
-    return { runIds, duplicates };
-  });
-  if (result.runIds.length) notifyWork();
+  }
+  // Committed (grouped with the other deliveries of this tick) before the 202 goes out.
+  const result = await deps.store.engine.ingest({ intakeId: intake.id, runs });
+  if (result.runIds.length) {
+    countUsage(intake.workspaceId, "events.received", result.runIds.length, now);
+    if (result.finished) countUsage(intake.workspaceId, "runs.succeeded", result.finished, now);
+    deps.queue.publish(result.runIds);
+  }
   return { status: 202, headers: { "content-type": "application/json" }, body: { accepted: result.runIds.length, runIds: result.runIds, duplicates: result.duplicates } };
 }
 
@@ -168,22 +136,13 @@ async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: Incomin
   }
   const key = d.headers["idempotency-key"] || d.headers["x-delivery-id"] || null;
   const now = deps.now();
-  const out = await groupCommitter(deps.db).run((tx) => {
-    if (key) {
-      const ins = prepared(tx, "insert into events (id, workspace_id, intake_id, dedupe_scope, dedupe_key, type, envelope, source, received_at) values (?, ?, ?, ?, ?, 'core.task.intake', '{}', 'webhook', ?) on conflict do nothing")
-        .run(`evt_${intake.id}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`, intake.workspaceId, intake.id, intake.id, key, now.toISOString());
-      if (!ins.changes) return null;
-    }
-    const row = prepared(tx, "select * from intakes where id = ?").get(intake.id) as Record<string, unknown>;
-    const task = createTaskFromIntake(deps, tx, {
-      id: intake.id, workspaceId: intake.workspaceId, kind: "webhook", name: intake.name, token: "", automationId: null, nodeId: null, connectionId: null,
-      lineId: intake.lineId, secretEnc: null, config: intake.config ? JSON.parse(intake.config) : null, status: "active", statusMessage: null,
-      lastEventAt: null, eventCount: 0, createdAt: String(row.created_at), updatedAt: String(row.updated_at),
-    }, d.body);
-    prepared(tx, "update intakes set last_event_at = ?, event_count = event_count + 1 where id = ?").run(now.toISOString(), intake.id);
+  const out = await deps.store.tx(async (s) => {
+    const iso = now.toISOString();
+    if (key && !(await s.runs.recordDelivery({ id: newId("evt"), workspaceId: intake.workspaceId, intakeId: intake.id, dedupeScope: intake.id, dedupeKey: key, receivedAt: iso }))) return null;
+    const task = await createTaskFromIntake(deps, s, { id: intake.id, workspaceId: intake.workspaceId, kind: "webhook", name: intake.name, lineId: intake.lineId, config: intake.config }, d.body);
+    await s.runs.touchIntake(intake.id, iso);
     return task;
   });
-  notifyWork();
   if (!out) return { status: 202, headers: { "content-type": "application/json" }, body: { accepted: 0, duplicates: 1, taskId: null } };
   return { status: 202, headers: { "content-type": "application/json" }, body: { accepted: 1, duplicates: 0, taskId: out.id } };
 }

@@ -6,14 +6,14 @@
 import { openStorage } from "@/db/open";
 import { createSecretBox } from "../../../crypto/secret-box";
 import { silentLogger } from "../../../logger";
-import type { AppDeps } from "../../../deps";
+import { depsFromStorage, type AppDeps } from "../../../deps";
 import { loadConnectionHandle } from "../load-connection";
 
 export function refreshInChild(): void {
   setTimeout(async () => {
     try {
       const storage = await openStorage(process.env.DB_URL!, { migrate: false });
-      const deps: AppDeps = { store: storage.store, db: storage.sqlite!, box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")), publicUrl: "http://x", log: silentLogger, now: () => new Date() };
+      const deps: AppDeps = await depsFromStorage(storage, { box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")), publicUrl: "http://x", log: silentLogger, now: () => new Date() });
       const handle = await loadConnectionHandle(deps, process.env.CONNECTION_ID!);
       process.stdout.write(`token ${await handle.oauth!.getAccessToken()}\n`);
       await storage.store.close();

@@ -4,7 +4,8 @@
  * Each caller's promise settles after the shared COMMIT, so "answered after durable" holds while
  * thousands of deliveries per second share commits (see docs/engine.md).
  */
-import type { Db } from "./client";
+import type { Db } from "../client";
+import { gateOf } from "./backend";
 
 interface Item {
   fn: (tx: Db) => unknown;
@@ -69,8 +70,15 @@ function createGroupCommitter(db: Db, maxBatch: number): GroupCommitter {
     }
   };
 
+  const gate = gateOf(db);
   const flush = () => {
     scheduled = false;
+    if (gate.held) {
+      // An async store transaction is open on this connection: try again right after it.
+      scheduled = true;
+      setTimeout(flush, 1);
+      return;
+    }
     const batch = pending.splice(0, maxBatch);
     const outcomes: Array<{ ok: boolean; value: unknown }> = [];
     try {
