@@ -116,3 +116,8 @@ export async function createTestStorage(): Promise<TestStorage> {
     },
   };
 }
+
+/** A JSON column read with raw SQL: text on SQLite, already parsed on PostgreSQL. */
+export function jsonCol<T = unknown>(v: unknown): T {
+  return (typeof v === "string" ? JSON.parse(v) : v) as T;
+}

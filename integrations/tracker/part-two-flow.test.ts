@@ -8,9 +8,7 @@
 import { runnerHooks } from "../../server/runner-hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runs } from "@/db/schema";
 import { createTestDeps } from "@/server/testing";
 import { seedWorkspace } from "@/server/runner/testing/seed";
 import { waitFor } from "@/server/runner/testing/wait";
@@ -102,8 +100,8 @@ describe("tracker part 2 through the engine", () => {
     expect(res.status).toBe(200);
 
     let runId = "";
-    await waitFor(() => {
-      const rows = deps.db.select({ id: runs.id, status: runs.status }).from(runs).where(eq(runs.automationId, a.id)).all();
+    await waitFor(async () => {
+      const rows = await deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ?", a.id);
       runId = rows[0]?.id ?? "";
       return rows.some((r) => r.status === "succeeded" || r.status === "failed");
     }, 20_000, "the run to finish");

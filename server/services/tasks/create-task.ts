@@ -9,7 +9,6 @@ import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { requireWorkspace } from "../access";
-import { countUsage } from "../../usage-counters";
 import { addTaskActivity } from "./task-activity";
 import { openTaskRow } from "./transition-task";
 import { toOrder, type TaskRow } from "./to-order";
@@ -65,7 +64,7 @@ export async function insertTask(
     actor: by.label,
     at,
   });
-  countUsage(workspaceId, "tasks.created", 1, now);
+  await s.usage.bump(workspaceId, "tasks.created", 1, now);
   if (input.status === "open") return openTaskRow(deps, s, row, by.label);
   return row;
 }

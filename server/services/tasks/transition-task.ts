@@ -7,7 +7,6 @@ import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { requireWorkspace } from "../access";
-import { countUsage } from "../../usage-counters";
 import { addTaskActivity } from "./task-activity";
 import { startTaskStep } from "./run-task-step";
 import { toOrder, type TaskRow } from "./to-order";
@@ -43,7 +42,7 @@ export async function closeTaskRow(deps: AppDeps, s: Store, row: TaskRow, outcom
   await s.tasks.update(row.id, { status: "closed", outcome, closedAt: at, updatedAt: at });
   if (comment) await addTaskActivity(s, { taskId: row.id, kind: "comment", message: comment, actor: actorLabel, at });
   await addTaskActivity(s, { taskId: row.id, kind: "closed", message: `Closed as ${outcome}`, actor: actorLabel, at, data: { outcome } });
-  countUsage(row.workspaceId, "tasks.closed", 1, now);
+  await s.usage.bump(row.workspaceId, "tasks.closed", 1, now);
   return { ...row, status: "closed", outcome, closedAt: at, updatedAt: at };
 }
 
