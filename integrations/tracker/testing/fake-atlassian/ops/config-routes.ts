@@ -150,6 +150,9 @@ function integrationRoutes(state: OpsState): FakeRoute[] {
         if (b.type === "Webhook" && !site.plan.outgoingWebhooks) return opsError(403, "Outgoing webhook integrations need a Premium or Enterprise plan");
         if ([...site.integrations.values()].some((i) => i.name === b.name)) return opsError(422, `Integration name [${b.name}] is already in use`);
         if (b.teamId && !team(site, String(b.teamId))) return opsError(422, `Team [${b.teamId}] does not exist`);
+        const props = (b.typeSpecificProperties ?? {}) as Record<string, unknown>;
+        // An outgoing webhook integration is useless without its target: the product asks for the URL.
+        if (b.type === "Webhook" && typeof props.url !== "string") return opsError(422, "Webhook URL must be provided for Webhook integrations");
         const integ = {
           id: randomUUID(),
           name: String(b.name),
@@ -157,7 +160,7 @@ function integrationRoutes(state: OpsState): FakeRoute[] {
           enabled: Boolean(b.enabled),
           teamId: b.teamId ? String(b.teamId) : undefined,
           description: b.description ? String(b.description) : undefined,
-          typeSpecificProperties: (b.typeSpecificProperties as Record<string, unknown>) ?? {},
+          typeSpecificProperties: props,
           actions: [],
         };
         site.integrations.set(integ.id, integ);
