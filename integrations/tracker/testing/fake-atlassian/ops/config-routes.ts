@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { OPS_PREFIX, opsError, withSite } from "./alerts";
 import { json, q, type FakeRoute } from "../route-kit";
-import type { OpsHeartbeat, OpsSite, OpsState } from "./state";
+import type { OpsEscalation, OpsHeartbeat, OpsSite, OpsState } from "./state";
 
 type Body = Record<string, unknown>;
 const UNITS: Record<string, OpsHeartbeat["intervalUnit"]> = { minutes: "Minutes", hours: "Hours", days: "Days" };
@@ -16,6 +16,8 @@ function heartbeatsOf(site: OpsSite, teamId: string) {
   if (!m) site.heartbeats.set(teamId, (m = new Map()));
   return m;
 }
+
+const escalationDto = ({ teamId: _t, ...e }: OpsEscalation) => (void _t, { ...e, description: "", rules: [], repeat: { waitInterval: 0, count: 1, resetRecipientStates: false, closeAlertAfterAll: false } });
 
 const publicHb = ({ lastPingAt: _p, ...hb }: OpsHeartbeat) => (void _p, hb);
 
@@ -42,12 +44,14 @@ function applyHb(hb: OpsHeartbeat, b: Body): string | undefined {
 export function configRoutes(state: OpsState): FakeRoute[] {
   const P = OPS_PREFIX;
   const HB = `${P}/teams/{teamId}/heartbeats`;
-  const teamGuard = (fn: (site: OpsSite, teamId: string, req: Parameters<FakeRoute["handler"]>[0]) => ReturnType<FakeRoute["handler"]>) =>
+  type TeamHandler = (site: OpsSite, teamId: string, req: Parameters<FakeRoute["handler"]>[0]) => ReturnType<FakeRoute["handler"]>;
+  const memberGuard = (fn: TeamHandler, needsHeartbeats = false) =>
     withSite(state, (site, req) => {
-      if (!site.plan.heartbeats) return opsError(402, "Your plan does not include heartbeats");
+      if (needsHeartbeats && !site.plan.heartbeats) return opsError(402, "Your plan does not include heartbeats");
       if (!team(site, req.params.teamId!)) return opsError(403, "You are not a member of this team or it does not exist");
       return fn(site, req.params.teamId!, req);
     });
+  const teamGuard = (fn: TeamHandler) => memberGuard(fn, true);
   return [
     { method: "GET", path: `${P}/teams`, handler: withSite(state, (site) => json(200, { platformTeams: site.teams })) },
     {
@@ -122,6 +126,27 @@ export function configRoutes(state: OpsState): FakeRoute[] {
         const name = q(req, "name") ?? "";
         if (!list.delete(name)) return opsError(404, `Heartbeat with name [${name}] does not exist`);
         return { status: 204 };
+      }),
+    },
+    {
+      method: "GET",
+      path: `${P}/schedules/{id}`,
+      handler: withSite(state, (site, req) => {
+        const s = site.schedules.get(req.params.id!);
+        return s ? json(200, { ...s, description: "", rotations: [] }) : opsError(404, `Schedule [${req.params.id}] not found`);
+      }),
+    },
+    {
+      method: "GET",
+      path: `${P}/teams/{teamId}/escalations`,
+      handler: memberGuard((site, teamId) => json(200, { values: [...site.escalations.values()].filter((e) => e.teamId === teamId).map(escalationDto), links: {} })),
+    },
+    {
+      method: "GET",
+      path: `${P}/teams/{teamId}/escalations/{id}`,
+      handler: memberGuard((site, teamId, req) => {
+        const e = site.escalations.get(req.params.id!);
+        return e && e.teamId === teamId ? json(200, escalationDto(e)) : opsError(404, `Escalation [${req.params.id}] not found`);
       }),
     },
     ...integrationRoutes(state),
