@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
+import { teamIdOf } from "../lookups";
 import { opsClient, opsGateIssues } from "../ops-client";
 import { heartbeatField, teamField } from "../ops-schemas";
 
@@ -15,7 +16,8 @@ export const deleteHeartbeat = defineComponent({
   validate: (_config, { connection }) => opsGateIssues(connection),
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
-    const { team, heartbeat } = ctx.config;
+    const { heartbeat } = ctx.config;
+    const team = await teamIdOf(ops, ctx.connection, ctx.config.team);
     await ops.deleteHeartbeat(team, heartbeat).catch((e) => {
       if (e?.status !== 404) throw e;
       // Gone on a retry: the first attempt deleted it and its answer was lost.
