@@ -155,6 +155,20 @@ export interface ComponentContext<TConfig = unknown, TConn = Record<string, unkn
   stop(reason?: string): StopResult;
 }
 
+/** A problem found in a node's config, by field path inside the config ("" for the node as a whole). */
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
+/** What a save-time upstream check gets (see `check` on components and triggers). */
+export interface CheckContext<TConn = Record<string, unknown>> {
+  connection: ConnectionHandle<TConn>;
+  /** Bounded by the save's check time limit. */
+  http: HttpClient;
+  signal: AbortSignal;
+}
+
 export interface ComponentDefinition<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType, TConn = any> {
   kind: "component";
   /** `<integration>.<camelName>`, stable forever. */
@@ -174,6 +188,13 @@ export interface ComponentDefinition<TSchema extends z.ZodType = z.ZodType, TOut
   needsConnection?: boolean;
   /** Extra cross-field validation at save time (returns problems by field path). */
   validate?(config: z.output<TSchema>, ctx: { connection?: ConnectionHandle<TConn> }): Array<{ path: string; message: string }>;
+  /**
+   * Save-time check against the upstream (e.g. that the chosen service desk exists), run after the config
+   * passed its schema and `validate`. Report only definite answers; when the upstream cannot tell (network,
+   * auth, time limit) throw or return nothing: the save goes on and the run reports it. Skip values that are
+   * expressions (they are resolved at run time).
+   */
+  check?(config: z.output<TSchema>, ctx: CheckContext<TConn>): Promise<ConfigProblem[]>;
   /** Retry policy override. */
   retry?: { maxAttempts?: number };
   run(ctx: ComponentContext<z.output<TSchema>, TConn>): Promise<ComponentResult<z.output<TOut>>>;
@@ -278,6 +299,8 @@ export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut e
   /** JSON body required (default true for webhook deliveries). */
   jsonBody?: boolean;
   validate?(config: z.output<TSchema>, ctx: { connection?: ConnectionHandle<TConn> }): Array<{ path: string; message: string }>;
+  /** Save-time check against the upstream, as on components. */
+  check?(config: z.output<TSchema>, ctx: CheckContext<TConn>): Promise<ConfigProblem[]>;
   setup?(ctx: TriggerSetupContext<z.output<TSchema>, TConn>): Promise<{ registration?: RegistrationRecord } | void>;
   teardown?(ctx: TriggerSetupContext<z.output<TSchema>, TConn>): Promise<void>;
   /** Periodic upkeep (e.g. extend a webhook that expires after 30 days). */

@@ -6,20 +6,24 @@
  * Lists are cached per connection and site for a minute and fetched again when a value is not found
  * (a team or desk created meanwhile).
  */
-import type { ConnectionHandle } from "../core/define";
+import type { CheckContext, ConfigProblem, ConnectionHandle } from "../core/define";
 import { NonRetryableError } from "../core/errors";
+import { hasExpression } from "../core/expressions";
 import type { JsmClient, ServiceDesk } from "./jsm-client";
-import { cloudIdOf, type OpsClient } from "./ops-client";
+import { cloudIdOf, opsClient, type OpsClient } from "./ops-client";
 
 const TTL_MS = 60_000;
-const cache = new Map<string, { at: number; value: unknown }>();
+const cache = new Map<string, { at: number; value: Promise<unknown> }>();
 
-async function cached<T>(key: string, fresh: boolean, load: () => Promise<T>): Promise<T> {
+/** One load per key at a time (a save checking many nodes shares it); failures are not kept. */
+function cached<T>(key: string, fresh: boolean, load: () => Promise<T>): Promise<T> {
   const hit = cache.get(key);
-  if (!fresh && hit && Date.now() - hit.at < TTL_MS) return hit.value as T;
-  const value = await load();
+  if (!fresh && hit && Date.now() - hit.at < TTL_MS) return hit.value as Promise<T>;
+  const value = load();
   if (cache.size > 1000) cache.clear();
-  cache.set(key, { at: Date.now(), value });
+  const entry = { at: Date.now(), value };
+  cache.set(key, entry);
+  value.catch(() => cache.get(key) === entry && cache.delete(key));
   return value;
 }
 
@@ -41,18 +45,30 @@ export function pickTeam(teams: Team[], value: string): { team?: Team; problem?:
   return { problem: `No operations team "${v}" is visible to the connected user (teams: ${known}).` };
 }
 
+async function findTeam(ops: OpsClient, conn: ConnectionHandle | undefined, value: string) {
+  const load = (fresh: boolean) => cached(scope(conn, "teams"), fresh, () => ops.listTeams());
+  const found = pickTeam(await load(false), value);
+  return found.team ? found : pickTeam(await load(true), value);
+}
+
 /**
  * The team id for a team id or name. An id-shaped value that is not listed is passed on as it is (members see
  * only their own teams in the list; the operations API answers for the rest).
  */
 export async function teamIdOf(ops: OpsClient, conn: ConnectionHandle | undefined, value: string): Promise<string> {
   const v = value.trim();
-  const load = (fresh: boolean) => cached(scope(conn, "teams"), fresh, () => ops.listTeams());
-  let found = pickTeam(await load(false), v);
-  if (!found.team) found = pickTeam(await load(true), v);
+  const found = await findTeam(ops, conn, v);
   if (found.team) return found.team.teamId;
   if (UUID.test(v)) return v;
   throw new NonRetryableError(found.problem!);
+}
+
+/** Save-time check of the heartbeat components: the team exists (by id or name). */
+export async function teamCheck(config: { team: string }, ctx: CheckContext): Promise<ConfigProblem[]> {
+  const v = config.team.trim();
+  if (hasExpression(v)) return [];
+  const found = await findTeam(opsClient(ctx.connection, ctx.http), ctx.connection, v);
+  return found.team || UUID.test(v) ? [] : [{ path: "team", message: found.problem! }];
 }
 
 /** How a service desk was written: the desk id, or its project by key or id (the forms the JSM API accepts). */
@@ -84,4 +100,21 @@ export async function requireServiceDesk(jsm: JsmClient, conn: ConnectionHandle 
   const desk = await findServiceDesk(jsm, conn, value);
   if (!desk) throw new NonRetryableError(deskMissing(value));
   return desk;
+}
+
+/** Connection-state key: desk values that are not a project key (an id typed by hand) → the desk's project key. */
+export const DESK_KEYS = "jsmServiceDeskKeys";
+
+/** The project key webhook events of this desk value carry (no network: uses what setup remembered). */
+export function deskProjectKey(value: string, state: Record<string, unknown> | undefined): string {
+  const known = (state?.[DESK_KEYS] as Record<string, string> | undefined)?.[value.trim()];
+  if (known) return known;
+  const ref = deskRef(value);
+  return (ref.projectKey ?? value).trim().toUpperCase();
+}
+
+/** State patch remembering the project key behind `value` when it is not the key itself. */
+export function rememberDeskKey(state: Record<string, unknown> | undefined, value: string, desk: ServiceDesk): Record<string, unknown> {
+  if (deskRef(value).projectKey?.toUpperCase() === desk.projectKey.toUpperCase()) return {};
+  return { [DESK_KEYS]: { ...((state?.[DESK_KEYS] as Record<string, string> | undefined) ?? {}), [value.trim()]: desk.projectKey.toUpperCase() } };
 }

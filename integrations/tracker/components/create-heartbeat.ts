@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
-import { teamIdOf } from "../lookups";
+import { teamCheck, teamIdOf } from "../lookups";
 import { opsClient, opsGateIssues } from "../ops-client";
 import { PRIORITIES, exampleHeartbeat, heartbeatOutput, teamField, toHeartbeatOutput } from "../ops-schemas";
 
@@ -27,6 +27,7 @@ export const createHeartbeat = defineComponent({
   output: heartbeatOutput,
   example: exampleHeartbeat,
   validate: (_config, { connection }) => opsGateIssues(connection),
+  check: teamCheck,
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
     const c = ctx.config;

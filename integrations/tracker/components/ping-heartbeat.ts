@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
-import { teamIdOf } from "../lookups";
+import { teamCheck, teamIdOf } from "../lookups";
 import { opsClient, opsGateIssues } from "../ops-client";
 import { heartbeatField, teamField } from "../ops-schemas";
 
@@ -14,6 +14,7 @@ export const pingHeartbeat = defineComponent({
   output: z.object({ message: z.string() }),
   example: { message: "PONG - Heartbeat received" },
   validate: (_config, { connection }) => opsGateIssues(connection),
+  check: teamCheck,
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
     const { heartbeat } = ctx.config;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
-import { teamIdOf } from "../lookups";
+import { teamCheck, teamIdOf } from "../lookups";
 import { opsClient, opsGateIssues } from "../ops-client";
 import { PRIORITIES, exampleHeartbeat, heartbeatField, heartbeatOutput, teamField, toHeartbeatOutput } from "../ops-schemas";
 import { INTERVAL_UNITS } from "./create-heartbeat";
@@ -32,6 +32,7 @@ export const updateHeartbeat = defineComponent({
   outputType: "tracker.heartbeat.updated",
   output: heartbeatOutput,
   example: { ...exampleHeartbeat, interval: 10 },
+  check: teamCheck,
   validate(config, { connection }) {
     const issues = opsGateIssues(connection);
     if (!OPTIONAL.some((k) => config[k] !== undefined)) issues.push({ path: "", message: NONE_MESSAGE });
