@@ -186,6 +186,8 @@ export interface ComponentDefinition<TSchema extends z.ZodType = z.ZodType, TOut
   example: z.input<TOut>;
   /** Whether a connection is required (true for every integration component except core ones). */
   needsConnection?: boolean;
+  /** Former defaults of fields that became required; see `withLegacyDefaults`. */
+  legacyDefaults?: Record<string, unknown>;
   /** Extra cross-field validation at save time (returns problems by field path). */
   validate?(config: z.output<TSchema>, ctx: { connection?: ConnectionHandle<TConn> }): Array<{ path: string; message: string }>;
   /**
@@ -287,6 +289,8 @@ export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut e
   output: TOut;
   example: z.input<TOut>;
   needsConnection?: boolean;
+  /** Former defaults of fields that became required; see `withLegacyDefaults`. */
+  legacyDefaults?: Record<string, unknown>;
   /**
    * How events arrive:
    * - `webhook`: the node has its own intake URL (`/hooks/<token>`),
@@ -358,6 +362,19 @@ export type AnyComponent = ComponentDefinition<any, any, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTrigger = TriggerDefinition<any, any, any>;
 export type AnyIntegration = IntegrationDefinition<z.ZodType>;
+
+/**
+ * A stored node config as its unit reads it: top-level fields that were optional with a schema default when
+ * the automation was saved, and are required now, get that former default (`legacyDefaults`). Applied where
+ * saved configs are read (runs of saved versions, webhook deliveries, trigger set-up), never when a
+ * document is validated for saving, so new saves must give the field and saved versions behave as before.
+ */
+export function withLegacyDefaults(unit: { legacyDefaults?: Record<string, unknown> }, config: unknown): unknown {
+  if (!unit.legacyDefaults || !config || typeof config !== "object" || Array.isArray(config)) return config;
+  const c = config as Record<string, unknown>;
+  const missing = Object.entries(unit.legacyDefaults).filter(([k]) => c[k] === undefined);
+  return missing.length ? { ...c, ...Object.fromEntries(missing.map(([k, v]) => [k, structuredClone(v)])) } : config;
+}
 
 export function defineComponent<TSchema extends z.ZodType, TOut extends z.ZodType, TConn = any>(
   def: Omit<ComponentDefinition<TSchema, TOut, TConn>, "kind">,
