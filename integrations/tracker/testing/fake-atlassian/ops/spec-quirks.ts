@@ -8,7 +8,7 @@
  *  2. `typeSpecificProperties` of CreateIntegrationRequest and UpdateIntegrationRequest declares every value
  *     an object (`additionalProperties: {type: object}`), while the same file's own examples send strings and
  *     booleans (`emailUsername`, `suppressNotifications`; `url`, `addAlertDescription`, `headers: {}`...) and
- *     its description lists flags, user names and URLs. The examples win (evidence in docs/tracker-spec-notes.md):
+ *     its description lists flags, user names and URLs. The examples win (evidence in docs/spec-decisions.md):
  *     the keys the file documents are typed exactly as its examples show (WEBHOOK_PROPERTY_TYPES), every other
  *     key still has to be an object as the schema says. Nothing else is relaxed: the other
  *     `typeSpecificProperties` / `fieldMappings` maps keep the vendor's object-valued rule.
