@@ -144,11 +144,13 @@ export async function maintainShared(ctx: SetupCtx): Promise<void> {
   const now = nowOf(ctx);
   const live = new Set((await jira.listWebhooks()).map((w) => w.id));
   const urlMoved = Boolean(ctx.sharedIntake?.url) && d.url !== ctx.sharedIntake!.url; // e.g. the public URL changed
-  if (!d.webhookIds.length || d.webhookIds.some((id) => !live.has(id)) || urlMoved) {
-    ctx.log.warn("Jira webhook registration missing, expired or pointing elsewhere; registering again", { webhookIds: d.webhookIds });
-    const spec = webhookSpec(await ctx.registrations.users(SHARED_KEY), ctx.connection?.state);
-    if (!spec.length) return;
-    await ctx.registrations.save(SHARED_KEY, await replace(jira, rec, sharedUrl(ctx), spec, now));
+  const wanted = webhookSpec(await ctx.registrations.users(SHARED_KEY), ctx.connection?.state);
+  // Not covering what the triggers need: e.g. a service desk registered by id before desks were resolved to keys.
+  const stale = wanted.length > 0 && !covers(rec, wanted, d.url);
+  if (!d.webhookIds.length || d.webhookIds.some((id) => !live.has(id)) || urlMoved || stale) {
+    ctx.log.warn("Jira webhook registration missing, expired, outdated or pointing elsewhere; registering again", { webhookIds: d.webhookIds });
+    if (!wanted.length) return;
+    await ctx.registrations.save(SHARED_KEY, await replace(jira, rec, sharedUrl(ctx), wanted, now));
     return;
   }
   const expiresAt = rec.expiresAt ? Date.parse(rec.expiresAt) : 0;

@@ -105,7 +105,16 @@ export const onIncident = defineTrigger({
     return setupShared(ctx as never, "tracker.onIncident");
   },
   teardown: (ctx) => teardownShared(ctx as never),
-  maintain: (ctx) => maintainShared(ctx as never),
+  async maintain(ctx) {
+    // Triggers set up before desks were resolved to project keys: remember the key now, so the shared
+    // registration (checked by maintainShared) follows the desk's project.
+    const desk = await Promise.resolve()
+      .then(() => findServiceDesk(jsmClient(ctx.connection, ctx.http), ctx.connection, ctx.config.serviceDesk))
+      .catch(() => undefined); // the webhook upkeep below must not depend on the desk lookup
+    const patch = desk ? rememberDeskKey(ctx.connection?.state, ctx.config.serviceDesk, desk) : {};
+    if (Object.keys(patch).length) await ctx.connection?.saveState?.(patch);
+    return maintainShared(ctx as never);
+  },
   verify: (delivery, ctx) => verifyJiraDelivery(delivery, ctx as never),
   match(delivery, ctx) {
     const body = delivery.body as { webhookEvent?: unknown; issue?: { id: string; key: string; self: string; fields?: Record<string, unknown> }; user?: unknown; changelog?: unknown; timestamp?: unknown } | null;
