@@ -10,7 +10,7 @@ import { openConfigSecrets } from "../services/automations/node-secrets";
 import { recordStepMetrics } from "../observability/metrics";
 import type { Db } from "@/db/client";
 import { groupCommitter } from "@/db/group-commit";
-import { envelope, type AnyComponent, type ComponentResult, type ConnectionHandle, type Envelope, type Logger } from "@/integrations/core/define";
+import { envelope, withLegacyDefaults, type AnyComponent, type ComponentResult, type ConnectionHandle, type Envelope, type Logger } from "@/integrations/core/define";
 import { ExpressionError, resolveExpressions } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
 import { createHttpClient } from "@/integrations/core/http";
@@ -121,7 +121,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     });
     aborted.catch(() => undefined);
     try {
-      const resolved = await resolveExpressions(openConfigSecrets(deps.box, node.config), chain, { plain: true });
+      const resolved = withLegacyDefaults(unit, await resolveExpressions(openConfigSecrets(deps.box, node.config), chain, { plain: true }));
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
       if (!parsed.success) {

@@ -6,7 +6,7 @@
  */
 import type { AppDeps } from "../deps";
 import { findTrigger } from "@/integrations/registry";
-import { envelope } from "@/integrations/core/define";
+import { envelope, withLegacyDefaults } from "@/integrations/core/define";
 import { maintainTriggers } from "../services/automations/trigger-lifecycle";
 import { createRunInTx } from "./create-run";
 import { getVersionGraph } from "./graph-cache";
@@ -61,7 +61,7 @@ export function fireSchedules(deps: AppDeps): number {
     const node = graph.byId.get(intake.nodeId);
     const trigger = node && findTrigger(node.key);
     if (!node || !trigger?.nextFireAt) continue;
-    const parsed = trigger.config.safeParse(node.config);
+    const parsed = trigger.config.safeParse(withLegacyDefaults(trigger, node.config));
     if (!parsed.success) continue;
     const next = trigger.nextFireAt(parsed.data, now);
     const created = c.transaction(() => {
