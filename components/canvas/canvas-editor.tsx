@@ -14,6 +14,7 @@ import { useCanvasStore } from "./canvas-store";
 import { useNodeClipboard } from "./use-node-clipboard";
 import { CatalogProvider, useCatalog } from "./catalog-context";
 import { ConfigPanel } from "./config-panel/config-panel";
+import { prefillConfig } from "./config-panel/schema-utils";
 import type { SampleData } from "./config-panel/use-expression-env";
 import type { TriggerEventSummary } from "./config-panel/trigger-panel";
 import { EditorToolbar } from "./editor-toolbar";
@@ -146,7 +147,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         const n = store.getState().nodes.length;
         at = { x: c.x - 120 + (n % 5) * 16, y: c.y - 40 + (n % 5) * 16 };
       }
-      const id = store.getState().addNode({ key: unit.key, kind: unit.kind, baseName: defaultNameFor(unit), position: at });
+      const id = store.getState().addNode({ key: unit.key, kind: unit.kind, baseName: defaultNameFor(unit), position: at, config: prefillConfig(unit.config) });
       // The node panel opens and narrows the canvas: keep the new node in view.
       setTimeout(() => revealNode(flow, id), 60);
     },

@@ -30,6 +30,8 @@ export interface JsonSchema {
   resource?: { type: string; dependsOn?: string[]; allowCustom?: boolean };
   visibleWhen?: { field: string; equals: unknown };
   togglable?: boolean;
+  /** Form-only starting value (new node, enabled section, new row); not a schema default. */
+  prefill?: unknown;
   order?: number;
   enumLabels?: Record<string, string>;
   [key: string]: unknown;

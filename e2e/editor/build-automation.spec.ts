@@ -39,7 +39,9 @@ test("build, validate, save and copy the webhook URL", async ({ page, seed }) =>
   // Trigger settings.
   await canvas.select("onAlert");
   await page.getByTestId("node-connection-select").selectOption({ label: "e2e prometheus" });
-  await canvas.field("statuses").getByRole("button", { name: "Firing" }).click();
+  // Statuses is required; a new node starts with it prefilled to firing.
+  await expect(canvas.field("statuses").getByRole("button", { name: "Firing" })).toHaveAttribute("aria-pressed", "true");
+  await expect(canvas.field("statuses").getByRole("button", { name: "Resolved" })).toHaveAttribute("aria-pressed", "false");
 
   // Silence settings: a matcher whose value is an expression picked from autocomplete.
   await canvas.select("createSilence");

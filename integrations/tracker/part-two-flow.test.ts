@@ -45,10 +45,10 @@ afterAll(async () => {
   deps?.close();
 });
 
-async function connectTracker(): Promise<string> {
+async function connectTracker(name = "acme"): Promise<string> {
   const con = await createConnection(deps, ws.actor, ws.workspaceId, {
     integration: "tracker",
-    name: "acme",
+    name,
     config: { clientId: DEMO.clientId, clientSecret: DEMO.clientSecret, enableOpsFeatures: true, authBaseUrl: fake.url, apiBaseUrl: fake.url },
   });
   const { authorizeUrl, state } = await beginOAuth(deps, ws.actor, ws.workspaceId, con.id, { redirectUri: "http://127.0.0.1/oauth/tracker/callback" });
@@ -118,6 +118,59 @@ describe("tracker part 2 through the engine", () => {
     // Disabling the automation removes the trigger's ops webhook integration.
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: false });
     await waitFor(() => site.integrations.size === 0, 5000, "ops webhook integration removed");
+  });
+
+  it("saving checks the upstream: an unknown service desk, request type or team is a problem on its field", async () => {
+    const connectionId = await connectTracker("acme-checks");
+    type Node = { id: string; key: string; config: Record<string, unknown> };
+    const save = (nodes: Node[]) =>
+      createAutomation(deps, ws.actor, ws.workspaceId, {
+        name: `checks ${nodes.map((n) => n.id).join(" ")} ${Date.now()}`,
+        graph: {
+          nodes: [{ id: "m", name: "m", key: "core.manual", config: {} }, ...nodes.map((n) => ({ ...n, name: n.id, connectionId }))],
+          edges: nodes.filter((n) => !n.key.includes(".on")).map((n) => ({ from: "m", to: n.id })),
+        },
+      }).then(
+        (a) => ({ id: a.id, problems: [] as Array<{ nodeId?: string; path: string; message: string }> }),
+        (e: { errors?: Array<{ nodeId?: string; path: string; message: string }> }) => ({ id: null, problems: e.errors ?? [] }),
+      );
+    const bad = await save([
+      { id: "inc", key: "tracker.createIncident", config: { serviceDesk: "NOPE", requestType: JSM_DEMO.requestTypes.incident, summary: "x" } },
+      { id: "inc2", key: "tracker.createIncident", config: { serviceDesk: "SD", requestType: "999", summary: "x" } },
+      { id: "hb", key: "tracker.pingHeartbeat", config: { team: "Green Team", heartbeat: "dns" } },
+      { id: "on", key: "tracker.onIncident", config: { serviceDesk: "42", requestTypes: [JSM_DEMO.requestTypes.incident] } },
+    ]);
+    expect(bad.id).toBeNull();
+    expect(bad.problems).toEqual([
+      { nodeId: "inc", path: "graph.nodes.1.config.serviceDesk", message: expect.stringMatching(/Service desk "NOPE" does not exist/) },
+      { nodeId: "inc2", path: "graph.nodes.2.config.requestType", message: expect.stringMatching(/Request type 999 does not exist/) },
+      { nodeId: "hb", path: "graph.nodes.3.config.team", message: expect.stringMatching(/No operations team "Green Team"/) },
+      { nodeId: "on", path: "graph.nodes.4.config.serviceDesk", message: expect.stringMatching(/Service desk "42" does not exist/) },
+    ]);
+
+    // The picker's key, a desk id and a team name are all fine.
+    const good = await save([
+      { id: "inc", key: "tracker.createIncident", config: { serviceDesk: "SD", requestType: JSM_DEMO.requestTypes.incident, summary: "x" } },
+      { id: "hb", key: "tracker.pingHeartbeat", config: { team: "Red Team", heartbeat: "dns" } },
+      { id: "on", key: "tracker.onIncident", config: { serviceDesk: JSM_DEMO.serviceDeskId, requestTypes: [JSM_DEMO.requestTypes.incident] } },
+    ]);
+    expect(good.problems).toEqual([]);
+
+    // An upstream that cannot answer does not block the save (the run reports it).
+    const other = await connectTracker("acme-down");
+    fake.fail({ path: "/servicedesk", status: 503 });
+    const down = await createAutomation(deps, ws.actor, ws.workspaceId, {
+      name: "upstream down",
+      graph: {
+        nodes: [
+          { id: "m", name: "m", key: "core.manual", config: {} },
+          { id: "inc", name: "inc", key: "tracker.createIncident", connectionId: other, config: { serviceDesk: "NOPE", requestType: "31", summary: "x" } },
+        ],
+        edges: [{ from: "m", to: "inc" }],
+      },
+    });
+    expect(down.id).toMatch(/^aut_/);
+    expect(fake.state.requests.some((r) => r.path.endsWith("/servicedesk") && r.status === 503)).toBe(true);
   });
 
   it("saving an ops node on a connection without ops features (or without a synced site) says why and how to fix it", async () => {

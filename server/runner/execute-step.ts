@@ -9,7 +9,7 @@ import type { AppDeps } from "../deps";
 import { recordStepMetrics } from "../observability/metrics";
 import type { Envelope, RunRow, StepCommit, StepJob, StepLog } from "@/db/engine";
 import type { StepAttempt } from "@/db/types";
-import { envelope, type AnyComponent, type ComponentResult, type Logger } from "@/integrations/core/define";
+import { envelope, withLegacyDefaults, type AnyComponent, type ComponentResult, type Logger } from "@/integrations/core/define";
 import { ExpressionError, resolveExpressions } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
 import { createHttpClient } from "@/integrations/core/http";
@@ -123,7 +123,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     });
     aborted.catch(() => undefined);
     try {
-      const resolved = await resolveExpressions(opts.hooks.openSecrets(node.config), chain, { plain: true });
+      const resolved = withLegacyDefaults(unit, await resolveExpressions(opts.hooks.openSecrets(node.config), chain, { plain: true }));
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
       if (!parsed.success) {

@@ -6,7 +6,7 @@
  */
 import type { AppDeps } from "../deps";
 import { findTrigger } from "@/integrations/registry";
-import { envelope } from "@/integrations/core/define";
+import { envelope, withLegacyDefaults } from "@/integrations/core/define";
 import { getVersionGraph } from "../graphs";
 import { countCreatedRun, flushUsage } from "../usage-counters";
 import { runFollowups } from "./follow-ups";
@@ -53,7 +53,7 @@ export async function fireSchedules(deps: AppDeps): Promise<number> {
     const node = graph.byId.get(due.nodeId);
     const trigger = node && findTrigger(node.key);
     if (!node || !trigger?.nextFireAt) continue;
-    const parsed = trigger.config.safeParse(node.config);
+    const parsed = trigger.config.safeParse(withLegacyDefaults(trigger, node.config));
     if (!parsed.success) continue;
     const next = trigger.nextFireAt(parsed.data, now);
     const created = await deps.store.tx(async (s) => {

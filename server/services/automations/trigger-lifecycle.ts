@@ -10,7 +10,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { automations, intakes } from "@/db/schema";
 import type { Db } from "@/db/client";
-import type { AnyTrigger, IntakeInfo, TriggerSetupContext } from "@/integrations/core/define";
+import { withLegacyDefaults, type AnyTrigger, type IntakeInfo, type TriggerSetupContext } from "@/integrations/core/define";
 import { createHttpClient } from "@/integrations/core/http";
 import { findTrigger } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
@@ -46,7 +46,7 @@ export function syncIntakes(deps: AppDeps, tx: Db, a: { id: string; workspaceId:
     if (trigger.delivery !== "webhook" && trigger.delivery !== "schedule") continue;
     let config: Record<string, unknown> | null = null;
     if (trigger.delivery === "schedule") {
-      const parsed = trigger.config.safeParse(node.config);
+      const parsed = trigger.config.safeParse(withLegacyDefaults(trigger, node.config));
       const next = parsed.success && trigger.nextFireAt ? trigger.nextFireAt(parsed.data, now) : null;
       config = { schedule: true, nextFireAt: next ? next.toISOString() : "9999-12-31T00:00:00.000Z" };
     }
@@ -88,7 +88,7 @@ async function setupContext(deps: AppDeps, automationId: string, workspaceId: st
   const connection = node.connectionId ? await loadConnectionHandle(deps, node.connectionId) : undefined;
   void workspaceId;
   return {
-    config: trigger.config.parse(node.config),
+    config: trigger.config.parse(withLegacyDefaults(trigger, node.config)),
     connection,
     http: createHttpClient(),
     log: deps.log,

@@ -1,7 +1,7 @@
 /**
  * Save-time validation of the automation document: every problem at once, each with its node and
  * field. Expression values (`{{ }}`) are only syntax-checked here; their results are validated at
- * run time, after resolution.
+ * run time, after resolution. Nodes that pass get their unit's upstream `check` (check-upstream.ts).
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
@@ -11,6 +11,7 @@ import { findUnit } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
 import { AutomationDocumentSchema, type DocumentProblem } from "../../contracts/automations";
 import type { Graph } from "../../contracts/graph";
+import { upstreamProblems, type CheckTarget } from "./check-upstream";
 
 function valueAt(root: unknown, path: PropertyKey[]): unknown[] {
   const seen: unknown[] = [];
@@ -103,8 +104,10 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
     : [];
   const connById = new Map(conns.map((c) => [c.id, c]));
 
+  const checks: CheckTarget[] = [];
   graph.nodes.forEach((node, i) => {
     const at = `graph.nodes.${i}`;
+    const before = problems.length;
     if (seenIds.has(node.id)) problems.push({ path: `${at}.id`, nodeId: node.id, message: `Duplicate node id "${node.id}"` });
     seenIds.add(node.id);
     if (seenNames.has(node.name)) problems.push({ path: `${at}.name`, nodeId: node.id, message: `Another node is already named "${node.name}"` });
@@ -136,7 +139,11 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
         problems.push({ path: `${at}.config`, nodeId: node.id, message: (e as Error).message });
       }
     }
+    if (cfg.success && unit.check && problems.length === before && node.connectionId && connById.get(node.connectionId)?.integration === integration.key) {
+      checks.push({ nodeId: node.id, at: `${at}.config`, unit, connectionId: node.connectionId, config: cfg.data });
+    }
   });
+  problems.push(...(await upstreamProblems(deps, checks)));
   problems.push(...graphProblems(graph, (key) => findUnit(key)?.unit.kind === "trigger"));
   const handler = parsed.data.errorHandlerId;
   if (handler) {

@@ -5,7 +5,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { events, runs } from "@/db/schema";
 import { findTrigger } from "@/integrations/registry";
-import type { ConnectionHandle } from "@/integrations/core/define";
+import { withLegacyDefaults, type ConnectionHandle } from "@/integrations/core/define";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
@@ -24,7 +24,8 @@ export async function getTriggerInfo(deps: AppDeps, actor: Actor, workspaceId: s
     let connection: ConnectionHandle | undefined;
     if (node.connectionId) connection = await loadConnectionHandle(deps, node.connectionId).catch(() => undefined);
     try {
-      instructions = trigger.setupInstructions({ url, config: trigger.config.safeParse(node.config).data ?? node.config, connection });
+      const config = withLegacyDefaults(trigger, node.config);
+      instructions = trigger.setupInstructions({ url, config: trigger.config.safeParse(config).data ?? config, connection });
     } catch (err) {
       deps.log.warn("setupInstructions failed", { automationId, nodeId, error: (err as Error).message });
     }

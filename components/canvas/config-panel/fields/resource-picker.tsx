@@ -38,7 +38,10 @@ export function ResourcePicker({ id, resource, value, onChange, describedBy, inv
 
   const deps = Object.fromEntries((resource.dependsOn ?? []).map((k) => [k, env.config[k]]));
   const missing = (resource.dependsOn ?? []).filter((k) => deps[k] === undefined || deps[k] === "");
-  const enabled = open && !!env.loadResources && missing.length === 0;
+  const current = value === undefined || value === null ? "" : String(value);
+  // A chosen value is shown by its option's label (a team's name, not its id): load the options for it too.
+  const labelWanted = current !== "" && !current.includes("{{");
+  const enabled = (open || labelWanted) && !!env.loadResources && missing.length === 0;
   const query = useInfiniteQuery({
     queryKey: ["resource", env.idPrefix, resource.type, deps, debounced],
     enabled,
@@ -48,7 +51,6 @@ export function ResourcePicker({ id, resource, value, onChange, describedBy, inv
     staleTime: 30_000,
   });
   const options = query.data?.pages.flatMap((p) => p.options) ?? [];
-  const current = value === undefined || value === null ? "" : String(value);
   const currentLabel = options.find((o) => o.value === current)?.label;
 
   if (missing.length) {
@@ -114,6 +116,7 @@ export function ResourcePicker({ id, resource, value, onChange, describedBy, inv
                   onClick={() => {
                     onChange(o.value);
                     setOpen(false);
+                    setSearch(""); // the closed picker shows the chosen option's label from the unfiltered list
                   }}
                 >
                   <Check size={13} className={`mt-0.5 shrink-0 ${o.value === current ? "text-accent" : "invisible"}`} aria-hidden />
