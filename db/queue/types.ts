@@ -33,7 +33,9 @@ export interface WorkConsumer {
   renew(): Promise<void>;
   /** Gives one job back, due again after `delayMs`. */
   release(job: StepJob, delayMs: number): Promise<void>;
-  /** Stops claiming and gives every lease back. */
+  /** Stops claiming new work (in-flight work goes on). */
+  drain(): void;
+  /** Stops and gives every lease still held back. */
   stop(): Promise<void>;
   /** False while the consumer cannot reach its queue (readiness). */
   healthy(): boolean;
@@ -44,6 +46,10 @@ export interface WorkQueue {
   /** After a commit that queued work for these runs (ingest, starts, retries, schedules). */
   publish(runIds: string[]): void;
   consumer(opts: ConsumerOptions): WorkConsumer;
+  /** Starts republishing lost work in the background (scale-out: the sweeper); returns its stop. */
+  startSweeper(everyMs?: number): () => Promise<void>;
+  /** One sweep now (tests, chaos checks); the number of runs republished. */
+  sweepNow(): Promise<number>;
   /** Throws when the queue cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -130,6 +130,11 @@ function consumer(db: Db, opts: ConsumerOptions): WorkConsumer {
     wake: () => schedule(0),
     renew: () => exclusive(() => s.renew.run(Date.now() + opts.leaseMs, opts.owner)),
     release: (job, delayMs) => exclusive(() => s.releaseOne.run(Date.now() + delayMs, job.id, opts.owner)),
+    drain() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      signal().off("work", onWork);
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
@@ -145,6 +150,9 @@ export function embeddedQueue(db: Db): WorkQueue {
     kind: "embedded",
     publish: () => void signal().emit("work"),
     consumer: (opts) => consumer(db, opts),
+    // Nothing to sweep: the embedded queue is the SQLite file itself.
+    startSweeper: () => async () => undefined,
+    sweepNow: async () => 0,
     async ping() {
       db.$client.prepare("select 1").get();
     },

@@ -156,6 +156,7 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
     async stop() {
       if (stopping) return;
       stopping = true;
+      consumer.drain();
       clearInterval(heartbeat);
       if (maintenance) clearInterval(maintenance);
       for (const item of local.splice(0)) hold(item.job.runId, -1); // claimed but not started: released below
