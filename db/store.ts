@@ -10,15 +10,23 @@
 import type { Backend, Dialect } from "./backend";
 import { bindDomain, makeCtx, type Bound, type Ctx } from "./store-kit";
 import { auditStore } from "./stores/audit";
+import { automationsStore } from "./stores/automations";
+import { connectionsStore } from "./stores/connections";
+import { intakesStore } from "./stores/intakes";
 import { linesStore } from "./stores/lines";
 import { organizationsStore } from "./stores/organizations";
+import { registrationsStore } from "./stores/registrations";
 import { usersStore } from "./stores/users";
 import { workspacesStore } from "./stores/workspaces";
 
 const domains = {
   audit: auditStore,
+  automations: automationsStore,
+  connections: connectionsStore,
+  intakes: intakesStore,
   lines: linesStore,
   organizations: organizationsStore,
+  registrations: registrationsStore,
   users: usersStore,
   workspaces: workspacesStore,
 };

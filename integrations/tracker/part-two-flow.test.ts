@@ -7,9 +7,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runs } from "@/db/schema";
 import { createTestDeps } from "@/server/testing";
 import { seedWorkspace } from "@/server/runner/testing/seed";
 import { waitFor } from "@/server/runner/testing/wait";
@@ -43,7 +41,7 @@ afterAll(async () => {
   await runner?.stop();
   await fake?.stop();
   await new Promise<void>((r) => hooks.close(() => r()));
-  deps?.close();
+  await deps?.close();
 });
 
 async function connectTracker(): Promise<string> {
@@ -101,11 +99,14 @@ describe("tracker part 2 through the engine", () => {
     expect(res.status).toBe(200);
 
     let runId = "";
-    await waitFor(() => {
-      const rows = deps.db.select({ id: runs.id, status: runs.status }).from(runs).where(eq(runs.automationId, a.id)).all();
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const rows = await deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ? order by created_at", a.id);
       runId = rows[0]?.id ?? "";
-      return rows.some((r) => r.status === "succeeded" || r.status === "failed");
-    }, 20_000, "the run to finish");
+      if (rows.some((r) => r.status === "succeeded" || r.status === "failed")) break;
+      if (Date.now() > deadline) throw new Error("timed out waiting for the run to finish");
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const detail = await getRunOrThrow(deps, ws.actor, ws.workspaceId, runId);
     expect(detail.steps.map((s) => [s.name, s.status])).toEqual([["alert", "succeeded"], ["incident", "succeeded"], ["ack", "succeeded"]]);
 

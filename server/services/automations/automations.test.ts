@@ -75,13 +75,13 @@ describe("automation documents", () => {
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { name: "h", graph: { nodes: [node("t", "hook", "core.webhook"), node("a", "a", "stub.echo", { value: 1 })], edges: [{ from: "t", to: "a" }] } });
     const url = a.triggers[0]!.url;
     expect(url).toMatch(/\/hooks\/[A-Za-z0-9_-]{40,}$/);
-    const intake = () => deps.db.$client.prepare("select status from intakes where automation_id = ?").get(a.id) as { status: string } | undefined;
-    expect(intake()!.status).toBe("disabled");
+    const intake = async () => (await deps.sql<{ status: string }>("select status from intakes where automation_id = ?", a.id))[0];
+    expect((await intake())!.status).toBe("disabled");
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: true });
-    expect(intake()!.status).toBe("active");
+    expect((await intake())!.status).toBe("active");
     const again = await replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { name: "h2", enabled: true, graph: (await getAutomationOrThrow(deps, ws.actor, ws.workspaceId, a.id)).graph });
     expect(again.triggers[0]!.url).toBe(url);
     await deleteAutomation(deps, ws.actor, ws.workspaceId, a.id);
-    expect(intake()).toBeUndefined();
+    expect(await intake()).toBeUndefined();
   });
 });

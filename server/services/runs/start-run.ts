@@ -26,7 +26,7 @@ export interface StartRunInput {
 
 export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput) {
   await requireWorkspace(deps.db, actor, input.workspaceId, "run.start");
-  const a = loadAutomationRow(deps.db, input.workspaceId, input.automationId);
+  const a = await loadAutomationRow(deps.store, input.workspaceId, input.automationId);
   const graph = getVersionGraph(deps.db, a.id, a.version);
   const triggers = graph.graph.nodes.filter((n) => findTrigger(n.key));
   let node = input.nodeId ? triggers.find((n) => n.id === input.nodeId) : (triggers.find((n) => n.key === "core.manual") ?? triggers[0]);
