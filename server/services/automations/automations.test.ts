@@ -71,6 +71,18 @@ describe("automation documents", () => {
     expect(page.nextCursor).toBeTruthy();
   });
 
+  it("concurrent saves with the same ifVersion: exactly one wins, the others are refused (412), no version is lost", async () => {
+    const doc = { name: "c", graph: { nodes: [node("t", "start", "core.manual")], edges: [] } };
+    const a = await createAutomation(deps, ws.actor, ws.workspaceId, doc);
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { ...doc, name: `c${i}` }, { ifVersion: 1 })));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(Array(5).fill("precondition_failed"));
+    expect((await listVersions(deps, ws.actor, ws.workspaceId, a.id)).map((v) => v.version)).toEqual([2, 1]);
+    // Without a version guard every save lands as its own version.
+    await Promise.all(Array.from({ length: 4 }, (_, i) => replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { ...doc, name: `d${i}` })));
+    expect((await getAutomationOrThrow(deps, ws.actor, ws.workspaceId, a.id)).version).toBe(6);
+  });
+
   it("enabling creates the trigger intake (stable URL), disabling disables it, deleting removes it", async () => {
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { name: "h", graph: { nodes: [node("t", "hook", "core.webhook"), node("a", "a", "stub.echo", { value: 1 })], edges: [{ from: "t", to: "a" }] } });
     const url = a.triggers[0]!.url;
