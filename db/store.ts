@@ -11,24 +11,32 @@ import type { Backend, Dialect } from "./backend";
 import type { RunEngine } from "./engine";
 import { bindDomain, makeCtx, type Bound, type Ctx } from "./store-kit";
 import { auditStore } from "./stores/audit";
+import { automationsStore } from "./stores/automations";
+import { connectionsStore } from "./stores/connections";
+import { intakesStore } from "./stores/intakes";
 import { linesStore } from "./stores/lines";
 import { organizationsStore } from "./stores/organizations";
 import { runsStore } from "./stores/runs";
 import { schedulesStore } from "./stores/schedules";
 import { tasksStore } from "./stores/tasks";
 import { usageStore } from "./stores/usage";
+import { registrationsStore } from "./stores/registrations";
 import { usersStore } from "./stores/users";
 import { versionsStore } from "./stores/versions";
 import { workspacesStore } from "./stores/workspaces";
 
 const domains = {
   audit: auditStore,
+  automations: automationsStore,
+  connections: connectionsStore,
+  intakes: intakesStore,
   lines: linesStore,
   organizations: organizationsStore,
   runs: runsStore,
   schedules: schedulesStore,
   tasks: tasksStore,
   usage: usageStore,
+  registrations: registrationsStore,
   users: usersStore,
   versions: versionsStore,
   workspaces: workspacesStore,

@@ -12,11 +12,11 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { waitFor } from "@/server/runner/testing/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretBox } from "@/server/crypto/secret-box";
 import { createTestDeps } from "@/server/testing";
 import { seedWorkspace } from "@/server/runner/testing/seed";
-import { waitFor } from "@/server/runner/testing/wait";
 import { startRunner, type Runner } from "@/server/runner/runner-loop";
 import { beginOAuth, chooseSite, completeOAuth, createConnection, getConnectionOrThrow, loadConnectionHandle } from "@/server/services/connections";
 import { createAutomation, patchAutomation } from "@/server/services/automations";
@@ -48,7 +48,7 @@ afterAll(async () => {
   await runner?.stop();
   await fake?.stop();
   await new Promise<void>((r) => hooks.close(() => r()));
-  deps?.close();
+  await deps?.close();
 });
 
 const site = () => fake.state.site(DEMO.cloudId)!;
@@ -69,13 +69,13 @@ async function connectTracker(): Promise<string> {
   return con.id;
 }
 
-const tokensEnc = async (id: string) => (await deps.sql<{ t: string }>("select tokens_enc as t from connections where id = ?", id))[0]!.t;
 async function expireToken(id: string) {
-  const tokens = deps.box.decryptJson<Record<string, unknown>>(await tokensEnc(id));
-  await deps.sql("update connections set tokens_enc = ?, token_expires_at = ? where id = ?", deps.box.encryptJson({ ...tokens, expiresAt: Date.now() - 1000 }), Date.now() - 1000, id);
+  const row = (await deps.store.connections.getById(id))!;
+  const tokens = deps.box.decryptJson<Record<string, unknown>>(row.tokensEnc!);
+  await deps.store.connections.update(id, { tokensEnc: deps.box.encryptJson({ ...tokens, expiresAt: Date.now() - 1000 }), tokenExpiresAt: Date.now() - 1000 });
 }
-const storedRefreshToken = async (id: string) => deps.box.decryptJson<{ refreshToken: string }>(await tokensEnc(id)).refreshToken;
-const runsOf = (automationId: string) => deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ?", automationId);
+const storedRefreshToken = async (id: string) => deps.box.decryptJson<{ refreshToken: string }>((await deps.store.connections.getById(id))!.tokensEnc!).refreshToken;
+const runsOf = (automationId: string) => deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ? order by created_at", automationId);
 const registrations = () => deps.sql<{ expiresAt: string | null }>('select expires_at as "expiresAt" from webhook_registrations');
 
 describe("tracker part 1 through the engine", () => {

@@ -42,7 +42,7 @@ afterAll(async () => {
   await runner?.stop();
   await fake?.stop();
   await new Promise<void>((r) => hooks.close(() => r()));
-  deps?.close();
+  await deps?.close();
 });
 
 async function connectTracker(name = "acme"): Promise<string> {

@@ -47,11 +47,11 @@ describe("factories", () => {
 
 describe("lines", () => {
   it("creates, reads, updates and deletes lines; checks steps; refuses deletion while tasks are open", async () => {
-    const appId = insertAutomation(deps, s.ws);
+    const appId = await insertAutomation(deps, s.ws);
     const bad = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: "aut_nope" }] } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe("steps.0.appId");
-    const foreign = insertAutomation(deps, s.other);
+    const foreign = await insertAutomation(deps, s.other);
     expect((await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: foreign }] } })).status).toBe(422);
     const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Triage", steps: [{ name: "first", appId }] } });
     expect(line.status).toBe(201);
@@ -107,7 +107,7 @@ describe("orders", () => {
   });
 
   it("runs a task along a line: open starts step 1 and the timeline shows the step's run", async () => {
-    const appId = insertAutomation(deps, s.ws, "Instant");
+    const appId = await insertAutomation(deps, s.ws, "Instant");
     const line = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Auto", steps: [{ name: "one", appId }] } })).body;
     const t = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: line.id, title: "go", status: "open" } });
     expect(t.status).toBe(201);
@@ -161,11 +161,7 @@ describe("intakes", () => {
     const listed = list.body.data.find((i: { id: string }) => i.id === created.body.id);
     expect(listed).toMatchObject({ kind: "webhook", lineId, eventCount: 0 });
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
-    const [raw] = await target.sql<{ id: string; workspaceId: string; name: string; lineId: string; secretEnc: string; config: unknown }>(
-      "select id, workspace_id as \"workspaceId\", name, line_id as \"lineId\", secret_enc as \"secretEnc\", config from intakes where id = ?",
-      created.body.id,
-    );
-    const row = { ...raw!, kind: "webhook" as const, config: typeof raw!.config === "string" ? JSON.parse(raw!.config) : raw!.config };
+    const row = (await deps.store.intakes.get(s.ws, created.body.id))!;
     expect(row.secretEnc).not.toContain(created.body.secret);
     const order = await deps.store.tx((st) => createTaskFromIntake(deps, st, row, { title: "From webhook", data: { a: 1 } }));
     expect(order).toMatchObject({ title: "From webhook", data: { a: 1 }, status: "draft", intakeId: row.id });

@@ -3,9 +3,7 @@
  * delete, duplicate. Every save of the document is a new version. Intakes are written in the save
  * transaction; upstream trigger setup/teardown runs after the commit.
  */
-import { and, eq, inArray } from "drizzle-orm";
-import { automations, automationVersions, intakes, jobs, lines, runs } from "@/db/schema";
-import { transaction, type Db } from "@/db/client";
+import type { Store } from "@/db/store";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError, notFound } from "../../errors";
@@ -27,23 +25,30 @@ export async function assertValidDocument(deps: AppDeps, workspaceId: string, do
   return AutomationDocumentSchema.parse(doc);
 }
 
-export function loadAutomationRow(db: Db, workspaceId: string, automationId: string): AutomationRow {
-  const row = db.select().from(automations).where(and(eq(automations.id, automationId), eq(automations.workspaceId, workspaceId))).get();
+export async function loadAutomationRow(s: Store, workspaceId: string, automationId: string): Promise<AutomationRow> {
+  const row = await s.automations.get(workspaceId, automationId);
   if (!row) throw notFound("Automation", automationId);
   return row;
 }
 
-function one(deps: AppDeps, row: AutomationRow, setupProblems: Array<{ nodeId: string; message: string }> = []): Automation & { setupProblems?: Array<{ nodeId: string; message: string }> } {
-  const a = toAutomations(deps, deps.db, [row])[0]!;
+/** Inside a save transaction: the row, locked until commit (concurrent saves of one automation queue). */
+async function lockAutomationRow(s: Store, workspaceId: string, automationId: string): Promise<AutomationRow> {
+  const row = await s.automations.lock(workspaceId, automationId);
+  if (!row) throw notFound("Automation", automationId);
+  return row;
+}
+
+async function one(deps: AppDeps, row: AutomationRow, setupProblems: Array<{ nodeId: string; message: string }> = []): Promise<Automation & { setupProblems?: Array<{ nodeId: string; message: string }> }> {
+  const a = (await toAutomations(deps, deps.store, [row]))[0]!;
   return setupProblems.length ? { ...a, setupProblems } : a;
 }
 
-function insertVersion(tx: Db, automationId: string, version: number, name: string, description: string, graph: Graph, actor: Actor, at: string) {
-  tx.insert(automationVersions).values({ id: newId("ver"), automationId, version, name, description, graph, createdBy: actor.label, createdAt: at }).run();
+async function insertVersion(s: Store, automationId: string, version: number, name: string, description: string, graph: Graph, actor: Actor, at: string) {
+  await s.automations.insertVersion({ id: newId("ver"), automationId, version, name, description, graph, createdBy: actor.label, createdAt: at });
 }
 
 export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId: string, doc: AutomationDocument | unknown) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
   const d = await assertValidDocument(deps, workspaceId, doc);
   d.graph = sealGraphSecrets(deps.box, d.graph);
   const at = deps.now().toISOString();
@@ -51,94 +56,89 @@ export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId:
     id: newId("aut"), workspaceId, name: d.name, description: d.description ?? "", enabled: d.enabled ?? false, concurrency: d.concurrency ?? 5,
     version: 1, graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, createdBy: actor.label, createdAt: at, updatedAt: at,
   };
-  transaction(deps.db, (tx) => {
-    tx.insert(automations).values(row).run();
-    insertVersion(tx, row.id, 1, row.name, row.description, d.graph, actor, at);
-    syncIntakes(deps, tx, row);
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.create", target: row.id });
+  await deps.store.tx(async (s) => {
+    await s.automations.insert(row);
+    await insertVersion(s, row.id, 1, row.name, row.description, d.graph, actor, at);
+    await syncIntakes(deps, s, row);
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.create", target: row.id });
   });
   const problems = await applyTriggerLifecycle(deps, row, null, row);
-  return one(deps, loadAutomationRow(deps.db, workspaceId, row.id), problems);
+  return one(deps, await loadAutomationRow(deps.store, workspaceId, row.id), problems);
 }
 
 export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, doc: AutomationDocument | unknown, opts: { ifVersion?: number } = {}) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
-  const before = loadAutomationRow(deps.db, workspaceId, automationId);
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
+  const before = await loadAutomationRow(deps.store, workspaceId, automationId);
   if (opts.ifVersion !== undefined && opts.ifVersion !== before.version) {
     throw new AppError("precondition_failed", `The automation is at version ${before.version}, not ${opts.ifVersion}; reload it and apply your change again.`);
   }
   const d = await assertValidDocument(deps, workspaceId, doc, automationId);
   const at = deps.now().toISOString();
-  const after = transaction(deps.db, (tx) => {
-    const cur = loadAutomationRow(tx, workspaceId, automationId);
+  const after = await deps.store.tx(async (s) => {
+    const cur = await lockAutomationRow(s, workspaceId, automationId);
     if (opts.ifVersion !== undefined && opts.ifVersion !== cur.version) throw new AppError("precondition_failed", `The automation changed meanwhile (now version ${cur.version}).`);
     d.graph = sealGraphSecrets(deps.box, d.graph, GraphSchema.parse(cur.graph));
     const next: AutomationRow = {
       ...cur, name: d.name, description: d.description ?? cur.description, enabled: d.enabled ?? cur.enabled, concurrency: d.concurrency ?? cur.concurrency,
       errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph: d.graph, version: cur.version + 1, updatedAt: at,
     };
-    tx.update(automations).set(next).where(eq(automations.id, automationId)).run();
-    insertVersion(tx, automationId, next.version, next.name, next.description, d.graph, actor, at);
-    syncIntakes(deps, tx, next);
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: { version: next.version } });
+    await s.automations.update(automationId, next);
+    await insertVersion(s, automationId, next.version, next.name, next.description, d.graph, actor, at);
+    await syncIntakes(deps, s, next);
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: { version: next.version } });
     return next;
   });
   const problems = await applyTriggerLifecycle(deps, after, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, after);
-  return one(deps, loadAutomationRow(deps.db, workspaceId, automationId), problems);
+  return one(deps, await loadAutomationRow(deps.store, workspaceId, automationId), problems);
 }
 
 export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, patch: AutomationPatch) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
   const p = AutomationPatchSchema.safeParse(patch);
   if (!p.success) throw new AppError("validation_failed", "Invalid settings", p.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
-  const before = loadAutomationRow(deps.db, workspaceId, automationId);
+  const before = await loadAutomationRow(deps.store, workspaceId, automationId);
   if (p.data.errorHandlerId) {
     if (p.data.errorHandlerId === automationId) throw new AppError("validation_failed", "An automation cannot be its own error handler", [{ path: "errorHandlerId", message: "Choose another automation" }]);
-    loadAutomationRow(deps.db, workspaceId, p.data.errorHandlerId);
+    await loadAutomationRow(deps.store, workspaceId, p.data.errorHandlerId);
   }
   const at = deps.now().toISOString();
-  const after = transaction(deps.db, (tx) => {
-    const cur = loadAutomationRow(tx, workspaceId, automationId);
+  const after = await deps.store.tx(async (s) => {
+    const cur = await lockAutomationRow(s, workspaceId, automationId);
     const renamed = (p.data.name !== undefined && p.data.name !== cur.name) || (p.data.description !== undefined && p.data.description !== cur.description);
     const next: AutomationRow = { ...cur, ...Object.fromEntries(Object.entries(p.data).filter(([, v]) => v !== undefined)), updatedAt: at } as AutomationRow;
     if (renamed) {
       next.version = cur.version + 1;
-      insertVersion(tx, automationId, next.version, next.name, next.description, GraphSchema.parse(cur.graph), actor, at);
+      await insertVersion(s, automationId, next.version, next.name, next.description, GraphSchema.parse(cur.graph), actor, at);
     }
-    tx.update(automations).set(next).where(eq(automations.id, automationId)).run();
-    syncIntakes(deps, tx, { ...next, graph: GraphSchema.parse(next.graph) });
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: p.data as Record<string, unknown> });
+    await s.automations.update(automationId, next);
+    await syncIntakes(deps, s, { ...next, graph: GraphSchema.parse(next.graph) });
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: p.data as Record<string, unknown> });
     return next;
   });
   const graph = GraphSchema.parse(after.graph);
   const problems = await applyTriggerLifecycle(deps, after, { enabled: before.enabled, graph }, { enabled: after.enabled, graph });
-  return one(deps, loadAutomationRow(deps.db, workspaceId, automationId), problems);
+  return one(deps, await loadAutomationRow(deps.store, workspaceId, automationId), problems);
 }
 
 export async function deleteAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string): Promise<void> {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.delete");
-  const before = loadAutomationRow(deps.db, workspaceId, automationId);
-  transaction(deps.db, (tx) => {
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.delete");
+  const before = await loadAutomationRow(deps.store, workspaceId, automationId);
+  await deps.store.tx(async (s) => {
     // A line step naming this automation would fail every task reaching it: refuse instead.
-    const usedBy = tx.select({ name: lines.name, steps: lines.steps }).from(lines).where(eq(lines.workspaceId, workspaceId)).all()
-      .filter((l) => l.steps.some((s) => s.appId === automationId)).map((l) => `"${l.name}"`);
+    const usedBy = (await s.automations.usedByLines(workspaceId, automationId)).map((name) => `"${name}"`);
     if (usedBy.length) {
       throw new AppError("conflict", `Automation ${automationId} is a step of line ${usedBy.join(", ")}; remove it from the line first.`);
     }
-    const runIds = tx.select({ id: runs.id }).from(runs).where(eq(runs.automationId, automationId)).all().map((r) => r.id);
-    for (let i = 0; i < runIds.length; i += 500) tx.delete(jobs).where(inArray(jobs.runId, runIds.slice(i, i + 500))).run();
-    tx.delete(runs).where(eq(runs.automationId, automationId)).run();
-    tx.delete(intakes).where(eq(intakes.automationId, automationId)).run();
-    tx.update(automations).set({ errorHandlerId: null }).where(eq(automations.errorHandlerId, automationId)).run();
-    tx.delete(automations).where(eq(automations.id, automationId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
+    await s.automations.deleteRunsOf(automationId);
+    await s.automations.delete(automationId);
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
   });
   await applyTriggerLifecycle(deps, before, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, null);
 }
 
 export async function duplicateAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, opts: { name?: string } = {}) {
-  await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
-  const src = loadAutomationRow(deps.db, workspaceId, automationId);
+  await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
+  const src = await loadAutomationRow(deps.store, workspaceId, automationId);
   return createAutomation(deps, actor, workspaceId, {
     name: opts.name ?? `${src.name} (copy)`, description: src.description, enabled: false, concurrency: src.concurrency, errorHandlerId: src.errorHandlerId, graph: src.graph,
   });

@@ -3,9 +3,7 @@
  * field. Expression values (`{{ }}`) are only syntax-checked here; their results are validated at
  * run time, after resolution. Nodes that pass get their unit's upstream `check` (check-upstream.ts).
  */
-import { and, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
-import { automations, connections } from "@/db/schema";
 import { checkTemplate, hasExpression } from "@/integrations/core/expressions";
 import { findUnit } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
@@ -99,9 +97,7 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
   const seenIds = new Set<string>();
   const seenNames = new Map<string, string>();
   const connIds = [...new Set(graph.nodes.map((n) => n.connectionId).filter((x): x is string => !!x))];
-  const conns = connIds.length
-    ? deps.db.select({ id: connections.id, integration: connections.integration, config: connections.config, state: connections.state }).from(connections).where(and(eq(connections.workspaceId, workspaceId), inArray(connections.id, connIds))).all()
-    : [];
+  const conns = await deps.store.connections.getMany(workspaceId, connIds);
   const connById = new Map(conns.map((c) => [c.id, c]));
 
   const checks: CheckTarget[] = [];
@@ -147,7 +143,7 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
   problems.push(...graphProblems(graph, (key) => findUnit(key)?.unit.kind === "trigger"));
   const handler = parsed.data.errorHandlerId;
   if (handler) {
-    const found = deps.db.select({ id: automations.id }).from(automations).where(and(eq(automations.id, handler), eq(automations.workspaceId, workspaceId))).get();
+    const found = await deps.store.automations.get(workspaceId, handler);
     if (!found) problems.push({ path: "errorHandlerId", message: `Automation ${handler} does not exist in this workspace` });
     else if (handler === selfId) problems.push({ path: "errorHandlerId", message: "An automation cannot be its own error handler" });
   }

@@ -2,9 +2,8 @@
  * Intakes as the API lists them, and webhook intakes (a JSON POST to the URL creates a task on a
  * line). The secret is returned once on creation and stored encrypted.
  */
-import { and, asc, eq, gt, inArray, or, type SQL } from "drizzle-orm";
-import { intakes, lines, webhookRegistrations, webhookRegistrationUsers } from "@/db/schema";
-import { transaction, type Db } from "@/db/client";
+import type { Store } from "@/db/store";
+import type { IntakeRow } from "@/db/types";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
@@ -13,21 +12,13 @@ import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
 import { decodeCursor, encodeCursor } from "../tasks/cursor";
 
-type IntakeRow = typeof intakes.$inferSelect;
-
 export function intakeUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/hooks/${token}`;
 }
 
-function registrationsFor(db: Db, rows: IntakeRow[]) {
+async function registrationsFor(s: Store, rows: IntakeRow[]) {
   const autIds = [...new Set(rows.map((r) => r.automationId).filter((x): x is string => !!x))];
-  if (!autIds.length) return new Map<string, { upstreamId: string; expiresAt: string | null }>();
-  const found = db
-    .select({ automationId: webhookRegistrationUsers.automationId, nodeId: webhookRegistrationUsers.nodeId, upstreamId: webhookRegistrations.upstreamId, expiresAt: webhookRegistrations.expiresAt })
-    .from(webhookRegistrationUsers)
-    .innerJoin(webhookRegistrations, eq(webhookRegistrations.id, webhookRegistrationUsers.registrationId))
-    .where(inArray(webhookRegistrationUsers.automationId, autIds))
-    .all();
+  const found = await s.registrations.ofAutomations(autIds);
   return new Map(found.map((f) => [`${f.automationId}/${f.nodeId}`, { upstreamId: f.upstreamId, expiresAt: f.expiresAt ?? null }]));
 }
 
@@ -51,14 +42,12 @@ function toIntake(publicUrl: string, r: IntakeRow, reg: { upstreamId: string; ex
 }
 
 export async function listIntakes(deps: AppDeps, actor: Actor, workspaceId: string, q: { limit?: number; cursor?: string } = {}) {
-  await requireWorkspace(deps.db, actor, workspaceId, "intake.read");
+  await requireWorkspace(deps.store, actor, workspaceId, "intake.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
   const after = decodeCursor(q.cursor, { c: "string", i: "string" });
-  const conds: SQL[] = [eq(intakes.workspaceId, workspaceId)];
-  if (after) conds.push(or(gt(intakes.createdAt, after.c), and(eq(intakes.createdAt, after.c), gt(intakes.id, after.i)))!);
-  const rows = deps.db.select().from(intakes).where(and(...conds)).orderBy(asc(intakes.createdAt), asc(intakes.id)).limit(limit + 1).all();
+  const rows = await deps.store.intakes.list(workspaceId, { limit: limit + 1, after: after ? { createdAt: after.c, id: after.i } : null });
   const page = rows.slice(0, limit);
-  const regs = registrationsFor(deps.db, page);
+  const regs = await registrationsFor(deps.store, page);
   const last = page[page.length - 1];
   return {
     data: page.map((r) => toIntake(deps.publicUrl, r, regs.get(`${r.automationId}/${r.nodeId}`) ?? null)),
@@ -67,9 +56,9 @@ export async function listIntakes(deps: AppDeps, actor: Actor, workspaceId: stri
 }
 
 export async function createWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, input: { name: string; lineId: string; open?: boolean }) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "intake.write");
-  return transaction(deps.db, (tx) => {
-    const line = tx.select().from(lines).where(and(eq(lines.id, input.lineId), eq(lines.workspaceId, workspaceId))).get();
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
+  return deps.store.tx(async (s) => {
+    const line = await s.lines.get(workspaceId, input.lineId);
     if (!line) throw new AppError("validation_failed", `Line ${input.lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
     const secret = newToken(24);
     const at = deps.now().toISOString();
@@ -92,21 +81,21 @@ export async function createWebhookIntake(deps: AppDeps, actor: Actor, workspace
       createdAt: at,
       updatedAt: at,
     };
-    tx.insert(intakes).values(row).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "intake.create", target: row.id, data: { lineId: line.id } });
+    await s.intakes.insert(row);
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "intake.create", target: row.id, data: { lineId: line.id } });
     return { ...toIntake(deps.publicUrl, row, null), secret };
   });
 }
 
 export async function deleteWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, intakeId: string) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "intake.write");
-  transaction(deps.db, (tx) => {
-    const row = tx.select().from(intakes).where(and(eq(intakes.id, intakeId), eq(intakes.workspaceId, workspaceId))).get();
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
+  await deps.store.tx(async (s) => {
+    const row = await s.intakes.get(workspaceId, intakeId);
     if (!row) throw new AppError("not_found", `Intake ${intakeId} does not exist in this workspace.`);
     if (row.kind !== "webhook") {
       throw new AppError("conflict", `Intake ${intakeId} belongs to trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}; remove the trigger or disable the automation instead.`);
     }
-    tx.delete(intakes).where(eq(intakes.id, intakeId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "intake.delete", target: intakeId });
+    await s.intakes.delete([intakeId]);
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "intake.delete", target: intakeId });
   });
 }
