@@ -9,16 +9,28 @@
  */
 import type { Backend, Dialect } from "./backend";
 import { bindDomain, makeCtx, type Bound, type Ctx } from "./store-kit";
+import { apiKeysStore } from "./stores/api-keys";
 import { auditStore } from "./stores/audit";
+import { idempotencyStore } from "./stores/idempotency";
 import { linesStore } from "./stores/lines";
+import { metricsStore } from "./stores/metrics";
+import { migrationsStore } from "./stores/migrations";
 import { organizationsStore } from "./stores/organizations";
+import { rateLimitsStore } from "./stores/rate-limits";
+import { usageStore } from "./stores/usage";
 import { usersStore } from "./stores/users";
 import { workspacesStore } from "./stores/workspaces";
 
 const domains = {
+  apiKeys: apiKeysStore,
   audit: auditStore,
+  idempotency: idempotencyStore,
   lines: linesStore,
+  metrics: metricsStore,
+  migrations: migrationsStore,
   organizations: organizationsStore,
+  rateLimits: rateLimitsStore,
+  usage: usageStore,
   users: usersStore,
   workspaces: workspacesStore,
 };

@@ -22,4 +22,6 @@ export type WebhookRegistrationRow = typeof s.webhookRegistrations.$inferSelect;
 export type ApiKeyRow = typeof s.apiKeys.$inferSelect;
 export type IdempotencyRow = typeof s.idempotencyKeys.$inferSelect;
 export type UsageCounterRow = typeof s.usageCounters.$inferSelect;
+export type RateLimitRow = typeof s.rateLimits.$inferSelect;
+export type { IdempotencyClaim, IdempotencyRequest } from "./stores/idempotency";
 export type { StepAttempt, StoredGraph, LineStep } from "./schema";

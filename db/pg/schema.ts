@@ -31,5 +31,6 @@ export const {
   webhookRegistrationUsers,
   apiKeys,
   idempotencyKeys,
+  rateLimits,
   usageCounters,
 } = pgSchema;

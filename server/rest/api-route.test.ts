@@ -134,12 +134,12 @@ describe("request handling", () => {
 
   it("counts API calls per workspace in usage", async () => {
     for (let i = 0; i < 3; i++) await api.get(`/api/v1/factories/${s.other}/lines`, { key: s.keys.viewer });
-    flushApiUsage();
+    await flushApiUsage();
     const res = await api.get(`/api/v1/factories/${s.other}/usage?granularity=hour`, { key: s.keys.viewer });
     expect(res.body.totals.apiCalls).toBeGreaterThanOrEqual(3);
     await api.get("/api/v1/factories/ws_nothere/lines", { key: s.keys.viewer });
-    flushApiUsage();
-    expect(deps.db.$client.prepare("select count(*) as n from usage_counters where workspace_id = 'ws_nothere'").get()).toEqual({ n: 0 });
+    await flushApiUsage();
+    expect(await deps.sql("select count(*) as n from usage_counters where workspace_id = 'ws_nothere'")).toEqual([{ n: 0 }]);
   });
 });
 

@@ -2,19 +2,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppDeps } from "../deps";
+import type { TestDeps } from "../testing";
 import { OVER_HTTP, startRestTarget, type RestTarget } from "./testing/target";
 import type { RestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
-import { insertAutomation } from "./testing/automation-fixture";
+import { insertAutomation, readIntake } from "./testing/automation-fixture";
 import { ALL_OPERATIONS } from "./openapi";
 import { roleRank } from "../auth/permissions";
 import { createTaskFromIntake } from "../services/tasks/create-task";
-import { intakes } from "@/db/schema";
-import { eq } from "drizzle-orm";
 
 let target: RestTarget;
-let deps: AppDeps;
+let deps: TestDeps;
 let api: RestClient;
 let s: Seed;
 
@@ -49,11 +47,11 @@ describe("factories", () => {
 
 describe("lines", () => {
   it("creates, reads, updates and deletes lines; checks steps; refuses deletion while tasks are open", async () => {
-    const appId = insertAutomation(deps, s.ws);
+    const appId = await insertAutomation(deps, s.ws);
     const bad = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: "aut_nope" }] } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe("steps.0.appId");
-    const foreign = insertAutomation(deps, s.other);
+    const foreign = await insertAutomation(deps, s.other);
     expect((await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: foreign }] } })).status).toBe(422);
     const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Triage", steps: [{ name: "first", appId }] } });
     expect(line.status).toBe(201);
@@ -109,7 +107,7 @@ describe("orders", () => {
   });
 
   it("runs a task along a line: open starts step 1 and the timeline shows the step's run", async () => {
-    const appId = insertAutomation(deps, s.ws, "Instant");
+    const appId = await insertAutomation(deps, s.ws, "Instant");
     const line = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Auto", steps: [{ name: "one", appId }] } })).body;
     const t = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: line.id, title: "go", status: "open" } });
     expect(t.status).toBe(201);
@@ -163,7 +161,7 @@ describe("intakes", () => {
     const listed = list.body.data.find((i: { id: string }) => i.id === created.body.id);
     expect(listed).toMatchObject({ kind: "webhook", lineId, eventCount: 0 });
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
-    const row = deps.db.select().from(intakes).where(eq(intakes.id, created.body.id)).get()!;
+    const row = (await readIntake(deps, created.body.id))!;
     expect(row.secretEnc).not.toContain(created.body.secret);
     const order = createTaskFromIntake(deps, null, row, { title: "From webhook", data: { a: 1 } });
     expect(order).toMatchObject({ title: "From webhook", data: { a: 1 }, status: "draft", intakeId: row.id });

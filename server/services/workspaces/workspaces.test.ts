@@ -1,6 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
-import { lines, memberships, users } from "@/db/schema";
 import { createTestDeps } from "../../testing";
 import { ROLES, type Actor, type Role } from "../../auth/permissions";
 import { setupOwner } from "../users/setup-owner";
@@ -50,8 +48,7 @@ describe("workspace services enforce roles", () => {
 
   it("every new workspace gets a `default` line", async () => {
     const ws = await createWorkspace(deps, user("admin"), { name: "Payments" });
-    const rows = await deps.db.select().from(lines).where(eq(lines.workspaceId, ws.id));
-    expect(rows.map((l) => l.name)).toEqual(["default"]);
+    expect((await deps.store.lines.list(ws.id, { limit: 10 })).map((l) => l.name)).toEqual(["default"]);
   });
 
   it("an API key limited to other workspaces sees 404 for this one, not 403", async () => {
@@ -67,7 +64,7 @@ describe("workspace services enforce roles", () => {
 
   it("only one owner: a second set-up is refused and nothing is written", async () => {
     await expect(setupOwner(deps, { email: "other@example.test", password: "long enough pw" })).rejects.toMatchObject({ code: "conflict" });
-    expect(await deps.db.select().from(users)).toHaveLength(1);
-    expect((await deps.db.select().from(memberships)).map((m) => m.role)).toEqual(["owner"]);
+    expect(await deps.sql("select id from users")).toHaveLength(1);
+    expect((await deps.sql<{ role: string }>("select role from memberships")).map((m) => m.role)).toEqual(["owner"]);
   });
 });
