@@ -10,33 +10,43 @@
 import type { Backend, Dialect } from "./backend";
 import type { RunEngine } from "./engine";
 import { bindDomain, makeCtx, type Bound, type Ctx } from "./store-kit";
+import { apiKeysStore } from "./stores/api-keys";
 import { auditStore } from "./stores/audit";
 import { automationsStore } from "./stores/automations";
 import { connectionsStore } from "./stores/connections";
+import { idempotencyStore } from "./stores/idempotency";
 import { intakesStore } from "./stores/intakes";
 import { linesStore } from "./stores/lines";
+import { metricsStore } from "./stores/metrics";
+import { migrationsStore } from "./stores/migrations";
 import { organizationsStore } from "./stores/organizations";
+import { rateLimitsStore } from "./stores/rate-limits";
+import { registrationsStore } from "./stores/registrations";
 import { runsStore } from "./stores/runs";
 import { schedulesStore } from "./stores/schedules";
 import { tasksStore } from "./stores/tasks";
 import { usageStore } from "./stores/usage";
-import { registrationsStore } from "./stores/registrations";
 import { usersStore } from "./stores/users";
 import { versionsStore } from "./stores/versions";
 import { workspacesStore } from "./stores/workspaces";
 
 const domains = {
+  apiKeys: apiKeysStore,
   audit: auditStore,
   automations: automationsStore,
   connections: connectionsStore,
+  idempotency: idempotencyStore,
   intakes: intakesStore,
   lines: linesStore,
+  metrics: metricsStore,
+  migrations: migrationsStore,
   organizations: organizationsStore,
+  rateLimits: rateLimitsStore,
+  registrations: registrationsStore,
   runs: runsStore,
   schedules: schedulesStore,
   tasks: tasksStore,
   usage: usageStore,
-  registrations: registrationsStore,
   users: usersStore,
   versions: versionsStore,
   workspaces: workspacesStore,

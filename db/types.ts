@@ -24,5 +24,7 @@ export type ApiKeyRow = typeof s.apiKeys.$inferSelect;
 export type IdempotencyRow = typeof s.idempotencyKeys.$inferSelect;
 export type JobRow = typeof s.jobs.$inferSelect;
 export type UsageCounterRow = typeof s.usageCounters.$inferSelect;
+export type RateLimitRow = typeof s.rateLimits.$inferSelect;
+export type { IdempotencyClaim, IdempotencyRequest } from "./stores/idempotency";
 export type { StepAttempt, StoredGraph, LineStep } from "./schema";
 export type { TokenState } from "./stores/connections";

@@ -32,5 +32,6 @@ export const {
   webhookRegistrationUsers,
   apiKeys,
   idempotencyKeys,
+  rateLimits,
   usageCounters,
 } = pgSchema;

@@ -1,7 +1,6 @@
 import { runnerHooks } from "../runner-hooks";
 import { getDeps } from "../deps";
 import { env } from "../env";
-import { closeDb } from "@/db/client";
 import { setupOwner } from "../services/users/setup-owner";
 import { listWorkspaces } from "../services/workspaces/list-workspaces";
 import type { Actor, ApiKeyRole } from "../auth/permissions";
@@ -12,7 +11,7 @@ const KEY_ROLES = ["admin", "editor", "operator", "viewer"];
 
 async function systemActor(): Promise<Actor> {
   const deps = await getDeps();
-  const org = await deps.db.query.organizations.findFirst();
+  const org = await deps.store.organizations.first();
   if (!org) throw new Error("No organization yet: run `conveyor owner create` first.");
   return { kind: "system", organizationId: org.id, label: "cli" };
 }
@@ -24,8 +23,8 @@ export async function runCommand(positionals: string[], values: Values): Promise
   switch (cmd) {
     case "migrate": {
       const deps = await getDeps(); // opening applies pending migrations
-      console.log(`Database ${env.databasePath} is up to date.`);
-      closeDb(deps.db);
+      console.log(`Database ${env.scaleOut ? "(PostgreSQL)" : env.databasePath} is up to date.`);
+      await deps.store.close();
       return 0;
     }
     case "owner create": {
@@ -61,7 +60,7 @@ export async function runCommand(positionals: string[], values: Values): Promise
       console.error(`Conveyor worker running against ${env.databasePath}. Ctrl+C to stop.`);
       const stop = async () => {
         await runner.stop();
-        closeDb(deps.db);
+        await deps.store.close();
         process.exit(0);
       };
       process.on("SIGTERM", () => void stop());

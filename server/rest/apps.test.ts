@@ -1,12 +1,12 @@
 /** Automations, versions and runs through /api/v1 (responses checked against the OpenAPI document). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppDeps } from "../deps";
+import type { TestDeps } from "../testing";
 import { OVER_HTTP, startRestTarget, type RestTarget } from "./testing/target";
 import type { RestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
 
 let target: RestTarget;
-let deps: AppDeps;
+let deps: TestDeps;
 let api: RestClient;
 let s: Seed;
 

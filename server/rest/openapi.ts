@@ -45,7 +45,7 @@ const ERROR_HELP: Record<number, string> = {
 };
 
 function toOperationObject(op: Operation): ZodOpenApiOperationObject {
-  const errors = new Set([400, 401, 403, 404, 429, ...(op.body ? [413, 415, 422] : []), ...(op.query ? [422] : []), ...(op.errors ?? [])]);
+  const errors = new Set([400, 401, 403, 404, 429, ...(op.body ? [413, 415, 422] : []), ...(op.query ? [422] : []), ...(op.idempotent ? [409] : []), ...(op.errors ?? [])]);
   const responses: Record<string, unknown> = {};
   const okHeaders = { ...RATE_HEADERS, ...(op.etag === "returns" ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}) };
   if (op.response) {
@@ -61,7 +61,7 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
     );
   }
   const headerParams: Record<string, z.ZodType> = {};
-  if (op.idempotent) headerParams["Idempotency-Key"] = z.string().min(1).max(255).optional().meta({ description: "Makes retries safe: a repeat within 24 h returns the first response; the same key with a different body is a 422." });
+  if (op.idempotent) headerParams["Idempotency-Key"] = z.string().min(1).max(255).optional().meta({ description: "Makes retries safe: a repeat within 24 h returns the first response; the same key with a different body is a 422; a repeat while the first is still running is a 409." });
   if (op.etag === "if-match") headerParams["If-Match"] = z.string().optional().meta({ description: "The ETag from GET; the save is refused with 412 when it no longer matches." });
   return {
     operationId: op.id,

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppDeps } from "../deps";
+import type { TestDeps } from "../testing";
 import { OVER_HTTP, startRestTarget, type RestTarget } from "./testing/target";
 import type { RestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
@@ -12,7 +12,7 @@ import { roleRank } from "../auth/permissions";
 import { createTaskFromIntake } from "../services/tasks/create-task";
 
 let target: RestTarget;
-let deps: AppDeps;
+let deps: TestDeps;
 let api: RestClient;
 let s: Seed;
 

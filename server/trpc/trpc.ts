@@ -70,6 +70,6 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
 
 /** Procedures on one workspace: input carries `workspaceId`; membership is checked (read access). */
 export const workspaceProcedure = protectedProcedure.input(z.object({ workspaceId: z.string().min(1) })).use(async ({ ctx, input, next }) => {
-  const workspace = await requireWorkspace(ctx.deps.db, ctx.actor, (input as { workspaceId: string }).workspaceId, "workspace.read");
+  const workspace = await requireWorkspace(ctx.deps.store, ctx.actor, (input as { workspaceId: string }).workspaceId, "workspace.read");
   return next({ ctx: { ...ctx, workspace } });
 });

@@ -1,17 +1,17 @@
 /**
  * Usage counters: one row per workspace, hour bucket and metric (db/schema/usage.ts).
  * Metrics: runs.<status>, steps.<status>, run_ms, events.received, tasks.created, tasks.closed, api.calls.
- * Call inside the caller's transaction when the count belongs to a state change.
+ *
+ * TODO(seam): `bumpUsage` is the synchronous SQLite form still called inside the tasks services'
+ * legacy transactions (server/services/tasks/*, converted by the storage seam's run/task work);
+ * store code uses `addUsage(s, …)` from ./buckets (`store.usage.add`) instead. Delete this file then.
  */
 import { sql } from "drizzle-orm";
 import { usageCounters } from "@/db/schema";
 import type { Db } from "@/db/client";
+import { hourBucket } from "./buckets";
 
-export function hourBucket(at: Date): string {
-  const d = new Date(at.getTime());
-  d.setUTCMinutes(0, 0, 0);
-  return d.toISOString();
-}
+export { hourBucket };
 
 export function bumpUsage(tx: Db, workspaceId: string, metric: string, by = 1, at: Date = new Date()): void {
   tx.insert(usageCounters)

@@ -1,11 +1,9 @@
 /** The usage report over a window of up to 90 days, by day or hour. */
-import { and, eq, gte, lt } from "drizzle-orm";
-import { usageCounters } from "@/db/schema";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { requireWorkspace } from "../access";
-import { hourBucket } from "./bump-usage";
+import { hourBucket } from "./buckets";
 
 export const MAX_USAGE_WINDOW_DAYS = 90;
 const DAY = 86_400_000;
@@ -29,7 +27,7 @@ export async function getUsage(
   workspaceId: string,
   q: { from?: string; to?: string; granularity?: "day" | "hour" },
 ) {
-  await requireWorkspace(deps.db, actor, workspaceId, "usage.read");
+  await requireWorkspace(deps.store, actor, workspaceId, "usage.read");
   const granularity = q.granularity ?? "day";
   const to = q.to ? new Date(q.to) : deps.now();
   const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * DAY);
@@ -42,10 +40,7 @@ export async function getUsage(
     ]);
   }
   // Hour buckets are the storage unit: include the bucket containing `from`, exclude buckets starting at/after `to`.
-  const rows = await deps.db
-    .select()
-    .from(usageCounters)
-    .where(and(eq(usageCounters.workspaceId, workspaceId), gte(usageCounters.bucket, hourBucket(from)), lt(usageCounters.bucket, to.toISOString())));
+  const rows = await deps.store.usage.list(workspaceId, hourBucket(from), to.toISOString());
   const totals = empty();
   const buckets = new Map<string, Totals>();
   for (const r of rows) {
