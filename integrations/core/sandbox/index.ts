@@ -20,12 +20,16 @@ export const DEFAULT_SANDBOX_LIMITS: PoolLimits = { workers: 2, timeoutMs: 1000,
 let limits: SandboxLimits = { ...DEFAULT_SANDBOX_LIMITS };
 let pool: ExpressionPool | undefined;
 
-/** Sets the limits (the runner calls this with the values from server/env.ts); restarts the pool. */
+/**
+ * Sets the limits (the runner calls this with the values from server/env.ts). When a pool limit
+ * changes, later evaluations go to a new pool; the old one finishes what it runs and its idle
+ * workers exit on their own.
+ */
 export function configureExpressionSandbox(next: Partial<SandboxLimits>): void {
-  limits = { ...limits, ...next };
-  const old = pool;
-  pool = undefined;
-  void old?.close();
+  const merged = { ...limits, ...Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)) } as SandboxLimits;
+  const changed = (["workers", "timeoutMs", "maxHeapMb", "idleMs"] as const).some((k) => merged[k] !== limits[k]);
+  limits = merged;
+  if (changed) pool = undefined;
 }
 
 export function expressionSandboxLimits(): Readonly<SandboxLimits> {
