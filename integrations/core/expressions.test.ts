@@ -52,7 +52,7 @@ describe("expressions", () => {
       url: "{{ $trigger.data.labels.alertname }}",
       body: { text: "{{ $match($pad('', 50000, 'a') & '!', /^(a+)+$/) }}" },
     };
-    const e = await resolveExpressions(config, ctx).catch((x) => x);
+    const e = (await resolveExpressions(config, ctx).catch((x) => x)) as ExpressionError;
     expect(e).toBeInstanceOf(ExpressionError);
     expect(e.field).toBe("body.text");
     expect(e.stopped).toBe(true);
@@ -69,6 +69,12 @@ describe("expressions", () => {
     expect(await evaluateTemplate("{{ $join($map($trigger.data.list, function($v){ $string($v * 2) }), ',') }}", ctx)).toBe("2,4");
     expect(lastEvaluation).toBe("pool");
     expect(await evaluateTemplate("{{ $steps.silence.data.silenceID & '/' & $lookup($steps, 'silence').data.silenceID }}", ctx)).toBe("abc/abc");
+    // A cheap-looking expression over a large payload goes to the pool too.
+    const large = { ...ctx, trigger: { ...ctx.trigger, data: { ...ctx.trigger.data, list: Array.from({ length: 5000 }, (_, i) => i) } } };
+    expect(await evaluateTemplate("{{ $count($trigger.data.list) }}", large)).toBe(5000);
+    expect(lastEvaluation).toBe("pool");
+    expect(await evaluateTemplate("{{ $trigger.data.labels.alertname }}", large)).toBe("DiskFull");
+    expect(lastEvaluation).toBe("main");
   });
 
   it("previews without throwing and renames references", async () => {

@@ -6,6 +6,12 @@
  * goes to the worker pool. Conservative on purpose: a false "expensive" costs a thread round trip, a
  * false "cheap" could stall the HTTP doors.
  *
+ * The syntax alone does not bound the work: JSONata costs roughly a microsecond per (syntax node ×
+ * data value) it visits, so a cheap-looking expression over a 1.5 MB payload can take a second.
+ * The analysis therefore also lists the data each expression can reach (`accesses`: the static
+ * path from `$trigger` / `$steps.<name>` up to the first array fan-out, filter or end), and
+ * `reachWithin` counts the values under those points at run time, within a small budget.
+ *
  * Also reports which `$steps` entries the expression reads, so the pool is sent only those.
  */
 
@@ -44,14 +50,18 @@ type Node = {
 const STEP_EXTRAS = ["group", "focus", "index", "tuple", "ancestor", "seekingParent", "nextFunction"];
 
 export interface Analysis {
+  /** The syntax is cheap (the data size is checked separately: reachWithin). */
   cheap: boolean;
   /** Names under `$steps` the expression reads; null when it reads `$steps` as a whole or dynamically. */
   steps: Set<string> | null;
+  /** Where a cheap expression reads data: a binding name then static property names. */
+  accesses: string[][];
 }
 
 /** Analyses a parsed expression (`jsonata(src).ast()`). */
 export function analyse(ast: unknown, source: string): Analysis {
   const steps = new Set<string>();
+  const accesses: string[][] = [];
   let dynamicSteps = false;
   let nodes = 0;
   let cheap = source.length <= MAX_CHEAP_SOURCE;
@@ -65,10 +75,9 @@ export function analyse(ast: unknown, source: string): Analysis {
     }
     const node = n as Node;
     if (node.type === "variable" && node.value === "steps") {
+      // `$steps["x"]` is a filter in JSONata (it yields `$steps` itself), not a lookup: dynamic.
       const next = parent?.type === "path" && index !== undefined ? parent.steps?.[index + 1] : undefined;
-      const bracket = node.predicate?.length === 1 && node.predicate[0]?.expr?.type === "string" ? (node.predicate[0].expr.value as string) : undefined;
-      if (parent?.type === "path" && index === 0 && bracket !== undefined) steps.add(bracket);
-      else if (parent?.type === "path" && index === 0 && next?.type === "name" && !node.predicate) steps.add(String(next.value));
+      if (parent?.type === "path" && index === 0 && next?.type === "name" && !node.predicate && !node.stages) steps.add(String(next.value));
       else dynamicSteps = true;
     }
     for (const [k, v] of Object.entries(node)) {
@@ -93,17 +102,28 @@ export function analyse(ast: unknown, source: string): Analysis {
         const allowed = inner ? v === "" : v === "trigger" || v === "steps";
         // `$steps["name"]`: a lookup by a literal name only.
         const lookup = !node.predicate || node.predicate.every((f) => f.type === "filter" && (f.expr?.type === "string" || f.expr?.type === "number"));
+        if (allowed && !inner) accesses.push([v as string]); // the whole binding (a path refines it below)
         return allowed && lookup && !node.stages;
       }
       case "name":
         return filters(node.stages, true) && filters(node.predicate, true);
       case "path": {
         if (STEP_EXTRAS.some((k) => node[k] !== undefined)) return false;
-        return (node.steps ?? []).every((s, i) => {
+        const list = node.steps ?? [];
+        const fine = list.every((s, i) => {
           if (STEP_EXTRAS.some((k) => s[k] !== undefined)) return false;
           if (i === 0) return s.type === "variable" || s.type === "name" ? ok(s, inner) : false;
           return s.type === "name" && ok(s, true);
         });
+        if (fine && !inner && list[0]?.type === "variable") {
+          // Refine the access the variable step recorded: follow static names until a filter stops it.
+          const access = accesses[accesses.length - 1]!;
+          for (let i = 0; i < list.length && !list[i]!.predicate; i++) {
+            if (i > 0) access.push(String(list[i]!.value));
+            if (list[i]!.stages) break;
+          }
+        }
+        return fine;
       }
       case "binary":
         return CHEAP_BINARY.has(node.value as string) && ok(node.lhs as Node, inner) && ok(node.rhs!, inner) && !node.stages && !node.predicate;
@@ -127,5 +147,30 @@ export function analyse(ast: unknown, source: string): Analysis {
 
   collect(ast);
   if (cheap) cheap = ok(ast as Node, false);
-  return { cheap, steps: dynamicSteps ? null : steps };
+  return { cheap, steps: dynamicSteps ? null : steps, accesses };
+}
+
+/**
+ * Whether the data a cheap expression can reach holds at most `budget` JSON values: follows each
+ * access through plain objects (an array means the path fans out over it: its whole subtree
+ * counts), then counts the values below, stopping as soon as the budget is spent.
+ */
+export function reachWithin(accesses: string[][], bindings: Record<string, unknown>, budget: number): boolean {
+  let left = budget;
+  const count = (v: unknown): boolean => {
+    if (--left < 0) return false;
+    if (v && typeof v === "object") {
+      for (const c of Array.isArray(v) ? v : Object.values(v)) if (!count(c)) return false;
+    }
+    return true;
+  };
+  for (const [root, ...names] of accesses) {
+    let v: unknown = bindings[root!];
+    for (const name of names) {
+      if (!v || typeof v !== "object" || Array.isArray(v)) break;
+      v = Object.hasOwn(v, name) ? (v as Record<string, unknown>)[name] : undefined;
+    }
+    if (!count(v)) return false;
+  }
+  return true;
 }

@@ -4,7 +4,7 @@
  * pool (pool.ts) under a hard wall time and heap limit, so a poison expression (catastrophic regex
  * backtracking, a huge value, an endless loop) stops its own worker and never the HTTP doors.
  */
-import { analyse, type Analysis } from "./cheap";
+import { analyse, reachWithin, type Analysis } from "./cheap";
 import { compileExpression, evaluateToJson } from "./evaluate-core.mjs";
 import { ExpressionFailed, ExpressionPool, ExpressionStopped, type PoolLimits, type StopReason } from "./pool";
 
@@ -46,6 +46,9 @@ export async function closeExpressionSandbox(): Promise<void> {
   pool = undefined;
   await old?.close();
 }
+
+/** Most JSON values a fast-path expression may reach (bounds its main-thread time with MAX_CHEAP_NODES). */
+export const MAX_FAST_PATH_VALUES = 1000;
 
 const analyses = new Map<string, Analysis>();
 
@@ -100,7 +103,7 @@ export async function evaluateSource(source: string, ctx: BindingsText, signal?:
   const analysis = analyseExpression(source);
   let json: string | undefined;
   try {
-    if (analysis.cheap) {
+    if (analysis.cheap && reachWithin(analysis.accesses, ctx.bindings as unknown as Record<string, unknown>, MAX_FAST_PATH_VALUES)) {
       lastEvaluation = "main";
       json = await evaluateToJson(source, ctx.bindings as unknown as Record<string, unknown>, limits.timeoutMs).catch((e: Error & { stopped?: boolean }) => {
         throw new ExpressionFailed(e.message, Boolean(e.stopped));

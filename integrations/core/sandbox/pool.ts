@@ -113,6 +113,9 @@ export class ExpressionPool {
   private readonly queue: Task[] = [];
   private readonly flags: string[];
   private nextId = 1;
+  private pending = 0;
+  /** Keeps the process alive while evaluations are pending (workers and their channels are unref'd). */
+  private keepAlive?: NodeJS.Timeout;
   private startFailures = 0;
   private counts = { evaluated: 0, stopped: { time: 0, heap: 0, crash: 0 } as Record<StopReason, number> };
 
@@ -128,6 +131,7 @@ export class ExpressionPool {
     if (signal?.aborted) return Promise.reject(signal.reason ?? new Error("aborted"));
     return new Promise((resolve, reject) => {
       const task: Task = { id: this.nextId++, source, bindings, resolve, reject, signal };
+      if (this.pending++ === 0) this.keepAlive = setInterval(() => undefined, 60_000);
       if (signal) {
         task.onAbort = () => this.abort(task);
         signal.addEventListener("abort", task.onAbort, { once: true });
@@ -146,7 +150,10 @@ export class ExpressionPool {
   /** Kills every worker; queued and running evaluations fail. */
   async close(): Promise<void> {
     for (const t of this.queue.splice(0)) this.settle(t, new Error("expression pool closed"));
-    const exits = [...this.slots].map((s) => new Promise<void>((r) => (s.child.exitCode !== null || s.child.signalCode !== null ? r() : s.child.once("exit", () => r()))));
+    const exits = [...this.slots].map((s) => {
+      s.child.ref(); // wait for it even where nothing else keeps the process alive
+      return new Promise<void>((r) => (s.child.exitCode !== null || s.child.signalCode !== null ? r() : s.child.once("exit", () => r())));
+    });
     for (const s of [...this.slots]) this.kill(s, new Error("expression pool closed"));
     await Promise.all(exits);
   }
@@ -273,6 +280,7 @@ export class ExpressionPool {
 
   private settle(task: Task, error: Error | undefined, json?: string): void {
     if (task.signal && task.onAbort) task.signal.removeEventListener("abort", task.onAbort);
+    if (--this.pending === 0) clearInterval(this.keepAlive);
     if (error) task.reject(error);
     else task.resolve(json);
   }

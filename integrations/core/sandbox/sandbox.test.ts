@@ -6,8 +6,8 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import jsonata from "jsonata";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyse } from "./cheap";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { analyse, reachWithin } from "./cheap";
 import { ExpressionFailed, ExpressionPool, ExpressionStopped } from "./pool";
 
 const cheap = (src: string) => analyse(jsonata(src).ast(), src);
@@ -21,7 +21,7 @@ describe("fast-path analysis", () => {
       "$steps.s1.data.passed and $steps.s2.data.passed",
       "$trigger.data.alerts[0].labels",
       "$trigger.data.alerts[status = 'firing'].labels.alertname",
-      "$steps['my node'].data.id",
+      "$steps.`my node`.data.id",
       "'n=' & $string($trigger.data.n + 1)",
       "{ 'name': $trigger.data.labels.alertname, 'ids': [$steps.a.data.id] }",
       "$exists($trigger.data.x) ? $uppercase($trigger.data.x) : 'none'",
@@ -52,10 +52,21 @@ describe("fast-path analysis", () => {
   });
 
   it("reports which $steps entries an expression reads, or null when dynamic", () => {
-    expect([...cheap("$steps.a.data.x & $steps['b c'].data.y").steps!].sort()).toEqual(["a", "b c"]);
+    expect([...cheap("$steps.a.data.x & $steps.`b c`.data.y").steps!].sort()).toEqual(["a", "b c"]);
     expect(cheap("$trigger.data.x").steps!.size).toBe(0);
     expect(cheap("$lookup($steps, 'a')").steps).toBeNull();
     expect(cheap("$keys($steps)").steps).toBeNull();
+    expect(cheap("$steps['a'].data").steps).toBeNull(); // a filter in JSONata, not a lookup
+  });
+
+  it("bounds the data a fast-path expression reaches, not only its syntax", () => {
+    const big = { data: { issue: { key: "OPS-1", fields: { history: Array.from({ length: 5000 }, (_, i) => ({ i })) } }, alerts: [{ a: 1 }, { a: 2 }] } };
+    const within = (src: string) => reachWithin(cheap(src).accesses, { trigger: big, steps: {} }, 1000);
+    expect(within("$trigger.data.issue.key")).toBe(true); // one value, however large the payload
+    expect(within("$count($trigger.data.alerts) > 1")).toBe(true);
+    expect(within("$count($trigger.data.issue.fields.history)")).toBe(false);
+    expect(within("$trigger.data.issue.fields.history[0].i")).toBe(false); // the filter runs over the whole array
+    expect(within("$string($trigger)")).toBe(false);
   });
 });
 
@@ -107,8 +118,10 @@ describe("expression worker pool", () => {
 
   it("stops an expression that builds a huge value at the heap limit; the value never reaches this process", async () => {
     const before = process.memoryUsage().rss;
+    const roomy = new ExpressionPool({ workers: 1, timeoutMs: 10_000, maxHeapMb: 48, idleMs: 10_000 }); // time must not preempt the heap limit
+    onTestFinished(() => roomy.close());
     for (const src of ["$count([1..10000000].($ * 2))", "$length($pad('', 300000000, 'a'))", "$reduce([1..10000000], function($a, $b){ $a & 'x' }, '')"]) {
-      const { settled, answers } = await whileServing(pool.run(src, bindings));
+      const { settled, answers } = await whileServing(roomy.run(src, bindings));
       const e = (settled as PromiseRejectedResult).reason;
       expect(e, src).toBeInstanceOf(ExpressionStopped);
       expect(e.reason, src).toBe("heap");

@@ -26,7 +26,7 @@ describe("comment trigger content filter", () => {
     expect(await onIssueComment.match(delivery("Please ROLLBACK now"), ctx(config("^deploy")))).toEqual([]);
     const refused = onIssueComment.config.safeParse({ project: "OPS", events: ["created"], contentFilter: "deploy(?!ment)" });
     expect(refused.success).toBe(false);
-    expect(onIssueComment.validate!({ project: "OPS", events: ["created"], contentFilter: "(a)\\1" } as never)).toEqual([
+    expect(onIssueComment.validate!({ project: "OPS", events: ["created"], contentFilter: "(a)\\1" } as never, {})).toEqual([
       { path: "contentFilter", message: expect.stringContaining("backreferences are not supported") },
     ]);
   });
