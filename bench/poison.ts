@@ -1,9 +1,10 @@
 /**
  * Poison automations against the whole server (`npm start`'s process: Next.js + runner + ingress):
  * ten runs whose `core.http` body is a poison expression (catastrophic regex backtracking, a huge
- * value, a runaway loop) execute while `/api/health` is sampled back to back. Reports health
- * latency p50/p99/max (quiet baseline and during the poison runs), the server's RSS baseline vs
- * after, and how each run ended. Needs a production build (npm run build).
+ * value, a runaway loop) execute while `/api/health` is sampled back to back. For comparison the
+ * same is measured while idle and while ten ordinary runs of the same shape execute. Reports
+ * health latency p50/p99/max per phase, the server's RSS (baseline, after the ordinary runs,
+ * after the poison runs) and how the runs ended. Needs a production build (npm run build).
  * Prints one JSON line (scripts/bench.mjs convention).
  */
 import fs from "node:fs";
@@ -18,6 +19,13 @@ const POISON: Record<string, string> = {
 };
 
 const rssMB = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024);
+
+/** Sum of a metric's samples from GET /metrics (Prometheus text). */
+async function metric(app: StartedApp, name: string): Promise<number> {
+  const text = await (await fetch(`${app.base}/metrics`)).text();
+  return text.split("\n").filter((l) => l.startsWith(name) && /^[\w]+(\{|\s)/.test(l)).reduce((sum, l) => sum + Number(l.split(" ").pop()), 0);
+}
+const heapMB = async (app: StartedApp) => Math.round((await metric(app, "conveyor_process_nodejs_heap_size_used_bytes")) / 2 ** 20);
 
 async function api(app: StartedApp, method: string, path: string, body?: unknown) {
   const res = await fetch(`${app.base}/api/v1/factories/${app.workspaceId}${path}`, {
@@ -64,47 +72,92 @@ try {
     };
     apps[kind] = ((await api(app, "POST", "/apps", { name: `poison ${kind}`, concurrency: RUNS, graph })) as { id: string }).id;
   }
-  // Warm-up: pages compiled on first use, one ordinary run through the runner.
+  // Warm-up: Next loads each route's code on its first request (hundreds of ms on the event loop),
+  // so every route used below is called once first, with an ordinary run (cheap and pooled expressions).
+  const warm = ((await api(app, "POST", "/apps", { name: "warm-up", graph: {
+    nodes: [
+      { id: "t", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+      { id: "f", name: "check", key: "core.filter", config: { condition: "{{ $join(['a', 'b'], '') = 'ab' and $trigger.data.n = 1 }}" }, position: { x: 300, y: 0 } },
+    ],
+    edges: [{ from: "t", to: "f" }],
+  } })) as { id: string }).id;
+  const warmRun = ((await api(app, "POST", `/apps/${warm}/runs`, { payload: { n: 1 } })) as { id: string }).id;
+  for (let i = 0; i < 100; i++) {
+    const list = (await api(app, "GET", `/apps/${warm}/runs?limit=50`)) as { data: Array<{ id: string; status: string }> };
+    if (list.data.find((r) => r.id === warmRun)?.status === "succeeded") break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   for (let i = 0; i < 20; i++) await (await fetch(`${app.base}/api/health`)).arrayBuffer();
+  await metric(app, "conveyor_expression_stops_total");
   const quietUntil = Date.now() + 5000;
   const quiet = await sampleHealth(app, () => Date.now() > quietUntil);
   const rssBaselineMB = rssMB(app.pid);
+  const heapBaselineMB = await heapMB(app);
 
-  const started = Date.now();
-  const runs = await Promise.all(Array.from({ length: RUNS }, (_, i) => kinds[i % kinds.length]!).map(async (kind) => ({ kind, id: ((await api(app, "POST", `/apps/${apps[kind]}/runs`, { payload: {} })) as { id: string }).id })));
-  let done = false;
-  let rssPeakMB = rssBaselineMB;
-  const finished: Array<{ kind: string; status: string; error: string | null; ms: number }> = [];
-  const watch = (async () => {
-    const open = new Set(runs.map((r) => r.id));
-    while (open.size) {
-      rssPeakMB = Math.max(rssPeakMB, rssMB(app.pid));
-      for (const r of runs.filter((x) => open.has(x.id))) {
-        const run = (await api(app, "GET", `/apps/${apps[r.kind]}/runs/${r.id}`)) as { status: string; error: { message: string } | null };
-        if (["succeeded", "failed", "cancelled"].includes(run.status)) {
-          open.delete(r.id);
-          finished.push({ kind: r.kind, status: run.status, error: run.error?.message ?? null, ms: Date.now() - started });
+  /** Starts RUNS runs round-robin over `targets` and samples health until all finished. */
+  async function phase(targets: Record<string, string>) {
+    const names = Object.keys(targets);
+    const started = Date.now();
+    const runs = await Promise.all(Array.from({ length: RUNS }, (_, i) => names[i % names.length]!).map(async (kind) => ({ kind, id: ((await api(app, "POST", `/apps/${targets[kind]}/runs`, { payload: {} })) as { id: string }).id })));
+    let done = false;
+    let rssPeakMB = 0;
+    const finished: Array<{ kind: string; status: string; error: string | null }> = [];
+    const watch = (async () => {
+      const open = new Set(runs.map((r) => r.id));
+      while (open.size) {
+        rssPeakMB = Math.max(rssPeakMB, rssMB(app.pid));
+        for (const kind of names) {
+          const list = (await api(app, "GET", `/apps/${targets[kind]}/runs?limit=50`)) as { data: Array<{ id: string; status: string; error: { message: string } | null }> };
+          for (const run of list.data) {
+            if (open.has(run.id) && ["succeeded", "failed", "cancelled"].includes(run.status)) {
+              open.delete(run.id);
+              finished.push({ kind, status: run.status, error: run.error?.message ?? null });
+            }
+          }
         }
+        if (Date.now() - started > 120_000) throw new Error(`runs still open after 120 s: ${[...open].join(", ")}`);
+        await new Promise((r) => setTimeout(r, 500));
       }
-      if (Date.now() - started > 120_000) throw new Error(`poison runs still open after 120 s: ${[...open].join(", ")}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    done = true;
-  })();
-  const during = await sampleHealth(app, () => done);
-  await watch;
-  const allDoneMs = Date.now() - started;
+      done = true;
+    })();
+    const health = await sampleHealth(app, () => done);
+    await watch;
+    return { allFinishedMs: Date.now() - started, outcomes: [...new Set(finished.map((f) => `${f.status}${f.error ? `: ${f.error}` : ""}`))], health, rssPeakMB };
+  }
+
+  // Control: the same number of ordinary runs of the same shape (a pooled expression, then the request).
+  const control = ((await api(app, "POST", "/apps", { name: "control", concurrency: RUNS, graph: {
+    nodes: [
+      { id: "t", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+      { id: "h", name: "call_ok", key: "core.http", config: { method: "GET", url: `${app.base}/api/health`, headers: { "x-check": "{{ $join(['a', 'b'], '-') }}" } }, position: { x: 300, y: 0 } },
+    ],
+    edges: [{ from: "t", to: "h" }],
+  } })) as { id: string }).id;
+  const ordinary = await phase({ ordinary: control });
+  await new Promise((r) => setTimeout(r, 3000));
+  const rssAfterOrdinaryMB = rssMB(app.pid);
+  const heapAfterOrdinaryMB = await heapMB(app);
+  const poison = await phase(apps);
   await new Promise((r) => setTimeout(r, 3000));
   const rssAfterMB = rssMB(app.pid);
-  const messages = [...new Set(finished.map((f) => `${f.status}: ${f.error}`))];
+  const heapAfterMB = await heapMB(app);
+  const stops = await metric(app, "conveyor_expression_stops_total");
+  const pctOf = (v: number, base: number) => Math.round(((v - base) / base) * 1000) / 10;
   console.log(JSON.stringify({
     bench: "poison",
     runs: RUNS,
-    allFinishedMs: allDoneMs,
-    outcomes: messages,
     healthQuiet: quiet,
-    healthDuringPoison: during,
-    rss: { baselineMB: rssBaselineMB, peakMB: rssPeakMB, afterMB: rssAfterMB, afterVsBaselinePct: Math.round(((rssAfterMB - rssBaselineMB) / rssBaselineMB) * 1000) / 10 },
+    ordinary: { allFinishedMs: ordinary.allFinishedMs, outcomes: ordinary.outcomes, health: ordinary.health },
+    poison: { allFinishedMs: poison.allFinishedMs, outcomes: poison.outcomes, health: poison.health, expressionStops: stops },
+    heapUsedMB: { baseline: heapBaselineMB, afterOrdinary: heapAfterOrdinaryMB, afterPoison: heapAfterMB },
+    rss: {
+      baselineMB: rssBaselineMB,
+      afterOrdinaryMB: rssAfterOrdinaryMB,
+      peakDuringPoisonMB: poison.rssPeakMB,
+      afterPoisonMB: rssAfterMB,
+      afterPoisonVsBaselinePct: pctOf(rssAfterMB, rssBaselineMB),
+      afterPoisonVsAfterOrdinaryPct: pctOf(rssAfterMB, rssAfterOrdinaryMB),
+    },
   }));
 } finally {
   app.stop();

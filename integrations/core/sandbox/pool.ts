@@ -16,11 +16,13 @@
  * beyond its own code and JSONata, no child processes, no threads) and code generation from
  * strings disabled; bindings arrive as JSON text. On Linux/macOS it also gets a kernel CPU-time
  * limit (`ulimit -t`), so a worker orphaned mid-evaluation by a parent that died cannot spin
- * forever; the pool retires workers well before that budget.
+ * forever (the pool retires workers well before that budget), and a lower scheduling priority
+ * (nice 10), so a spinning worker does not take CPU from the HTTP doors.
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -88,6 +90,8 @@ const KILL_GRACE_MS = 100;
 /** Kernel CPU-time limit of a worker process, and the CPU use after which the pool retires it. */
 const CPU_LIMIT_S = 120;
 const RETIRE_AFTER_CPU_S = 60;
+/** Scheduling priority of workers (POSIX nice): lower than the process serving HTTP. */
+const WORKER_NICE = 10;
 const SANDBOX_DIR = "integrations/core/sandbox";
 
 /** The worker entry: beside this file when run from the sources, else from the project root (bundles). */
@@ -190,6 +194,12 @@ export class ExpressionPool {
     const child = fs.existsSync("/bin/sh")
       ? spawn("/bin/sh", ["-c", `ulimit -t ${CPU_LIMIT_S} && exec "$0" "$@"`, process.execPath, ...this.flags, this.file], { env, stdio, serialization: "json" })
       : fork(this.file, [], { execArgv: this.flags, env, stdio, serialization: "json" });
+    try {
+      // Below the doors: a worker spinning on a poison expression yields the CPU to HTTP requests.
+      if (child.pid) os.setPriority(child.pid, WORKER_NICE);
+    } catch {
+      /* not permitted here: runs at normal priority */
+    }
     const slot: Slot = { child, ready: false, gone: false, stderr: "" };
     this.slots.add(slot);
     child.unref();
