@@ -57,8 +57,10 @@ describe("expressions", () => {
     expect(e.field).toBe("body.text");
     expect(e.stopped).toBe(true);
     expect(e.reason).toBe("it ran longer than 400 ms");
+    configureExpressionSandbox({ timeoutMs: 10_000 }); // the heap limit must win even on a loaded machine
     const huge = await resolveExpressions({ headers: { x: "{{ $count([1..10000000].($ * 2)) }}" } }, ctx).catch((x) => x);
     expect(huge).toMatchObject({ field: "headers.x", stopped: true, reason: "it used more than 64 MB of memory" });
+    configureExpressionSandbox({ timeoutMs: 1000 });
     // An ordinary failure is not "stopped".
     expect(await resolveExpressions({ n: "{{ $number('x') }}" }, ctx).catch((x) => x)).toMatchObject({ field: "n", stopped: false });
   });
