@@ -103,9 +103,11 @@ export function workerFile(): string {
 /** Node flags of a worker: heap limit, no code generation, file reads limited to its code and JSONata. */
 function workerFlags(file: string, maxHeapMb: number): string[] {
   const flags = [`--max-old-space-size=${maxHeapMb}`, `--max-semi-space-size=${Math.min(16, Math.max(1, Math.floor(maxHeapMb / 8)))}`, "--disallow-code-generation-from-strings"];
+  // Stable as --permission since Node 22.13 / 23.5; earlier 22.x only know the experimental spelling.
+  const permission = ["--permission", "--experimental-permission"].find((f) => process.allowedNodeEnvironmentFlags.has(f));
   try {
     const jsonataDir = path.dirname(createRequire(file).resolve("jsonata/package.json"));
-    flags.push("--permission", `--allow-fs-read=${path.dirname(file)}${path.sep}`, `--allow-fs-read=${jsonataDir}${path.sep}`);
+    if (permission) flags.push(permission, `--allow-fs-read=${path.dirname(file)}${path.sep}`, `--allow-fs-read=${jsonataDir}${path.sep}`);
   } catch {
     /* jsonata not resolvable from the worker file: the worker will say so when it starts */
   }
