@@ -159,8 +159,11 @@ export function reachWithin(accesses: string[][], bindings: Record<string, unkno
   let left = budget;
   const count = (v: unknown): boolean => {
     if (--left < 0) return false;
-    if (v && typeof v === "object") {
-      for (const c of Array.isArray(v) ? v : Object.values(v)) if (!count(c)) return false;
+    if (v === null || typeof v !== "object") return true;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (!count(v[i])) return false;
+    } else {
+      for (const k in v) if (!count((v as Record<string, unknown>)[k])) return false;
     }
     return true;
   };

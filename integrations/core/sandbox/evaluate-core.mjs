@@ -8,10 +8,15 @@ import jsonata from "jsonata";
 export const CORE_LIMITS = { maxDepth: 200, maxOutputBytes: 256 * 1024, maxSourceLength: 10_000 };
 
 const cache = new Map();
+let cachedTimeoutMs = 0;
 
 /** Compiles (cached) with JSONata's own guardrails: evaluation depth and a soft time limit. */
 export function compileExpression(source, timeoutMs) {
-  const key = `${timeoutMs}\u0000${source}`;
+  if (timeoutMs !== cachedTimeoutMs) {
+    cache.clear();
+    cachedTimeoutMs = timeoutMs;
+  }
+  const key = source;
   let expr = cache.get(key);
   if (!expr) {
     if (source.length > CORE_LIMITS.maxSourceLength) throw new Error(`expression longer than ${CORE_LIMITS.maxSourceLength} characters`);

@@ -101,13 +101,16 @@ export let lastEvaluation: "main" | "pool" = "main";
  */
 export async function evaluateSource(source: string, ctx: BindingsText, signal?: AbortSignal): Promise<unknown> {
   const analysis = analyseExpression(source);
+  const bindings = ctx.bindings as unknown as Record<string, unknown>;
   let json: string | undefined;
   try {
-    if (analysis.cheap && reachWithin(analysis.accesses, ctx.bindings as unknown as Record<string, unknown>, MAX_FAST_PATH_VALUES)) {
+    if (analysis.cheap && reachWithin(analysis.accesses, bindings, MAX_FAST_PATH_VALUES)) {
       lastEvaluation = "main";
-      json = await evaluateToJson(source, ctx.bindings as unknown as Record<string, unknown>, limits.timeoutMs).catch((e: Error & { stopped?: boolean }) => {
-        throw new ExpressionFailed(e.message, Boolean(e.stopped));
-      });
+      try {
+        json = await evaluateToJson(source, bindings, limits.timeoutMs);
+      } catch (e) {
+        throw new ExpressionFailed((e as Error).message, Boolean((e as { stopped?: boolean }).stopped));
+      }
     } else {
       lastEvaluation = "pool";
       json = await expressionPool().run(source, ctx.for(analysis.steps), signal);
