@@ -43,7 +43,9 @@ describe("expressions", () => {
     const started = Date.now();
     await expect(evaluateTemplate("{{ ($f := function($x){ $x > 0 ? $f($x - 1) + $f($x - 1) : 1 }; $f(40)) }}", ctx)).rejects.toThrow(/longer than|too deeply/);
     expect(Date.now() - started).toBeLessThan(15_000); // 2^40 calls would take hours: it was stopped (1 s limit + a worker start on a loaded machine)
+    configureExpressionSandbox({ timeoutMs: 10_000 }); // the size cap must be what stops it, even on a loaded machine
     await expect(evaluateTemplate("{{ $pad('', 2000000, 'x') }}", ctx)).rejects.toThrow(/larger than/);
+    configureExpressionSandbox({ timeoutMs: 1000 });
   });
 
   it("names the field of a poison expression and marks it stopped; ordinary failures are not stopped", async () => {
