@@ -37,6 +37,14 @@ const EnvSchema = z.object({
   CONVEYOR_API_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
   CONVEYOR_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   CONVEYOR_RUN_RETENTION_COUNT: z.coerce.number().int().min(100).default(10_000),
+  /** Hard wall time of one `{{ }}` expression evaluated in a worker process. */
+  CONVEYOR_EXPRESSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Heap limit of each expression worker process (MB). */
+  CONVEYOR_EXPRESSION_MAX_HEAP_MB: z.coerce.number().int().min(16).max(4096).default(64),
+  /** Expression worker processes at most, per Conveyor process. */
+  CONVEYOR_EXPRESSION_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  /** A step whose worker stopped this many times while running it fails its run instead of resuming. */
+  CONVEYOR_STEP_QUARANTINE_AFTER: z.coerce.number().int().min(1).max(100).default(3),
   CONVEYOR_SYNCHRONOUS: z.enum(["NORMAL", "FULL"]).default("NORMAL"),
   /** Next.js build output folder (default .next). */
   NEXT_DIST_DIR: z.string().default(".next"),

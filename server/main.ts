@@ -33,7 +33,8 @@ async function main() {
   let runner: { stop(): Promise<void> } | undefined;
   if (env.CONVEYOR_RUNNER) {
     const { startRunner } = await import("./runner/runner-loop");
-    runner = startRunner(deps, { concurrency: env.CONVEYOR_RUNNER_CONCURRENCY });
+    const { runnerOptionsFromEnv } = await import("./runner/runner-env");
+    runner = startRunner(deps, runnerOptionsFromEnv(env));
   }
 
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));

@@ -30,6 +30,8 @@ export interface ExecutorOptions {
   retry: RetryOptions;
   stepTimeoutMs: number;
   maxEnvelopeBytes: number;
+  /** A step whose worker stopped this many times while running it fails instead of resuming again. */
+  quarantineAfter: number;
   /** Loads a connection handle (decrypted) for a node. */
   loadConnection(connectionId: string): Promise<ConnectionHandle>;
   /** Registers the step's abort controller so a cancel can stop it. */
@@ -104,7 +106,11 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
 
   if (!node || !unit) {
     outcome = { kind: "error", retryable: false, message: node ? `Unknown component "${node.key}"` : `Node ${job.nodeId} is not in version ${run.version}` };
+  } else if (job.stops >= opts.quarantineAfter) {
+    // Its process died or hung while running it, again and again: resuming it would take the next one down too.
+    outcome = { kind: "error", retryable: false, message: `this step stopped its worker ${job.stops} times (its process died or hung while running it), so it was not run again` };
   } else {
+    if (job.stops > 0) logs.push({ at: startedAt.toISOString(), level: "warn", message: `resumed: the worker running this step stopped (${job.stops} of ${opts.quarantineAfter} allowed)` });
     const controller = new AbortController();
     const untrack = opts.track(run.id, controller);
     let timedOut = false;
@@ -121,7 +127,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     });
     aborted.catch(() => undefined);
     try {
-      const resolved = withLegacyDefaults(unit, await resolveExpressions(openConfigSecrets(deps.box, node.config), chain, { plain: true }));
+      const resolved = withLegacyDefaults(unit, await Promise.race([resolveExpressions(openConfigSecrets(deps.box, node.config), chain, { plain: true, signal }), aborted]));
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
       if (!parsed.success) {
@@ -157,7 +163,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     } catch (e) {
       if (e instanceof ShutdownAbort || signal.reason instanceof ShutdownAbort) throw new ShutdownAbort(); // not an outcome: the job is released
       const err = e as Error & { permanent?: boolean };
-      const message = e instanceof ExpressionError ? `expression in ${e.field} failed: ${e.message.slice(e.field.length + 2)}` : err.message;
+      const message = e instanceof ExpressionError ? `expression in ${e.field} ${e.stopped ? "stopped" : "failed"}: ${e.reason}` : err.message;
       outcome = { kind: "error", message, retryable: !err.permanent && isRetryable(e), retryAfterMs: retryAfterOf(e) };
     } finally {
       clearTimeout(timer);
@@ -202,7 +208,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
         const nextChain: Chain = { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(JSON.stringify(outcome.output)) } };
         for (const child of graph.children.get(job.nodeId) ?? []) {
           const id = insertStepJob(tx, { runId: run.id, automationId: run.automationId, nodeId: child, parentStepId: job.id, at: now.getTime(), leaseOwner: opts.owner, leaseUntil: now.getTime() + opts.leaseMs });
-          next.push({ run: { ...run, status: "running" }, job: { id, runId: run.id, automationId: run.automationId, nodeId: child, parentStepId: job.id, attempts: 1, runStatus: "running" }, chain: nextChain, fresh: true });
+          next.push({ run: { ...run, status: "running" }, job: { id, runId: run.id, automationId: run.automationId, nodeId: child, parentStepId: job.id, attempts: 1, runStatus: "running", stops: 0 }, chain: nextChain, fresh: true });
         }
         if (!next.length) completeRunIfDone(tx, run, now);
         return next;

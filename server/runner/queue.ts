@@ -15,6 +15,12 @@ export interface StepJob {
   parentStepId: string | null;
   attempts: number;
   runStatus: string;
+  /**
+   * How many times this step was in flight when its worker stopped (its lease expired: the process
+   * died or hung). Counted in the claim transaction, so a step that kills every process that runs
+   * it still gets counted; the executor quarantines it at the limit.
+   */
+  stops: number;
 }
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
@@ -34,11 +40,12 @@ function prepare(db: Db) {
        order by j.available_at limit ?`,
     ),
     expired: c.prepare(
-      `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus
+      `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus, 1 as expired
        from jobs j join runs r on r.id = j.run_id
        where j.status = 'leased' and j.lease_until < ? limit ?`,
     ),
     lease: c.prepare("update jobs set status = 'leased', lease_owner = ?, lease_until = ?, attempts = attempts + 1 where id = ?"),
+    countStop: c.prepare("update jobs set payload = json_set(payload, '$.stops', coalesce(json_extract(payload, '$.stops'), 0) + 1) where id = ?"),
     renew: c.prepare("update jobs set lease_until = ? where lease_owner = ? and status = 'leased'"),
     remove: c.prepare("delete from jobs where id = ?"),
     reschedule: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_until = null where id = ?"),
@@ -80,11 +87,12 @@ export function insertStepJob(
   return id;
 }
 
-type Row = { id: string; runId: string; automationId: string; payload: string; attempts: number; runStatus: string };
+type Row = { id: string; runId: string; automationId: string; payload: string; attempts: number; runStatus: string; expired?: 1 };
 
 function toJob(r: Row): StepJob {
-  const p = JSON.parse(r.payload) as { nodeId: string; parentStepId: string | null };
-  return { id: r.id, runId: r.runId, automationId: r.automationId, nodeId: p.nodeId, parentStepId: p.parentStepId, attempts: r.attempts + 1, runStatus: r.runStatus };
+  const p = JSON.parse(r.payload) as { nodeId: string; parentStepId: string | null; stops?: number };
+  const stops = (p.stops ?? 0) + (r.expired ? 1 : 0);
+  return { id: r.id, runId: r.runId, automationId: r.automationId, nodeId: p.nodeId, parentStepId: p.parentStepId, attempts: r.attempts + 1, runStatus: r.runStatus, stops };
 }
 
 /**
@@ -133,6 +141,7 @@ function claimInTx(db: Db, owner: string, limit: number, now: number, leaseMs: n
     }
     if (row.runStatus === "queued" || row.runStatus === "waiting") s.startRun.run(iso, iso, row.runId);
     s.lease.run(owner, now + leaseMs, row.id);
+    if (row.expired) s.countStop.run(row.id); // its previous worker stopped while running it
     claimed.push(toJob(row));
   }
   return claimed;

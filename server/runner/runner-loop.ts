@@ -10,6 +10,8 @@ import type { AppDeps } from "../deps";
 import { startCheckpointer } from "@/db/checkpointer";
 import { newId } from "../ids";
 import { loadConnectionHandle } from "../services/connections/load-connection";
+import { configureExpressionSandbox, type SandboxLimits } from "@/integrations/core/sandbox";
+import { getMetrics } from "../observability/metrics";
 import { executeStep, ShutdownAbort, type ExecutorOptions, type LocalItem } from "./execute-step";
 import { runMaintenance, type MaintenanceOptions } from "./maintenance";
 import { claimJobs, releaseJob, releaseLeases, renewLeases } from "./queue";
@@ -25,6 +27,10 @@ export interface RunnerOptions {
   retry?: Partial<RetryOptions>;
   stepTimeoutMs?: number;
   maxEnvelopeBytes?: number;
+  /** A step whose worker stopped this many times while running it fails (quarantine); default 3. */
+  quarantineAfter?: number;
+  /** Limits of `{{ }}` expression evaluation (worker processes, wall time, heap); defaults in integrations/core/sandbox. */
+  expressions?: Partial<Omit<SandboxLimits, "onStop">>;
   /** How long `stop()` waits for in-flight steps before aborting them. */
   stopTimeoutMs?: number;
   maintenance?: Partial<MaintenanceOptions> | false;
@@ -42,12 +48,14 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 100;
   const controllers = new Map<string, Set<AbortController>>();
+  configureExpressionSandbox({ ...options.expressions, onStop: (reason) => getMetrics().expressionStops.inc({ reason }) });
   const exec: ExecutorOptions = {
     owner,
     leaseMs,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     stepTimeoutMs: options.stepTimeoutMs ?? 5 * 60_000,
     maxEnvelopeBytes: options.maxEnvelopeBytes ?? 1024 * 1024,
+    quarantineAfter: options.quarantineAfter ?? 3,
     loadConnection: (id) => loadConnectionHandle(deps, id),
     track(runId, c) {
       const set = controllers.get(runId) ?? new Set();

@@ -1,6 +1,6 @@
 /**
  * A runner in its own process, for crash / multi-worker tests:
- *   DB_FILE=… SECRET_HEX=… LEASE_MS=… CONCURRENCY=… node --import tsx server/runner/testing/worker-child.ts
+ *   DB_FILE=… SECRET_HEX=… LEASE_MS=… CONCURRENCY=… [QUARANTINE_AFTER=…] node --import tsx server/runner/testing/worker-child.ts
  * Prints "ready" once running; SIGTERM stops it gracefully.
  */
 import { openDb } from "@/db/client";
@@ -18,6 +18,7 @@ const runner = startRunner(deps, {
   pollMs: 20,
   maintenance: false,
   workerId: process.env.WORKER_ID,
+  quarantineAfter: process.env.QUARANTINE_AFTER ? Number(process.env.QUARANTINE_AFTER) : undefined,
 });
 process.stdout.write("ready\n");
 process.on("SIGTERM", () => {
