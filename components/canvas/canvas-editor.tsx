@@ -98,7 +98,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
 
   // ---- save (a disabled automation saves as a draft with its problems; an enabled one must have none)
   const save = useMutation(trpc.automations.save.mutationOptions());
-  const doSave = useCallback(async (opts: { asDraft?: boolean } = {}) => {
+  const doSave = useCallback(async function saveNow(opts: { asDraft?: boolean } = {}): Promise<void> {
     const a = automation.data;
     if (!a || readOnly) return;
     const graph = store.getState().toDocument();
@@ -121,7 +121,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       store.getState().setProblems(list);
       if (list.length) {
         toast.error(`Not saved: an enabled automation must have no problems (${list.length} marked on the nodes).`, {
-          action: { label: "Disable and save as draft", onClick: () => void doSaveRef.current({ asDraft: true }) },
+          action: { label: "Disable and save as draft", onClick: () => void saveNow({ asDraft: true }) },
           duration: 10_000,
         });
         const first = list.find((p) => p.nodeId);
@@ -129,10 +129,6 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       } else toast.error(`Not saved: ${(err as Error).message}`);
     }
   }, [automation.data, readOnly, save, workspaceId, automationId, name, store, qc, trpc, ids]);
-  const doSaveRef = useRef(doSave);
-  useEffect(() => {
-    doSaveRef.current = doSave;
-  }, [doSave]);
 
   // ---- enable / disable (applies to the saved automation right away)
   const patch = useMutation(trpc.automations.patch.mutationOptions());
