@@ -157,9 +157,9 @@ export async function deleteAutomation(deps: AppDeps, actor: Actor, workspaceId:
     for (let i = 0; i < runIds.length; i += 500) tx.delete(jobs).where(inArray(jobs.runId, runIds.slice(i, i + 500))).run();
     tx.delete(runs).where(eq(runs.automationId, automationId)).run();
     tx.delete(intakes).where(eq(intakes.automationId, automationId)).run();
+    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
     tx.update(automations).set({ errorHandlerId: null }).where(eq(automations.errorHandlerId, automationId)).run();
     tx.delete(automations).where(eq(automations.id, automationId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
   });
   await applyTriggerLifecycle(deps, before, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, null);
 }

@@ -63,5 +63,5 @@ export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput
   });
   notifyWork();
   const row = deps.db.select().from(runs).where(eq(runs.id, result.runId)).get()!;
-  return { ...toRun(row), runId: row.id, duplicate: result.duplicate };
+  return { ...toRun(row, node.name), runId: row.id, duplicate: result.duplicate };
 }
