@@ -88,6 +88,9 @@ async function danglingReferenceProblems(nodes: FlowNode[], deleted: string[]): 
   return out;
 }
 
+/** A problem saying that no step is called `name` (from the save-time validator or a deletion). */
+const isMissingStep = (p: Problem, name: string) => p.message.startsWith(`No step is named "${name}".`) || p.message.startsWith(`"${name}" was deleted,`);
+
 function clearProblemsFor(problems: Problem[], nodeId: string, keys?: string[]) {
   return problems.filter((p) => p.nodeId !== nodeId || (keys && !keys.some((k) => p.path === k || p.path.startsWith(k + ".") || p.path.startsWith(`config.${k}`))));
 }
@@ -232,13 +235,17 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       if (names(nodeId).includes(trimmed)) return { ok: false, reason: `Another node is already called ${trimmed}.` };
       const old = node.data.name;
       if (old === trimmed) return { ok: true };
+      const rewritten = new Set<string>();
       commit({
         nodes: s.nodes.map((n) => {
           if (!isUnitNode(n)) return n;
           const config = renameInValue(n.data.config, old, trimmed) as Record<string, unknown>;
+          if (config !== n.data.config) rewritten.add(n.id);
           if (n.id === nodeId) return { ...n, data: { ...n.data, name: trimmed, config } };
           return config === n.data.config ? n : { ...n, data: { ...n.data, config } };
         }),
+        // References that followed the rename, and ones that were waiting for this name, are no longer missing.
+        problems: s.problems.filter((p) => !(p.nodeId && rewritten.has(p.nodeId) && p.message.includes(`"${old}"`)) && !isMissingStep(p, trimmed)),
       });
       return { ok: true };
     },

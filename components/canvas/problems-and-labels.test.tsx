@@ -46,6 +46,19 @@ describe("deleting a node", () => {
   });
 });
 
+describe("renaming a node", () => {
+  it("clears the missing-step problems the new name resolves and those of rewritten references", async () => {
+    store().setProblems([
+      { nodeId: "n3", path: "config.silence", severity: "error", message: '"silence" is on only some of the paths into "check".' },
+      { nodeId: "n4", path: "config.summary", severity: "error", message: 'No step is named "mute". Did you mean $steps.issue?' },
+      { nodeId: "n4", path: "config.issueType", message: "Required" },
+    ]);
+    expect(store().renameNode("n2", "mute").ok).toBe(true);
+    expect(data("n3").config.silence).toBe("{{ $steps.mute.data.silenceID }}");
+    expect(store().problems).toEqual([{ nodeId: "n4", path: "config.issueType", message: "Required" }]);
+  });
+});
+
 describe("labels", () => {
   it("travel with the document and name picked values in the node summary", () => {
     expect(store().toDocument().nodes[3]!.labels).toEqual({ issueType: { value: "10002", label: "Bug" } });
