@@ -91,6 +91,13 @@ async function danglingReferenceProblems(nodes: FlowNode[], deleted: string[]): 
 /** A problem saying that no step is called `name` (from the save-time validator or a deletion). */
 const isMissingStep = (p: Problem, name: string) => p.message.startsWith(`No step is named "${name}".`) || p.message.startsWith(`"${name}" was deleted,`);
 
+/** Drops missing-step problems about names that exist again (after undoing a deletion). */
+function withoutResolvedMissing(problems: Problem[], nodes: FlowNode[]): Problem[] {
+  const present = nodes.filter(isUnitNode).map((n) => (n.data as FlowNodeData).name);
+  const kept = problems.filter((p) => !present.some((name) => isMissingStep(p, name)));
+  return kept.length === problems.length ? problems : kept;
+}
+
 function clearProblemsFor(problems: Problem[], nodeId: string, keys?: string[]) {
   return problems.filter((p) => p.nodeId !== nodeId || (keys && !keys.some((k) => p.path === k || p.path.startsWith(k + ".") || p.path.startsWith(`config.${k}`))));
 }
@@ -112,6 +119,10 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       const fresh = found.filter((p) => live.has(p.nodeId!) && !get().problems.some((q) => q.nodeId === p.nodeId && q.path === p.path && q.message === p.message));
       if (fresh.length) set({ problems: [...get().problems, ...fresh] });
     });
+  };
+  const vanished = (before: FlowNode[], after: FlowNode[]) => {
+    const still = new Set(after.filter(isUnitNode).map((n) => (n.data as FlowNodeData).name));
+    return before.filter(isUnitNode).map((n) => (n.data as FlowNodeData).name).filter((name) => !still.has(name));
   };
   const unitNames = (nodes: FlowNode[], ids: Set<string>) => nodes.filter((n) => ids.has(n.id) && isUnitNode(n)).map((n) => (n.data as FlowNodeData).name);
 
@@ -327,13 +338,15 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       const s = get();
       const prev = s.past[s.past.length - 1];
       if (!prev) return;
-      set({ nodes: prev.nodes, edges: prev.edges, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: true });
+      set({ nodes: prev.nodes, edges: prev.edges, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: true, problems: withoutResolvedMissing(s.problems, prev.nodes) });
+      flagDangling(vanished(s.nodes, prev.nodes));
     },
     redo() {
       const s = get();
       const next = s.future[0];
       if (!next) return;
-      set({ nodes: next.nodes, edges: next.edges, future: s.future.slice(1), past: [...s.past, { nodes: s.nodes, edges: s.edges }], dirty: true });
+      set({ nodes: next.nodes, edges: next.edges, future: s.future.slice(1), past: [...s.past, { nodes: s.nodes, edges: s.edges }], dirty: true, problems: withoutResolvedMissing(s.problems, next.nodes) });
+      flagDangling(vanished(s.nodes, next.nodes));
     },
   };
 });

@@ -40,6 +40,13 @@ describe("deleting a node", () => {
       { nodeId: "n3", path: "config.silence", severity: "error", message: '"silence" was deleted, so $steps.silence no longer has a value here.' },
       { nodeId: "n4", path: "config.summary", severity: "error", message: '"silence" was deleted, so $steps.silence no longer has a value here.' },
     ]);
+    // Undo brings the node back and its problems go.
+    store().undo();
+    expect(data("n2").name).toBe("silence");
+    expect(store().problems).toEqual([]);
+    // Redo deletes it again: the fields are marked again.
+    store().redo();
+    await waitFor(() => expect(store().problems).toHaveLength(2));
     // Editing the field clears its problem.
     store().updateNodeConfig("n3", { silence: "{{ $trigger.data.fingerprint }}" });
     expect(store().problems.map((p) => p.nodeId)).toEqual(["n4"]);
