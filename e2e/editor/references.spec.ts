@@ -29,6 +29,12 @@ test("an unknown $steps reference is flagged at save, kept as a draft, and block
   // createSilence: "Add matcher" puts the cursor in the new row; Is Equal (default true) shows on.
   await canvas.dragFromPalette("metrics.createSilence", { x: 450, y: 220 });
   await expect(connection()).toHaveText("only prometheus");
+  await canvas.dragFromPalette("metrics.getSilence", { x: 750, y: 220 });
+  await expect(connection()).toHaveText("only prometheus");
+  await canvas.connect("onAlert", "createSilence");
+  await canvas.connect("createSilence", "getSilence");
+  await expect(canvas.edges()).toHaveCount(2);
+  await canvas.select("createSilence");
   await canvas.field("matchers").getByRole("button", { name: /Add matcher/ }).click();
   await expect(canvas.field("matchers.0.name").getByRole("textbox")).toBeFocused();
   await page.keyboard.type("alertname");
@@ -39,12 +45,7 @@ test("an unknown $steps reference is flagged at save, kept as a draft, and block
   await canvas.field("comment").getByRole("textbox").fill("auto-silenced");
 
   // getSilence reads the silence through a misspelt step name.
-  await canvas.dragFromPalette("metrics.getSilence", { x: 750, y: 220 });
-  await canvas.connect("onAlert", "createSilence");
-  await canvas.connect("createSilence", "getSilence");
-  await expect(canvas.edges()).toHaveCount(2);
   await canvas.select("getSilence");
-  await expect(connection()).toHaveText("only prometheus");
   const typeSilence = async (text: string) => {
     const editor = canvas.field("silence").locator(".cm-content");
     await editor.click();
