@@ -16,7 +16,8 @@ import { AutomationDocumentSchema, AutomationPatchSchema, type Automation, type 
 import { currentLabels, GraphSchema, type Graph } from "../../contracts/graph";
 import { applyTriggerLifecycle, syncIntakes } from "./trigger-lifecycle";
 import { toAutomations, type AutomationRow } from "./to-automation";
-import { errorsOf, validateAutomationDocument } from "./validate-automation";
+import { errorsOf } from "./validate-automation";
+import { validateAutomationDocument } from "./validate-in-workspace";
 import { sealGraphSecrets } from "./node-secrets";
 
 /** Problems that make a document unsavable even as a draft: its shape, duplicate node ids, the error handler. */

@@ -4,18 +4,15 @@
  * checked against the graph and the producers' output schemas; their results are validated at run
  * time, after resolution.
  *
- * `validateDocument` is pure (document + catalog + connection facts in, problems out; no database),
- * so the editor's tRPC door, REST and an offline CLI give the same answers; `validateAutomationDocument`
- * loads the workspace facts it needs and calls it.
+ * Pure: document + catalog + connection facts in, problems out, no database; so the editor's tRPC
+ * door, REST and an offline CLI give the same answers (`validate-in-workspace.ts` loads a workspace's
+ * facts for the doors).
  */
-import { and, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
-import { automations, connections } from "@/db/schema";
 import { toJsonSchema } from "@/integrations/core/catalog";
 import { checkTemplate, hasExpression } from "@/integrations/core/expressions";
 import { checkReferences, type JsonSchemaLike, type RefUnit } from "@/integrations/core/references";
 import { findUnit } from "@/integrations/registry";
-import type { AppDeps } from "../../deps";
 import { AutomationDocumentSchema, type DocumentProblem } from "../../contracts/automations";
 import type { Graph } from "../../contracts/graph";
 
@@ -188,18 +185,6 @@ export function validateDocument(doc: unknown, facts: ValidationFacts = {}): Pro
     else if (facts.automationExists && !facts.automationExists(handler)) problems.push(err({ path: "errorHandlerId", message: `Automation ${handler} does not exist in this workspace` }));
   }
   return problems;
-}
-
-/** Loads the workspace facts (connections, error-handler automation) and validates the document. */
-export async function validateAutomationDocument(deps: AppDeps, workspaceId: string, doc: unknown, selfId?: string): Promise<Problem[]> {
-  const graph = (doc as { graph?: { nodes?: Array<{ connectionId?: unknown }> } } | null)?.graph;
-  const connIds = [...new Set((Array.isArray(graph?.nodes) ? graph.nodes : []).map((n) => n?.connectionId).filter((x): x is string => typeof x === "string" && !!x))];
-  const rows = connIds.length
-    ? deps.db.select({ id: connections.id, integration: connections.integration, config: connections.config, state: connections.state }).from(connections).where(and(eq(connections.workspaceId, workspaceId), inArray(connections.id, connIds))).all()
-    : [];
-  const conns = new Map(rows.map((c) => [c.id, { id: c.id, integration: c.integration, config: (c.config ?? {}) as Record<string, unknown>, state: (c.state ?? {}) as Record<string, unknown> }]));
-  const automationExists = (id: string) => !!deps.db.select({ id: automations.id }).from(automations).where(and(eq(automations.id, id), eq(automations.workspaceId, workspaceId))).get();
-  return validateDocument(doc, { connections: conns, automationExists, selfId });
 }
 
 /** Errors only (warnings never block). */
