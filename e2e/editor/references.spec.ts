@@ -71,8 +71,11 @@ test("an unknown $steps reference is flagged at save, kept as a draft, and block
   await expect(page.getByText(/An enabled automation must have no problems/).first()).toBeVisible();
   await expect(page.getByTestId("enabled-switch")).toHaveAttribute("aria-checked", "false");
 
-  // Reopened, the draft still shows it; the toolbar's list jumps to the node.
-  await page.reload();
+  // The list marks it as a draft; reopened, it still shows the problem; the toolbar's list jumps to the node.
+  await page.goto(`/w/${ws}/automations`);
+  const row = page.getByTestId("automation-row-Silence and read it back");
+  await expect(row.getByTestId("draft-badge")).toHaveText("Draft · 1 problem");
+  await row.getByRole("link", { name: "Silence and read it back" }).click();
   await expect(canvas.canvas).toBeVisible();
   await expect(page.getByTestId("save-state")).toHaveText(/Saved · v2/);
   await page.getByTestId("problem-count").click();
