@@ -75,7 +75,7 @@ test("an unknown $steps reference is flagged at save, kept as a draft, and block
   await page.goto(`/w/${ws}/automations`);
   const row = page.getByTestId("automation-row-Silence and read it back");
   await expect(row.getByTestId("draft-badge")).toHaveText("Draft · 1 problem");
-  await row.getByRole("link", { name: "Silence and read it back" }).click();
+  await row.getByRole("link", { name: "Silence and read it back", exact: true }).click();
   await expect(canvas.canvas).toBeVisible();
   await expect(page.getByTestId("save-state")).toHaveText(/Saved · v2/);
   await page.getByTestId("problem-count").click();
