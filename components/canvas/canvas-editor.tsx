@@ -22,8 +22,8 @@ import { defaultNameFor } from "./graph-utils";
 import { BuildingBlocks } from "./palette/building-blocks";
 import { RunDialog } from "./run-dialog";
 import { ShortcutsDialog } from "./shortcuts-dialog";
-import { isUnitNode, type CatalogIntegration, type FlowNode, type FlowNodeData, type GraphDoc, type PaletteUnit } from "./types";
-import { problemsFromError } from "./use-trpc-problems";
+import { isUnitNode, isWarning, type CatalogIntegration, type FlowNode, type FlowNodeData, type GraphDoc, type PaletteUnit } from "./types";
+import { problemsFromError, problemsFromList } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
 import { VersionsDrawer } from "./versions-drawer";
@@ -88,6 +88,8 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     if (loadedVersion.current && store.getState().dirty) return;
     loadedVersion.current = stamp;
     store.getState().load(a.graph, kindOf);
+    // A draft reopens with its problems marked.
+    store.getState().setProblems(problemsFromList(a.problems ?? [], a.graph));
     setName(a.name);
     setMetaDirty(false);
     restoreOAuthDraft(a.id, a.version, kindOf, setName, setSiteFor);
@@ -95,26 +97,34 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const dirty = graphDirty || metaDirty;
   useLeaveGuard(dirty);
 
-  // ---- save
+  // ---- save (a disabled automation saves as a draft with its problems; an enabled one must have none)
   const save = useMutation(trpc.automations.save.mutationOptions());
-  const doSave = useCallback(async () => {
+  const doSave = useCallback(async function saveNow(opts: { asDraft?: boolean } = {}): Promise<void> {
     const a = automation.data;
     if (!a || readOnly) return;
     const graph = store.getState().toDocument();
+    const enabled = opts.asDraft ? false : a.enabled;
     try {
-      const saved = await save.mutateAsync({ workspaceId, automationId, document: { name: name.trim() || a.name, description: a.description, enabled: a.enabled, concurrency: a.concurrency, graph } });
+      const saved = await save.mutateAsync({ workspaceId, automationId, document: { name: name.trim() || a.name, description: a.description, enabled, concurrency: a.concurrency, graph } });
       loadedVersion.current = `${saved.id}@${saved.version}`;
       store.getState().markSaved();
-      store.getState().setProblems([]);
+      const list = problemsFromList(saved.problems ?? [], graph);
+      store.getState().setProblems(list);
       setMetaDirty(false);
       qc.setQueryData(trpc.automations.get.queryKey(ids), saved);
       qc.invalidateQueries({ queryKey: trpc.automations.triggerInfo.queryKey() });
-      toast.success(`Saved · version ${saved.version}`);
+      const errors = list.filter((p) => !isWarning(p)).length;
+      const warnings = list.length - errors;
+      if (errors) toast.warning(`Saved as a draft · version ${saved.version}. ${errors} problem${errors === 1 ? "" : "s"} to fix before it can be enabled.`);
+      else toast.success(`Saved · version ${saved.version}${warnings ? ` · ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`);
     } catch (err) {
       const list = problemsFromError(err, graph);
       store.getState().setProblems(list);
       if (list.length) {
-        toast.error(`Not saved: ${list.length} problem${list.length === 1 ? "" : "s"} to fix (marked on the nodes).`);
+        toast.error(`Not saved: an enabled automation must have no problems (${list.length} marked on the nodes).`, {
+          action: { label: "Disable and save as draft", onClick: () => void saveNow({ asDraft: true }) },
+          duration: 10_000,
+        });
         const first = list.find((p) => p.nodeId);
         if (first?.nodeId) store.getState().select([first.nodeId]);
       } else toast.error(`Not saved: ${(err as Error).message}`);
@@ -147,11 +157,15 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         const n = store.getState().nodes.length;
         at = { x: c.x - 120 + (n % 5) * 16, y: c.y - 40 + (n % 5) * 16 };
       }
-      const id = store.getState().addNode({ key: unit.key, kind: unit.kind, baseName: defaultNameFor(unit), position: at, config: prefillConfig(unit.config) });
+      // The only connection of the node's integration is chosen for it; fields start at their form prefill.
+      const usable = unit.needsConnection ? (connections.data ?? []).filter((c) => c.integration === unit.integration.key) : [];
+      const id = store.getState().addNode({
+        key: unit.key, kind: unit.kind, baseName: defaultNameFor(unit), position: at, config: prefillConfig(unit.config), connectionId: usable.length === 1 ? usable[0]!.id : null,
+      });
       // The node panel opens and narrows the canvas: keep the new node in view.
       setTimeout(() => revealNode(flow, id), 60);
     },
-    [flow, readOnly, store],
+    [flow, readOnly, store, connections.data],
   );
 
   const { copy, paste } = useNodeClipboard(readOnly);
@@ -176,7 +190,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
 
   const handlers = useMemo(
     () => ({
-      save: doSave,
+      save: () => doSave(),
       undo: () => !readOnly && store.getState().undo(),
       redo: () => !readOnly && store.getState().redo(),
       copy,
@@ -263,7 +277,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         problems={problems.length}
         canRun={!!manualTrigger}
         onRun={() => (dirty ? toast.error("Save first: runs use the saved version.") : setRunOpen(true))}
-        onSave={doSave}
+        onSave={() => doSave()}
         onTidy={handlers.tidy}
         onHistory={() => setHistoryOpen(true)}
         onHelp={() => setHelpOpen(true)}

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { ArrowLeft, History, Keyboard, LayoutGrid, ListChecks, Loader2, Play, Redo2, Save, Undo2 } from "lucide-react";
 import { useCanvasStore } from "./canvas-store";
+import { ProblemsButton } from "./problems-list";
 
 export interface ToolbarProps {
   backHref: string;
@@ -52,7 +53,7 @@ export function EditorToolbar(p: ToolbarProps) {
           <>Saved · v{p.version}</>
         )}
       </span>
-      {p.problems > 0 && <span className="badge border-red-200 bg-red-50 text-danger" data-testid="problem-count">{p.problems} problem{p.problems === 1 ? "" : "s"}</span>}
+      {p.problems > 0 && <ProblemsButton />}
       <div className="ml-auto flex items-center gap-1">
         <label className="mr-2 inline-flex cursor-pointer items-center gap-2 text-xs font-medium text-zinc-700">
           <button

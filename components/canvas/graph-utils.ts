@@ -14,7 +14,7 @@ export function docToFlow(graph: GraphDoc, kindOf: (key: string) => "trigger" | 
     // Known sizes let React Flow fit the view and cull before the first measurement pass.
     initialWidth: 240,
     initialHeight: 82,
-    data: { key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null },
+    data: { key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null, ...(n.labels ? { labels: n.labels } : {}) },
   }));
   for (const note of graph.notes ?? []) {
     nodes.push({
@@ -35,7 +35,7 @@ export function flowToDoc(nodes: FlowNode[], edges: FlowEdge[]): GraphDoc {
     const position = { x: Math.round(n.position.x), y: Math.round(n.position.y) };
     if (isUnitNode(n)) {
       const d = n.data as FlowNodeData;
-      doc.nodes.push({ id: n.id, name: d.name, key: d.key, connectionId: d.connectionId ?? null, config: d.config, position });
+      doc.nodes.push({ id: n.id, name: d.name, key: d.key, connectionId: d.connectionId ?? null, config: d.config, position, ...(d.labels && Object.keys(d.labels).length ? { labels: d.labels } : {}) });
     } else {
       const size = n.width && n.height ? { width: Math.round(n.width), height: Math.round(n.height) } : undefined;
       doc.notes!.push({ id: n.id, text: (n.data as NoteData).text, position, ...(size ? { size } : {}) });
@@ -118,13 +118,15 @@ export function wouldCycle(from: string, to: string, edges: Array<{ source: stri
   return upstreamOf(from, edges).includes(to);
 }
 
-/** A one-line summary of a node's key config for the node card. */
-export function summarize(config: Record<string, unknown>, max = 48): string {
+/** A one-line summary of a node's key config for the node card; picked values show their label ("Bug", not 10002). */
+export function summarize(config: Record<string, unknown>, max = 48, labels?: Record<string, { value: string; label: string }>): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(config)) {
     if (v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0)) continue;
     let text: string;
-    if (typeof v === "string") text = v;
+    const l = labels?.[k];
+    if (l && (typeof v === "string" || typeof v === "number") && String(v) === l.value) text = l.label;
+    else if (typeof v === "string") text = v;
     else if (Array.isArray(v)) text = v.every((x) => typeof x === "string") ? v.join(", ") : `${v.length} item${v.length === 1 ? "" : "s"}`;
     else if (typeof v === "object") continue;
     else text = String(v);

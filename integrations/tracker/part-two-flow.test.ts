@@ -187,8 +187,9 @@ describe("tracker part 2 through the engine", () => {
           edges: [{ from: "t", to: "c" }],
         },
       };
+      // A disabled automation saves as a draft whose `problems` say why (enabling would be refused with them).
       return createAutomation(deps, ws.actor, ws.workspaceId, doc).then(
-        () => [],
+        (a) => a.problems,
         (e: { errors?: Array<{ nodeId?: string; message: string }> }) => e.errors ?? [],
       );
     };

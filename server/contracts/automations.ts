@@ -42,6 +42,9 @@ export const AutomationSchema = z.object({
   graph: GraphSchema,
   triggers: z.array(AutomationTriggerSchema),
   lastRun: z.object({ id: z.string(), status: RunStatusSchema, createdAt: z.string() }).nullable().optional(),
+  problems: z
+    .array(z.lazy(() => DocumentProblemSchema))
+    .describe("Problems of the saved version, as of its save (a disabled automation may be saved as a draft with problems; enabling and running need none of severity error)."),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -58,8 +61,9 @@ export const AutomationVersionSchema = z.object({
 export type AutomationVersion = z.infer<typeof AutomationVersionSchema>;
 
 export const DocumentProblemSchema = z.object({
-  path: z.string(),
+  path: z.string().describe("Dotted path into the document, e.g. graph.nodes.1.config.matchers.0.value."),
   nodeId: z.string().optional(),
   message: z.string(),
+  severity: z.enum(["error", "warning"]).optional().describe("error (blocks enabling and running; the default when absent) or warning (shown, never blocks)."),
 });
 export type DocumentProblem = z.infer<typeof DocumentProblemSchema>;

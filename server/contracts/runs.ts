@@ -19,7 +19,11 @@ export const RunSchema = z.object({
   automationId: z.string(),
   version: z.number().int(),
   status: RunStatusSchema,
-  trigger: z.object({ nodeId: z.string(), eventId: z.string() }),
+  trigger: z.object({
+    nodeId: z.string(),
+    eventId: z.string(),
+    name: z.string().nullable().optional().describe("Name of the trigger node in the version that ran (null when that version is gone)."),
+  }),
   taskId: z.string().nullable(),
   retryOf: z.string().nullable(),
   createdAt: z.string(),

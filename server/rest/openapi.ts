@@ -96,6 +96,12 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
         version: pkg.version,
         description:
           "Manage Conveyor workspaces (factories), lines, automations (apps), runs, tasks (orders), intakes, connections and usage.\n\n" +
+          "**Names in the API and in the app.** The paths use their own words for three things; everything else has the same name:\n\n" +
+          "| API (path) | App (screen) |\n|---|---|\n" +
+          "| factory (`/factories`) | workspace |\n" +
+          "| app (`/factories/{factoryId}/apps`) | automation |\n" +
+          "| order (`/factories/{factoryId}/orders`) | task |\n" +
+          "| line, run, intake, connection, usage | the same |\n\n" +
           "Authenticate with `Authorization: Bearer <API key>`. A key has one role (viewer < operator < editor < admin; see `x-minimum-role` on each operation) and optionally a list of workspaces; other workspaces answer 404.\n\n" +
           "Errors are RFC 9457 `application/problem+json`. Lists take `limit` (1–200, default 50) and an opaque `cursor`, and answer `{ data, nextCursor }`.",
       },

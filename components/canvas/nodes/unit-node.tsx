@@ -21,6 +21,7 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   const { byKey } = useCatalog();
   const mode = useContext(CanvasModeContext);
   const problemCount = useCanvasStore((s) => (mode.mode === "edit" ? s.problems.reduce((n, p) => (p.nodeId === id ? n + 1 : n), 0) : 0));
+  const onlyWarnings = useCanvasStore((s) => mode.mode === "edit" && s.problems.every((p) => p.nodeId !== id || p.severity === "warning"));
   const renameNode = useCanvasStore((s) => s.renameNode);
   const [editing, setEditing] = useState<string | null>(null);
   const commit = () => {
@@ -32,7 +33,7 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   const unit = byKey.get(data.key);
   const status = mode.statuses?.[id];
   const isTrigger = type === "trigger";
-  const summary = summarize(data.config);
+  const summary = summarize(data.config, 48, data.labels);
   return (
     <div
       data-node-key={data.key}
@@ -80,7 +81,7 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
         {summary || <span className="font-sans italic text-zinc-400">{!unit ? "Unknown component" : Object.keys(unit.config.properties ?? {}).length ? "Not configured" : "No settings needed"}</span>}
       </div>
       {problemCount > 0 && (
-        <span className="absolute -top-2 -right-2 inline-flex items-center gap-0.5 rounded-full bg-danger px-1.5 py-0.5 text-[10px] font-semibold text-white shadow" data-testid="node-problems" title={`${problemCount} problem(s)`}>
+        <span className={`absolute -top-2 -right-2 inline-flex items-center gap-0.5 rounded-full px-1.5 py-0.5 text-[10px] font-semibold text-white shadow ${onlyWarnings ? "bg-amber-500" : "bg-danger"}`} data-testid="node-problems" data-severity={onlyWarnings ? "warning" : "error"} title={`${problemCount} ${onlyWarnings ? "warning" : "problem"}(s)`}>
           <AlertTriangle size={10} aria-hidden /> {problemCount}
         </span>
       )}

@@ -36,7 +36,11 @@ export const ListRunsQuerySchema = PaginationQuerySchema.extend({ status: RunSta
 export const listApps = op({ id: "listApps", method: "GET", path: "/factories/{factoryId}/apps", tag: "Apps", role: "viewer", summary: "List automations", params: FactoryParams, query: ListAppsQuerySchema, response: pageOf(App, "AppPage") });
 export const createApp = op({
   id: "createApp", method: "POST", path: "/factories/{factoryId}/apps", tag: "Apps", role: "editor", summary: "Create an automation",
-  description: "Validates the whole document and returns every problem at once (422, each with `path` and `nodeId`).",
+  description:
+    "Validates the whole document and reports every problem at once, each with `path`, `nodeId` and `severity`. " +
+    "A disabled automation (`enabled` false or omitted) is saved as a **draft** even with problems: the response lists them in `problems`. " +
+    "An enabled one must have no problem of severity `error`, else 422 with the list in `errors` and nothing saved. " +
+    "A malformed document (wrong shape, duplicate node ids, unknown error handler) is always a 422.",
   params: FactoryParams, body: AppDocument, response: App, status: 201, idempotent: true, errors: [422],
 });
 export const getApp = op({
@@ -46,12 +50,15 @@ export const getApp = op({
 });
 export const replaceApp = op({
   id: "replaceApp", method: "PUT", path: "/factories/{factoryId}/apps/{appId}", tag: "Apps", role: "editor", summary: "Replace an automation",
-  description: "Saves a new version from the whole document. With `If-Match: <ETag>` the save is refused with 412 when someone saved in between.",
+  description:
+    "Saves a new version from the whole document (same validation as create: a disabled automation saves as a draft with its `problems`; " +
+    "an enabled one, or `enabled: true`, must have no errors, else 422 and the live version stays). " +
+    "With `If-Match: <ETag>` the save is refused with 412 when someone saved in between.",
   params: AppParams, body: AppDocument, response: App, etag: "if-match", errors: [412, 422],
 });
 export const patchApp = op({
   id: "patchApp", method: "PATCH", path: "/factories/{factoryId}/apps/{appId}", tag: "Apps", role: "editor", summary: "Update automation settings",
-  description: "Name, description, enabled, concurrency.", params: AppParams, body: AutomationPatchSchema.meta({ id: "AppPatch" }), response: App, errors: [422],
+  description: "Name, description, enabled, concurrency. Enabling re-checks the current version (against today's connections) and answers 422 with every problem when it has errors.", params: AppParams, body: AutomationPatchSchema.meta({ id: "AppPatch" }), response: App, errors: [422],
 });
 export const deleteApp = op({ id: "deleteApp", method: "DELETE", path: "/factories/{factoryId}/apps/{appId}", tag: "Apps", role: "editor", summary: "Delete an automation", description: "Refused with 409 while a line step names the automation.", params: AppParams, status: 204, errors: [409] });
 export const listVersions = op({ id: "listVersions", method: "GET", path: "/factories/{factoryId}/apps/{appId}/versions", tag: "Apps", role: "viewer", summary: "List versions", params: AppParams, query: PaginationQuerySchema, response: pageOf(Version, "AppVersionPage") });
@@ -60,7 +67,7 @@ export const getVersion = op({ id: "getVersion", method: "GET", path: "/factorie
 export const listRuns = op({ id: "listRuns", method: "GET", path: "/factories/{factoryId}/apps/{appId}/runs", tag: "Runs", role: "viewer", summary: "List runs", description: "Newest first, with an optional status filter.", params: AppParams, query: ListRunsQuerySchema, response: pageOf(Run, "RunPage") });
 export const startRun = op({
   id: "startRun", method: "POST", path: "/factories/{factoryId}/apps/{appId}/runs", tag: "Runs", role: "operator", summary: "Start a run",
-  description: "Starts the automation from a manual trigger with a JSON payload (202: the run is queued). Send `Idempotency-Key` to make retries safe.",
+  description: "Starts the automation from a manual trigger with a JSON payload (202: the run is queued). Send `Idempotency-Key` to make retries safe. A draft whose current version has errors answers 422 with them.",
   params: AppParams, body: StartRun, bodyOptional: true, response: Run, status: 202, idempotent: true, errors: [409, 422],
 });
 export const getRun = op({ id: "getRun", method: "GET", path: "/factories/{factoryId}/apps/{appId}/runs/{runId}", tag: "Runs", role: "viewer", summary: "Get a run", description: "With each step's inputs (secrets masked), output, attempts and logs.", params: RunParams, response: RunDetail });

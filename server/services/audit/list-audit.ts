@@ -2,8 +2,13 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { auditLog } from "@/db/schema";
 import type { AppDeps } from "../../deps";
 import { assertCan, type Actor } from "../../auth/permissions";
+import { targetNames } from "./target-names";
 
-/** The audit log (who created, changed or revoked keys, members, connections, automations), newest first. Admins only. */
+/**
+ * The audit log (who created, changed or revoked keys, members, connections, automations), newest
+ * first, each entry with `targetName`: the name recorded with the entry, else the thing's current
+ * name, else a name recorded by another entry about it. Admins only.
+ */
 export async function listAudit({ db }: AppDeps, actor: Actor, opts: { before?: string; limit?: number } = {}) {
   assertCan(actor, "audit.read");
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
@@ -13,5 +18,11 @@ export async function listAudit({ db }: AppDeps, actor: Actor, opts: { before?: 
     .where(and(eq(auditLog.organizationId, actor.organizationId!), opts.before ? lt(auditLog.at, opts.before) : undefined))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(limit + 1);
-  return { items: rows.slice(0, limit), nextBefore: rows.length > limit ? rows[limit - 1]!.at : null };
+  const page = rows.slice(0, limit);
+  const recorded = (r: (typeof rows)[number]) => (typeof r.data?.targetName === "string" ? r.data.targetName : undefined);
+  const current = targetNames(db, page.map((r) => r.target).filter((t): t is string => !!t));
+  const seen = new Map<string, string>();
+  for (const r of page) if (r.target && recorded(r)) seen.set(r.target, recorded(r)!);
+  const items = page.map((r) => ({ ...r, targetName: r.target ? (recorded(r) ?? current.get(r.target) ?? seen.get(r.target) ?? null) : null }));
+  return { items, nextBefore: rows.length > limit ? rows[limit - 1]!.at : null };
 }

@@ -38,6 +38,7 @@ export function toAutomations(deps: AppDeps, db: Db, rows: AutomationRow[]): Aut
       version: r.version,
       graph: maskGraphSecrets(graph),
       triggers,
+      problems: r.problems ?? [],
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

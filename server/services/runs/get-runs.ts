@@ -23,7 +23,16 @@ export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string,
   const rows = deps.db.select().from(runs).where(and(...conds)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(limit + 1).all();
   const page = rows.slice(0, limit);
   const tail = page[page.length - 1];
-  return { data: page.map(toRun), nextCursor: rows.length > limit && tail ? encodeCursor({ c: tail.createdAt, i: tail.id }) : null };
+  return { data: page.map((r) => toRun(r, triggerNameOf(deps, r))), nextCursor: rows.length > limit && tail ? encodeCursor({ c: tail.createdAt, i: tail.id }) : null };
+}
+
+/** The trigger node's name in the run's version (cached graphs; null when the version is gone). */
+function triggerNameOf(deps: AppDeps, r: { automationId: string; version: number; triggerNodeId: string }): string | null {
+  try {
+    return getVersionGraph(deps.db, r.automationId, r.version).byId.get(r.triggerNodeId)?.name ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: string, runId: string): Promise<RunDetail> {
@@ -62,5 +71,5 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
       input: null, output: null, attempts: [], logs: [], error: null, startedAt: null, finishedAt: null,
     });
   }
-  return { ...toRun(run), event: ev?.envelope ?? null, steps };
+  return { ...toRun(run, triggerNode?.name ?? null), event: ev?.envelope ?? null, steps };
 }

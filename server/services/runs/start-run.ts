@@ -27,6 +27,10 @@ export interface StartRunInput {
 export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput) {
   await requireWorkspace(deps.db, actor, input.workspaceId, "run.start");
   const a = loadAutomationRow(deps.db, input.workspaceId, input.automationId);
+  const errors = (a.problems ?? []).filter((p) => p.severity !== "warning");
+  if (errors.length) {
+    throw new AppError("validation_failed", `This automation is a draft with ${errors.length} problem${errors.length === 1 ? "" : "s"} (${errors[0]!.message}); fix ${errors.length === 1 ? "it" : "them"} and save before running it.`, errors);
+  }
   const graph = getVersionGraph(deps.db, a.id, a.version);
   const triggers = graph.graph.nodes.filter((n) => findTrigger(n.key));
   let node = input.nodeId ? triggers.find((n) => n.id === input.nodeId) : (triggers.find((n) => n.key === "core.manual") ?? triggers[0]);
@@ -59,5 +63,5 @@ export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput
   });
   notifyWork();
   const row = deps.db.select().from(runs).where(eq(runs.id, result.runId)).get()!;
-  return { ...toRun(row), runId: row.id, duplicate: result.duplicate };
+  return { ...toRun(row, node.name), runId: row.id, duplicate: result.duplicate };
 }
