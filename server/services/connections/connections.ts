@@ -133,7 +133,7 @@ export async function getConnectionOrThrow(deps: AppDeps, actor: Actor, workspac
 
 /** One cheap live call through the integration's verify(); the outcome is stored as the status. */
 export async function verifyConnection(deps: AppDeps, actor: Actor, workspaceId: string, connectionId: string) {
-  await requireWorkspace(deps.db, actor, workspaceId, "connection.read");
+  await requireWorkspace(deps.db, actor, workspaceId, "connection.use");
   const row = getConnectionRow(deps, workspaceId, connectionId);
   const { def } = integrationOrThrow(row.integration);
   let ok = true;
