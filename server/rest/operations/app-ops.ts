@@ -1,7 +1,7 @@
 /** Operations on automations ("apps"), versions, runs, connections and the catalog. */
 import { z } from "zod";
 import { pageOf, PaginationQuerySchema } from "@/server/contracts/common";
-import { AutomationDocumentSchema, AutomationPatchSchema, AutomationSchema, AutomationVersionSchema } from "@/server/contracts/automations";
+import { AutomationDocumentBodySchema, AutomationPatchSchema, AutomationSchema, AutomationVersionSchema } from "@/server/contracts/automations";
 import { RunDetailSchema, RunSchema, RunStatusSchema, StartRunSchema } from "@/server/contracts/runs";
 import { CatalogSchema, ConnectionSchema, CreateConnectionBodySchema, UpdateConnectionBodySchema, VerifyResultSchema } from "@/server/contracts/connections";
 import { defineOperation as op } from "../operation";
@@ -13,7 +13,7 @@ const App = AutomationSchema.extend({
     .optional()
     .meta({ description: "Trigger set-up problems after a save (e.g. an upstream webhook registration that failed); the save itself succeeded." }),
 }).meta({ id: "App", description: "An automation: a versioned graph of triggers and components." });
-const AppDocument = AutomationDocumentSchema.meta({
+const AppDocument = AutomationDocumentBodySchema.meta({
   id: "AppDocument",
   description: "The automation document (what the editor saves and export/import round-trips).",
   example: {
