@@ -88,7 +88,9 @@ describe.skipIf(!available)("egress guard in a loopback-only namespace", () => {
     expect(r.get("policy refuse: mapped private")!.message).toMatch(/that is 10\.1\.2\.3/);
     expect(r.get("policy refuse + allow list: loopback")!.outcome).toBe("ok");
   });
-  it("refuses a connection whose base URL is a metadata address, with the reason in its status", { timeout: 120_000 }, () => {
-    expect(probe().get("connection verify to mapped metadata")).toMatchObject({ outcome: "refused", message: expect.stringContaining("cloud metadata endpoint") });
+  it("refuses a connection whose base URL is a metadata address: 422 on the field at save, the reason in its status on verify", { timeout: 120_000 }, () => {
+    const r = probe();
+    expect(r.get("connection saved with mapped metadata")).toMatchObject({ outcome: "refused", message: expect.stringMatching(/^config\.metricsBaseUrl: Refusing to call .*cloud metadata endpoint/) });
+    expect(r.get("connection verify to mapped metadata")).toMatchObject({ outcome: "refused", message: expect.stringContaining("cloud metadata endpoint") });
   });
 });

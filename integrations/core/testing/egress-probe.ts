@@ -114,10 +114,20 @@ await updateEgressPolicy(deps, owner, { allowPrivateNetworks: false, allowList: 
 await attempt("policy refuse + allow list: loopback", `${local}/ok`);
 await updateEgressPolicy(deps, owner, { allowPrivateNetworks: true, allowList: [] });
 
-// 5. Connection verify through the same guard.
-const ws = (await import("@/db/schema")).workspaces;
+// 5. Connections: a refused base URL is a 422 on its field at save time, and verify refuses it too
+//    (a row saved before the check existed, or a name that resolves differently later).
+const { workspaces: ws, connections } = await import("@/db/schema");
+const { eq } = await import("drizzle-orm");
 const wsRow = deps.db.select().from(ws).get()!;
-const conn = await createConnection(deps, owner, wsRow.id, { integration: "metrics", name: "sneaky", config: { metricsBaseUrl: "http://[::ffff:169.254.169.254]", apiAuth: { type: "none" } } });
+try {
+  await createConnection(deps, owner, wsRow.id, { integration: "metrics", name: "sneaky", config: { metricsBaseUrl: "http://[::ffff:169.254.169.254]", apiAuth: { type: "none" } } });
+  results.push({ name: "connection saved with mapped metadata", outcome: "ok", message: "saved" });
+} catch (e) {
+  const err = e as Error & { errors?: Array<{ path: string; message: string }> };
+  results.push({ name: "connection saved with mapped metadata", outcome: /Refusing to call/.test(err.errors?.[0]?.message ?? "") ? "refused" : "network", message: `${err.errors?.[0]?.path}: ${err.errors?.[0]?.message}` });
+}
+const conn = await createConnection(deps, owner, wsRow.id, { integration: "metrics", name: "fine", config: { metricsBaseUrl: local, apiAuth: { type: "none" } } });
+deps.db.update(connections).set({ config: { metricsBaseUrl: "http://[::ffff:169.254.169.254]", apiAuth: { type: "none" } } }).where(eq(connections.id, conn.id)).run();
 const verified = await verifyConnection(deps, owner, wsRow.id, conn.id);
 results.push({ name: "connection verify to mapped metadata", outcome: verified.ok ? "ok" : /Refusing to call/.test(verified.message) ? "refused" : "network", message: verified.message });
 
