@@ -94,14 +94,19 @@ describe("fuzz", () => {
   });
 
   it(`webhooks: ${HOOK_RUNS} hostile deliveries to the lean listener`, { timeout: 240_000 }, async () => {
-    const token = new URL(t.hookUrl).pathname.slice("/hooks/".length);
-    const delivery = fc.record({
-      token: fc.oneof({ weight: 5, arbitrary: fc.constant(token) }, { weight: 2, arbitrary: pathSegment(["nope", token + "x"]) }),
-      method: fc.constantFrom("POST", "POST", "POST", "PUT", "GET", "DELETE", "PATCH"),
-      auth: fc.constantFrom(`Bearer ${t.hookSecret}`, `Bearer ${t.hookSecret}`, "Bearer wrong", null, "sha256=00"),
-      body: hostileBody({ type: "object", properties: { title: { type: "string" }, description: { type: "string" }, data: {} } }, {}),
-      query: fc.constantFrom("", "?a=1", "?%ZZ=1", "?x=%E0%A4%A"),
-    });
+    const intakeToken = new URL(t.hookUrl).pathname.slice("/hooks/".length);
+    const alertToken = new URL(t.alertHookUrl).pathname.slice("/hooks/".length);
+    const alertmanager = {
+      type: "object",
+      required: ["version", "status", "alerts"],
+      properties: { version: { const: "4" }, status: { enum: ["firing", "resolved"] }, receiver: { type: "string" }, groupLabels: { type: "object" }, alerts: { type: "array" }, externalURL: { type: "string" } },
+    };
+    const intakeShape = { type: "object", properties: { title: { type: "string" }, description: { type: "string" }, data: {} } };
+    const delivery = fc.oneof(
+      fc.record({ token: fc.constant(intakeToken), body: hostileBody(intakeShape, {}), auth: fc.constantFrom(`Bearer ${t.hookSecret}`, `Bearer ${t.hookSecret}`, "Bearer wrong", null, "sha256=00") }),
+      fc.record({ token: fc.constant(alertToken), body: hostileBody(alertmanager, {}), auth: fc.constantFrom(`Bearer ${t.alertSecret}`, `Bearer ${t.alertSecret}`, "Bearer wrong", null) }),
+      fc.record({ token: pathSegment(["nope", intakeToken + "x"]), body: hostileBody(intakeShape, {}), auth: fc.constant(null) }),
+    ).chain((d) => fc.record({ token: fc.constant(d.token), body: fc.constant(d.body), auth: fc.constant(d.auth), method: fc.constantFrom("POST", "POST", "POST", "PUT", "GET", "DELETE", "PATCH"), query: fc.constantFrom("", "?a=1", "?%ZZ=1", "?x=%E0%A4%A") }));
     await fc.assert(
       fc.asyncProperty(delivery, async ({ token: tk, method, auth, body, query }) => {
         const headers: Record<string, string> = {};

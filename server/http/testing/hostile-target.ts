@@ -14,6 +14,8 @@ import { createRestClient } from "../../rest/testing/rest-client";
 import { seedRest } from "../../rest/testing/seed";
 import { insertAutomation } from "../../rest/testing/automation-fixture";
 import { handleHookRequest } from "../../webhooks/lean-listener";
+import { createConnection } from "../../services/connections";
+import { createAutomation } from "../../services/automations";
 
 export async function startHostileTarget() {
   const deps = createTestDeps();
@@ -24,6 +26,15 @@ export async function startHostileTarget() {
   const lineId = (await api.get(`/api/v1/factories/${seed.ws}/lines`, { key: seed.keys.viewer })).body.data[0].id as string;
   const intake = (await api.post(`/api/v1/factories/${seed.ws}/intakes`, { key: seed.keys.editor, body: { name: "Inbox", lineId, open: false } })).body as { url: string; secret: string };
   const appId = insertAutomation(deps, seed.ws);
+  // An Alertmanager trigger (metrics.onAlert, bearer secret on its connection): the other kind of webhook door.
+  const alertSecret = "fuzz-alert-secret-123";
+  const metrics = await createConnection(deps, seed.owner, seed.ws, { integration: "metrics", name: "Prometheus", config: { metricsBaseUrl: "http://127.0.0.1:9", apiAuth: { type: "none" }, webhookSecret: alertSecret } });
+  const alertApp = await createAutomation(deps, seed.owner, seed.ws, {
+    name: "On alert",
+    enabled: true,
+    graph: { nodes: [{ id: "t", name: "onAlert", key: "metrics.onAlert", connectionId: metrics.id, config: { statuses: ["firing", "resolved"] } }], edges: [] },
+  });
+  const alertPath = new URL(alertApp.triggers[0]!.url!).pathname;
   const server = http.createServer((req, res) => handleHookRequest(req, res, deps, { maxBytes: 64 * 1024 }));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const hooksBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -53,6 +64,8 @@ export async function startHostileTarget() {
     lineId,
     hookUrl: `${hooksBase}${new URL(intake.url).pathname}`,
     hookSecret: intake.secret,
+    alertHookUrl: `${hooksBase}${alertPath}`,
+    alertSecret,
     hooksBase,
     fingerprint,
     async close() {

@@ -135,7 +135,11 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
     try {
       matched.push({ target, events: await target.trigger.match(delivery, ctx) });
     } catch (e) {
-      if (e instanceof DeliveryRejectedError) return hookProblem(e.status === 400 ? "bad_request" : "unprocessable", e.message);
+      if (e instanceof DeliveryRejectedError) {
+        // Triggers name the offending field in `details.path` when they can; the whole body otherwise.
+        const path = typeof (e.details as { path?: unknown })?.path === "string" ? String((e.details as { path: string }).path) : "";
+        return hookProblem(e.status === 400 ? "bad_request" : "unprocessable", e.message, { errors: [{ path, message: e.message }] });
+      }
       throw e;
     }
   }
