@@ -37,6 +37,8 @@ export async function getDeps(): Promise<AppDeps> {
     log: createLogger({ service: "conveyor" }, env.LOG_LEVEL),
     now: () => new Date(),
   };
+  const { installEgressGuard } = await import("./services/settings/egress-policy");
+  installEgressGuard(deps, { endpoints: env.serviceEndpoints, allowPrivateByDefault: env.CONVEYOR_EGRESS_PRIVATE_NETWORKS === "allow" });
   g[KEY] = deps;
   return deps;
 }

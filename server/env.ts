@@ -4,6 +4,7 @@
  * Every variable is documented in README.md ("Configuration").
  */
 import path from "node:path";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 const bool = z
@@ -19,6 +20,26 @@ const EnvSchema = z.object({
   CONVEYOR_DATA_DIR: z.string().default("./data"),
   /** SQLite file path (or file: URL); default <CONVEYOR_DATA_DIR>/conveyor.db. */
   DATABASE_URL: z.string().optional(),
+  /** redis:// URL (scale-out mode); its host:port is never an egress destination. */
+  REDIS_URL: z.string().optional(),
+  /**
+   * Proxies whose X-Forwarded-For is believed (comma-separated addresses, CIDRs or `loopback`,
+   * `linklocal`, `uniquelocal`); unset: the socket's address is the client's.
+   */
+  CONVEYOR_TRUST_PROXY: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((x) => x.trim()).filter(Boolean))
+    .refine((list) => {
+      try {
+        proxyaddr.compile(list);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "a comma-separated list of IP addresses, CIDRs, loopback, linklocal or uniquelocal"),
+  /** Default of the egress policy's private-network rule until an admin saves one in Settings. */
+  CONVEYOR_EGRESS_PRIVATE_NETWORKS: z.enum(["allow", "refuse"]).default("allow"),
   /** 32-byte key, base64 or hex. Generated into the data dir when unset. */
   CONVEYOR_SECRET_KEY: z.string().optional(),
   /** next-auth signing secret; generated into the data dir when unset. */
@@ -51,7 +72,31 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
-export type Env = z.infer<typeof EnvSchema> & { dataDir: string; databasePath: string; publicUrl: string };
+export interface ServiceEndpoint {
+  host: string;
+  port: number;
+  label: string;
+}
+
+export type Env = z.infer<typeof EnvSchema> & {
+  dataDir: string;
+  databasePath: string;
+  publicUrl: string;
+  /** host:port pairs the service itself listens on or uses (own HTTP port, PostgreSQL, Redis): never egress destinations. */
+  serviceEndpoints: ServiceEndpoint[];
+};
+
+function endpointOf(url: string | undefined, protocols: Record<string, number>, label: string): ServiceEndpoint[] {
+  if (!url) return [];
+  try {
+    const u = new URL(url);
+    const port = protocols[u.protocol];
+    if (port === undefined || !u.hostname) return [];
+    return [{ host: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port) || port, label }];
+  } catch {
+    return [];
+  }
+}
 
 function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (source.SKIP_ENV_VALIDATION) return parseEnv({} as NodeJS.ProcessEnv);
@@ -64,8 +109,14 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
   const dataDir = path.resolve(e.CONVEYOR_DATA_DIR);
   const rawDb = e.DATABASE_URL?.replace(/^file:/, "");
   const databasePath = rawDb ? path.resolve(rawDb) : path.join(dataDir, "conveyor.db");
-  const publicUrl = (e.CONVEYOR_PUBLIC_URL ?? e.NEXTAUTH_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
-  return { ...e, dataDir, databasePath, publicUrl };
+  // NEXTAUTH_URL may name next-auth's base path; the public URL is the site's root.
+  const publicUrl = (e.CONVEYOR_PUBLIC_URL ?? e.NEXTAUTH_URL?.replace(/\/api\/auth\/?$/, "") ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const serviceEndpoints: ServiceEndpoint[] = [
+    { host: e.HOST, port: e.PORT, label: "this service's own port" },
+    ...endpointOf(e.DATABASE_URL, { "postgres:": 5432, "postgresql:": 5432 }, "the PostgreSQL server this service uses"),
+    ...endpointOf(e.REDIS_URL, { "redis:": 6379, "rediss:": 6379 }, "the Redis server this service uses"),
+  ];
+  return { ...e, dataDir, databasePath, publicUrl, serviceEndpoints };
 }
 
 export const env: Env = parseEnv(process.env);

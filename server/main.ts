@@ -20,12 +20,25 @@ async function main() {
   await app.prepare();
   const handle = app.getRequestHandler();
   const { handleHookRequest } = await import("./webhooks/lean-listener");
+  const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
+  const { malformedPathResponse } = await import("./http/front-door");
+  const clientAddress = createClientAddressResolver(env.CONVEYOR_TRUST_PROXY);
 
   const server = http.createServer((req, res) => {
     if (req.url && req.url.startsWith("/hooks/")) {
       handleHookRequest(req, res, deps, { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES });
       return;
     }
+    const refused = malformedPathResponse(req.url ?? "/");
+    if (refused) {
+      req.resume();
+      void refused.text().then((text) => {
+        res.writeHead(refused.status, Object.fromEntries(refused.headers));
+        res.end(text);
+      });
+      return;
+    }
+    stampClientAddress(req, clientAddress);
     handle(req, res);
   });
   server.keepAliveTimeout = 65_000;

@@ -1,6 +1,6 @@
 /** The automation document (what the editor saves and export/import round-trips) and its response shape. */
 import { z } from "zod";
-import { GraphSchema } from "./graph";
+import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema, GraphSchema } from "./graph";
 
 export const AutomationDocumentSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -12,7 +12,19 @@ export const AutomationDocumentSchema = z.object({
 });
 export type AutomationDocument = z.input<typeof AutomationDocumentSchema>;
 
-export const AutomationPatchSchema = z.object({
+/**
+ * The document as a REST request body: the same fields, strict at every level (an unknown field is
+ * a 422 naming it). Stored graphs are read with the lenient schema above.
+ */
+export const AutomationDocumentBodySchema = AutomationDocumentSchema.extend({
+  graph: z.strictObject({
+    nodes: z.array(GraphNodeSchema.extend({ position: z.strictObject({ x: z.number(), y: z.number() }).optional() }).strict()).max(500),
+    edges: z.array(GraphEdgeSchema.strict()).max(2000).default([]),
+    notes: z.array(GraphNoteSchema.strict()).max(500).optional(),
+  }),
+}).strict();
+
+export const AutomationPatchSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   description: z.string().max(5000).optional(),
   enabled: z.boolean().optional(),

@@ -67,8 +67,8 @@ export const RunDetailSchema = RunSchema.extend({
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 
-export const StartRunSchema = z.object({
-  payload: z.unknown().optional().describe("Trigger event data (manual / API start)."),
+export const StartRunSchema = z.strictObject({
+  payload: z.record(z.string(), z.unknown()).optional().describe("Trigger event data (manual / API start): a JSON object."),
   nodeId: z.string().optional().describe("Trigger node to start from (default: the first manual trigger)."),
   eventId: z.string().optional().describe("Replay an earlier event."),
 });

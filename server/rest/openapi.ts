@@ -9,9 +9,10 @@ import { ERROR_TITLES, ERROR_STATUS } from "../errors";
 import type { Operation } from "./operation";
 import { workspaceOps } from "./operations/workspace-ops";
 import { appOps } from "./operations/app-ops";
+import { settingsOps } from "./operations/settings-ops";
 import pkg from "@/package.json";
 
-export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps] as Operation[];
+export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps, ...settingsOps] as Operation[];
 
 const RATE_HEADERS = {
   "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
@@ -107,7 +108,7 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
       },
       servers: [{ url: serverUrl }],
       security: [{ bearerAuth: [] }],
-      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog"].map((name) => ({ name })),
+      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog", "Settings"].map((name) => ({ name })),
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Organization API key `cvk_<prefix>_<secret>`." } } },
       paths,
     },

@@ -181,6 +181,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const finishedAt = deps.now();
   const attempt: StepAttempt = { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), durationMs: finishedAt.getTime() - startedAt.getTime() };
   if (outcome.kind === "error") Object.assign(attempt, { error: outcome.message, retryable: outcome.retryable });
+  if (outcome.kind === "error") deps.log[outcome.retryable ? "warn" : "error"]("step failed", { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: job.nodeId, key: node?.key, attempt: job.attempts, retryable: outcome.retryable, reason: outcome.message.slice(0, 500) });
   recordStepMetrics(node?.key ?? "unknown", outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind, attempt.durationMs ?? 0);
   const attempts = [...(existing?.attempts ?? []), attempt];
   const maxAttempts = unit?.retry?.maxAttempts ?? opts.retry.maxAttempts;

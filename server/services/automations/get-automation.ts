@@ -20,7 +20,7 @@ export async function getAutomationOrThrow(deps: AppDeps, actor: Actor, workspac
 export async function listAutomations(deps: AppDeps, actor: Actor, workspaceId: string, q: { enabled?: boolean; search?: string; limit?: number; cursor?: string } = {}) {
   await requireWorkspace(deps.db, actor, workspaceId, "automation.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
   const conds: SQL[] = [eq(automations.workspaceId, workspaceId)];
   if (q.enabled !== undefined) conds.push(eq(automations.enabled, q.enabled));
   if (q.search) conds.push(like(automations.name, `%${q.search.replace(/[%_]/g, (m) => "\\" + m)}%`));
@@ -32,7 +32,7 @@ export async function listAutomations(deps: AppDeps, actor: Actor, workspaceId: 
     return { ...a, lastRun: last ?? null };
   });
   const tail = page[page.length - 1];
-  return { data, nextCursor: rows.length > limit && tail ? encodeCursor({ c: tail.createdAt, i: tail.id }) : null };
+  return { data, nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null };
 }
 
 export async function listVersions(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string): Promise<AutomationVersion[]> {

@@ -53,7 +53,7 @@ function toIntake(publicUrl: string, r: IntakeRow, reg: { upstreamId: string; ex
 export async function listIntakes(deps: AppDeps, actor: Actor, workspaceId: string, q: { limit?: number; cursor?: string } = {}) {
   await requireWorkspace(deps.db, actor, workspaceId, "intake.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
   const conds: SQL[] = [eq(intakes.workspaceId, workspaceId)];
   if (after) conds.push(or(gt(intakes.createdAt, after.c), and(eq(intakes.createdAt, after.c), gt(intakes.id, after.i)))!);
   const rows = deps.db.select().from(intakes).where(and(...conds)).orderBy(asc(intakes.createdAt), asc(intakes.id)).limit(limit + 1).all();
@@ -62,7 +62,7 @@ export async function listIntakes(deps: AppDeps, actor: Actor, workspaceId: stri
   const last = page[page.length - 1];
   return {
     data: page.map((r) => toIntake(deps.publicUrl, r, regs.get(`${r.automationId}/${r.nodeId}`) ?? null)),
-    nextCursor: rows.length > limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null,
   };
 }
 

@@ -42,13 +42,13 @@ function getLineRow(db: Db, workspaceId: string, lineId: string): LineRow {
 export async function listLines(deps: AppDeps, actor: Actor, workspaceId: string, q: { limit?: number; cursor?: string } = {}) {
   await requireWorkspace(deps.db, actor, workspaceId, "line.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
   const conds: SQL[] = [eq(lines.workspaceId, workspaceId)];
   if (after) conds.push(or(gt(lines.createdAt, after.c), and(eq(lines.createdAt, after.c), gt(lines.id, after.i)))!);
   const rows = deps.db.select().from(lines).where(and(...conds)).orderBy(asc(lines.createdAt), asc(lines.id)).limit(limit + 1).all();
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map((r) => toLine(deps.db, r)), nextCursor: rows.length > limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null };
+  return { data: page.map((r) => toLine(deps.db, r)), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null };
 }
 
 export async function getLine(deps: AppDeps, actor: Actor, workspaceId: string, lineId: string) {

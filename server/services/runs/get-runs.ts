@@ -14,7 +14,7 @@ import { toRun } from "./to-run";
 export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string, q: { automationId?: string; status?: RunStatus; taskId?: string; limit?: number; cursor?: string } = {}) {
   await requireWorkspace(deps.db, actor, workspaceId, "run.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
   const conds: SQL[] = [eq(runs.workspaceId, workspaceId)];
   if (q.automationId) conds.push(eq(runs.automationId, q.automationId));
   if (q.status) conds.push(eq(runs.status, q.status));
@@ -23,7 +23,7 @@ export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string,
   const rows = deps.db.select().from(runs).where(and(...conds)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(limit + 1).all();
   const page = rows.slice(0, limit);
   const tail = page[page.length - 1];
-  return { data: page.map((r) => toRun(r, triggerNameOf(deps, r))), nextCursor: rows.length > limit && tail ? encodeCursor({ c: tail.createdAt, i: tail.id }) : null };
+  return { data: page.map((r) => toRun(r, triggerNameOf(deps, r))), nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null };
 }
 
 /** The trigger node's name in the run's version (cached graphs; null when the version is gone). */

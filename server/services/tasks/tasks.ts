@@ -24,7 +24,7 @@ export interface ListTasksInput {
 export async function listTasks(deps: AppDeps, actor: Actor, workspaceId: string, q: ListTasksInput) {
   await requireWorkspace(deps.db, actor, workspaceId, "task.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
   const conds: SQL[] = [eq(tasks.workspaceId, workspaceId)];
   if (q.lineId) conds.push(eq(tasks.lineId, q.lineId));
   if (q.status) conds.push(eq(tasks.status, q.status));
@@ -34,7 +34,7 @@ export async function listTasks(deps: AppDeps, actor: Actor, workspaceId: string
   const rows = await deps.db.select().from(tasks).where(and(...conds)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toOrder), nextCursor: rows.length > limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null };
+  return { data: page.map(toOrder), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null };
 }
 
 export async function getTask(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string) {
@@ -84,11 +84,11 @@ export async function listTaskActivity(deps: AppDeps, actor: Actor, workspaceId:
   await requireWorkspace(deps.db, actor, workspaceId, "task.read");
   getTaskRowOrThrow(deps.db, workspaceId, taskId);
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { s: "number" });
+  const after = decodeCursor(deps.box, q.cursor, { s: "number" });
   const conds: SQL[] = [eq(taskActivity.taskId, taskId)];
   if (after) conds.push(gt(taskActivity.seq, after.s));
   const rows = await deps.db.select().from(taskActivity).where(and(...conds)).orderBy(asc(taskActivity.seq)).limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toActivity), nextCursor: rows.length > limit && last ? encodeCursor({ s: last.seq }) : null };
+  return { data: page.map(toActivity), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { s: last.seq }) : null };
 }

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { invitations, memberships, users } from "@/db/schema";
-import { transaction } from "@/db/client";
+import { transaction, type Db } from "@/db/client";
 import type { AppDeps } from "../../deps";
 import { assertCan, type Actor, type Role } from "../../auth/permissions";
 import { AppError } from "../../errors";
@@ -59,17 +59,28 @@ export async function acceptInvitation(deps: AppDeps, input: { token: string; em
   }
   const passwordHash = await hashPassword(input.password);
   return transaction(deps.db, (tx) => {
+    const now = nowIso();
+    const user = { id: newId("usr"), email, name: input.name?.trim() || email.split("@")[0]!, passwordHash, createdAt: now };
+    // Single use, atomically: of concurrent accepts only the one whose guarded update changed the row goes on.
+    if (!claimInvitation(tx, inv.id, user.id, now)) throw new AppError("not_found", "This invitation link is invalid, used or expired. Ask an admin for a new one.");
     if (tx.select().from(users).where(eq(users.email, email)).get()) {
       throw new AppError("conflict", "An account with this email exists already; sign in instead.");
     }
-    const now = nowIso();
-    const user = { id: newId("usr"), email, name: input.name?.trim() || email.split("@")[0]!, passwordHash, createdAt: now };
     tx.insert(users).values(user).run();
     tx.insert(memberships).values({ organizationId: inv.organizationId, userId: user.id, role: inv.role, createdAt: now }).run();
-    tx.update(invitations).set({ acceptedAt: now, acceptedBy: user.id }).where(eq(invitations.id, inv.id)).run();
     recordAudit(tx, { organizationId: inv.organizationId, actor: `user:${email}`, action: "member.join", target: user.id, data: { role: inv.role } });
     return { userId: user.id, email };
   });
+}
+
+/** Marks the invitation used unless it already is (or expired); true when this call claimed it. */
+export function claimInvitation(tx: Db, invitationId: string, userId: string, at: string): boolean {
+  const res = tx
+    .update(invitations)
+    .set({ acceptedAt: at, acceptedBy: userId })
+    .where(and(eq(invitations.id, invitationId), isNull(invitations.acceptedAt), gt(invitations.expiresAt, at)))
+    .run();
+  return res.changes === 1;
 }
 
 export async function changeMemberRole(deps: AppDeps, actor: Actor, userId: string, role: InviteRole) {

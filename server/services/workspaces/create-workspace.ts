@@ -2,7 +2,7 @@ import { lines, workspaces } from "@/db/schema";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/client";
 import type { Actor } from "../../auth/permissions";
-import { assertCan } from "../../auth/permissions";
+import { assertCan, assertOrganizationWide } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import { recordAudit } from "../audit/record-audit";
@@ -28,6 +28,7 @@ export function validateWorkspaceName(name: unknown): string {
 export async function createWorkspace(deps: AppDeps, actor: Actor, input: { name: string }) {
   const { db } = deps;
   assertCan(actor, "workspace.create");
+  assertOrganizationWide(actor, "create workspaces");
   const name = validateWorkspaceName(input.name);
   if (!actor.organizationId) throw new AppError("bad_request", "No organization");
   const orgId = actor.organizationId;
