@@ -53,6 +53,7 @@ export const DOOR_PERMISSIONS = {
   "trpc:connections.verify": "connection.use",
   "trpc:connections.beginOAuth": "connection.write",
   "trpc:connections.siteChoices": "connection.read",
+  "trpc:connections.oauthCallbackUrl": "connection.read",
   "trpc:connections.chooseSite": "connection.write",
   "trpc:intakes.list": "intake.read",
   "trpc:intakes.createWebhook": "intake.write",
