@@ -70,6 +70,8 @@ export interface FlowNodeData extends Record<string, unknown> {
   name: string;
   config: Record<string, unknown>;
   connectionId?: string | null;
+  /** Skipped in runs (events flow through it); shown greyed. */
+  disabled?: boolean;
 }
 
 export interface NoteData extends Record<string, unknown> {

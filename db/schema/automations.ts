@@ -11,6 +11,7 @@ export type StoredGraph = {
     config: Record<string, unknown>;
     position?: { x: number; y: number };
     notes?: string;
+    disabled?: boolean;
   }>;
   edges: Array<{ from: string; to: string }>;
   notes?: Array<{ id: string; text: string; position: { x: number; y: number }; size?: { width: number; height: number } }>;

@@ -1,0 +1,57 @@
+"use client";
+/**
+ * Adding a node from the palette. Dropped: where it was dropped. Clicked: right of the selected node and
+ * connected from it (when the new node can receive events), or in the middle of the view when nothing is
+ * selected; never on top of another node. The new node is selected and kept in view.
+ */
+import { useReactFlow } from "@xyflow/react";
+import { useCallback } from "react";
+import { useCanvasStore } from "./canvas-store";
+import { defaultNameFor, freeSpot } from "./graph-utils";
+import { isUnitNode, type PaletteUnit } from "./types";
+
+type Flow = ReturnType<typeof useReactFlow>;
+
+export function useAddUnit(readOnly: boolean) {
+  const flow = useReactFlow();
+  return useCallback(
+    (unit: PaletteUnit, position?: { x: number; y: number }) => {
+      if (readOnly) return;
+      const s = useCanvasStore.getState();
+      const selected = s.nodes.filter((n) => n.selected);
+      const anchor = !position && selected.length === 1 && isUnitNode(selected[0]!) ? selected[0] : undefined;
+      let at = position;
+      if (!at) {
+        const box = document.querySelector(".react-flow")?.getBoundingClientRect();
+        const around = flow.screenToFlowPosition({ x: (box?.left ?? 0) + (box?.width ?? 800) / 2, y: (box?.top ?? 0) + (box?.height ?? 600) / 2 });
+        // A trigger starts a new flow: it is not placed after (or wired to) the selection.
+        at = freeSpot(s.nodes, anchor && unit.kind === "component" ? { anchor } : { around });
+      }
+      const id = s.addNode({
+        key: unit.key,
+        kind: unit.kind,
+        baseName: defaultNameFor(unit),
+        position: at,
+        connectFrom: anchor && unit.kind === "component" ? anchor.id : undefined,
+      });
+      // The node panel opens and narrows the canvas: keep the new node in view.
+      setTimeout(() => revealNode(flow, id), 60);
+      return id;
+    },
+    [flow, readOnly],
+  );
+}
+
+/** Pans (at the current zoom) so that the node is inside the canvas, if it is not already. */
+export function revealNode(flow: Flow, id: string) {
+  const node = flow.getNode(id);
+  const box = document.querySelector(".react-flow")?.getBoundingClientRect();
+  if (!node || !box) return;
+  const { x, y, zoom } = flow.getViewport();
+  const w = (node.measured?.width ?? 240) * zoom;
+  const h = (node.measured?.height ?? 80) * zoom;
+  const left = node.position.x * zoom + x;
+  const top = node.position.y * zoom + y;
+  if (left >= 0 && top >= 0 && left + w <= box.width && top + h <= box.height) return;
+  flow.setCenter(node.position.x + (node.measured?.width ?? 240) / 2, node.position.y + (node.measured?.height ?? 80) / 2, { zoom, duration: 200 });
+}
