@@ -305,8 +305,8 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
           )}
         </div>
         {selected && (
-          // Narrow screens: the panel is a full-width sheet over the canvas.
-          <div className={narrow ? "fixed inset-x-0 bottom-0 top-(--shell-bar-h) z-30 flex [&>aside]:w-full [&>aside]:border-l-0" : "contents"}>
+          // Narrow screens: the panel is a full-width sheet over the canvas, under the toolbar (Save stays reachable).
+          <div className={narrow ? "fixed inset-x-0 bottom-0 top-[calc(var(--shell-bar-h)+3.25rem)] z-30 flex [&>aside]:w-full [&>aside]:border-l-0 [&>aside]:border-t" : "contents"}>
             <ConfigPanel
               key={selected.id}
               node={selected}

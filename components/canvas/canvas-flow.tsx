@@ -45,12 +45,19 @@ export function CanvasFlow({ onAddUnit, readOnly, onNodeMenu, onPaneMenu, onUser
   const { byKey } = useCatalog();
   const { resolved: theme } = useTheme();
 
-  // Edges into or out of a disabled node are dashed: events pass through, nothing runs there.
+  // Names change rarely; a string keeps drag frames from rebuilding the edges below.
+  const namesKey = useCanvasStore((s) => s.nodes.map((n) => `${n.id}\u0000${(n.data as FlowNodeData).name ?? ""}`).join("\u0001"));
+  // Edges are named by their nodes ("Connection from start to fetch"); edges into or out of a disabled node
+  // are dashed: events pass through, nothing runs there.
   const shownEdges = useMemo(() => {
-    if (!disabledKey) return edges;
-    const off = new Set(disabledKey.split(","));
-    return edges.map((e): Edge => (off.has(e.source) || off.has(e.target) ? { ...e, style: { ...EDGE_OPTIONS[theme].style, ...DISABLED_EDGE_STYLE } } : e));
-  }, [edges, disabledKey, theme]);
+    const names = new Map(namesKey.split("\u0001").map((p) => p.split("\u0000") as [string, string]));
+    const off = new Set(disabledKey ? disabledKey.split(",") : []);
+    return edges.map((e): Edge => ({
+      ...e,
+      ariaLabel: `Connection from ${names.get(e.source) || "note"} to ${names.get(e.target) || "note"}`,
+      ...(off.has(e.source) || off.has(e.target) ? { style: { ...EDGE_OPTIONS[theme].style, ...DISABLED_EDGE_STYLE } } : {}),
+    }));
+  }, [edges, disabledKey, namesKey, theme]);
 
   const onConnect = useCallback(
     (c: Connection) => {

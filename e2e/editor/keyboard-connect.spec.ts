@@ -1,0 +1,90 @@
+/**
+ * The editor without a mouse: nodes, handles and edges have accessible names; a focused node connects to
+ * another through a list (C, arrows, Enter); Shift+F10 opens its menu; D disables it.
+ */
+import { test, expect } from "../fixtures";
+import { CanvasPage } from "../support/canvas-page";
+
+test("keyboard: accessible names, connect with C, menu with Shift+F10, disable with D", async ({ page, api, seed }) => {
+  const ws = seed.workspaceId;
+  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
+    data: {
+      name: "Keyboard only",
+      graph: {
+        nodes: [
+          { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+          { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: -60 } },
+          { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/" }, position: { x: 320, y: 80 } },
+        ],
+        edges: [],
+      },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const app = await created.json();
+  const canvas = new CanvasPage(page);
+  await canvas.goto(ws, app.id);
+
+  // Accessible names: nodes by what they are and their name; handles by direction and node.
+  await expect(page.getByRole("group", { name: "Manual start node, start" })).toBeVisible();
+  await expect(page.getByRole("group", { name: /^HTTP request node, probe/ })).toBeVisible();
+  await expect(canvas.wrapper("probe").locator('.react-flow__handle[aria-label="Input of probe"]')).toHaveCount(1);
+  await expect(canvas.wrapper("start").locator('.react-flow__handle[aria-label="Output of start"]')).toHaveCount(1);
+
+  // Tab reaches the nodes; C on the focused trigger lists only nodes that can receive its events.
+  await page.locator("#automation-name").focus();
+  for (let i = 0; i < 150; i++) {
+    await page.keyboard.press("Tab");
+    if (await canvas.wrapper("start").evaluate((el) => el === document.activeElement)) break;
+  }
+  await expect(canvas.wrapper("start")).toBeFocused();
+  await page.keyboard.press("c");
+  const search = page.getByTestId("connect-search");
+  await expect(search).toBeFocused();
+  await expect(page.getByRole("option")).toHaveText([/gate/, /probe/]);
+  await expect(page.getByTestId("connect-direction-from")).toBeDisabled(); // a trigger has no input
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("option", { name: /probe/ })).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("Enter");
+  await expect(search).toHaveCount(0);
+  expect(await canvas.hasEdge("start", "probe")).toBe(true);
+  await expect(page.getByRole("group", { name: "Connection from start to probe" })).toHaveCount(1);
+
+  // From the gate, "take input from" offers the trigger; typing filters; Enter connects.
+  await canvas.wrapper("gate").focus();
+  await page.keyboard.press("c");
+  await page.getByTestId("connect-direction-from").click();
+  await page.getByTestId("connect-search").fill("sta");
+  await expect(page.getByRole("option")).toHaveText([/start/]);
+  await page.keyboard.press("Enter");
+  expect(await canvas.hasEdge("start", "gate")).toBe(true);
+  // A loop is never offered: probe is not yet downstream of gate, so gate → probe is; then probe → gate is not.
+  await canvas.wrapper("gate").focus();
+  await page.keyboard.press("c");
+  await page.getByTestId("connect-search").fill("probe");
+  await page.keyboard.press("Enter");
+  expect(await canvas.hasEdge("gate", "probe")).toBe(true);
+  await canvas.wrapper("probe").focus();
+  await page.keyboard.press("c");
+  await expect(page.getByRole("option")).toHaveCount(0);
+  await page.keyboard.press("Escape");
+
+  // Shift+F10 opens the focused node's menu; arrows and Enter choose; focus comes back to the node.
+  await canvas.wrapper("probe").focus();
+  await page.keyboard.press("Shift+F10");
+  const menu = page.getByRole("menu", { name: "Actions for probe" });
+  await expect(menu).toBeFocused();
+  await page.keyboard.press("d"); // first letter jumps to "Duplicate" …
+  await page.keyboard.press("ArrowDown"); // … "Copy"
+  await page.keyboard.press("ArrowDown"); // … "Disable"
+  await expect(menu).toHaveAttribute("aria-activedescendant", "cm-item-disable");
+  await page.keyboard.press("Enter");
+  await expect(menu).toHaveCount(0);
+  await expect(canvas.nodeByName("probe")).toHaveAttribute("data-disabled", "true");
+  await expect(canvas.wrapper("probe")).toBeFocused();
+
+  // D toggles it back.
+  await page.keyboard.press("d");
+  await expect(canvas.nodeByName("probe")).not.toHaveAttribute("data-disabled", "true");
+  await expect(canvas.edges()).toHaveCount(3);
+});
