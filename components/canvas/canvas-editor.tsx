@@ -146,7 +146,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   };
 
   // ---- adding nodes (click: after the selected node, connected; drop: where dropped)
-  const addUnit = useAddUnit(readOnly);
+  const addUnit = useAddUnit(readOnly, view);
   const [paletteOpen, setPaletteOpen] = useState(false);
   const addNoteInView = () => {
     const c = flow.getViewport();

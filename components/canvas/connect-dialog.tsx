@@ -4,7 +4,7 @@
  * to another node or its input comes from one, filter the list, move with the arrow keys, Enter to connect.
  * The same rules as dragging apply (store.connect): only components receive events, no duplicates, no loops.
  */
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useCanvasStore } from "./canvas-store";
 import { useCatalog } from "./catalog-context";
@@ -33,6 +33,12 @@ function ConnectList({ nodeId, canReceive, onClose }: { nodeId: string; canRecei
   const [direction, setDirection] = useState<Direction>("to");
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  // After the <dialog> has opened (showModal focuses its first button, after this effect).
+  useEffect(() => {
+    const t = requestAnimationFrame(() => input.current?.focus());
+    return () => cancelAnimationFrame(t);
+  }, []);
 
   const options = useMemo(() => {
     const q = query.trim().toLowerCase();
@@ -85,7 +91,7 @@ function ConnectList({ nodeId, canReceive, onClose }: { nodeId: string; canRecei
         ))}
       </div>
       <input
-        autoFocus
+        ref={input}
         role="combobox"
         aria-expanded="true"
         aria-controls="connect-options"

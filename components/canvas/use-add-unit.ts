@@ -12,7 +12,7 @@ import { isUnitNode, type PaletteUnit } from "./types";
 
 type Flow = ReturnType<typeof useReactFlow>;
 
-export function useAddUnit(readOnly: boolean) {
+export function useAddUnit(readOnly: boolean, view: { isFitted(): boolean; fit(): Promise<void> }) {
   const flow = useReactFlow();
   return useCallback(
     (unit: PaletteUnit, position?: { x: number; y: number }) => {
@@ -34,24 +34,27 @@ export function useAddUnit(readOnly: boolean) {
         position: at,
         connectFrom: anchor && unit.kind === "component" ? anchor.id : undefined,
       });
-      // The node panel opens and narrows the canvas: keep the new node in view.
-      setTimeout(() => revealNode(flow, id), 60);
+      // The node panel opens and narrows the canvas: a fitted view stays fitted (the whole graph, new node
+      // included); otherwise pan just enough to show the new node.
+      setTimeout(() => (view.isFitted() ? void view.fit() : revealNode(flow, id)), 60);
       return id;
     },
-    [flow, readOnly],
+    [flow, readOnly, view],
   );
 }
 
-/** Pans (at the current zoom) so that the node is inside the canvas, if it is not already. */
+/** Pans (at the current zoom) just enough for the node to be inside the canvas with a margin, if it is not. */
 export function revealNode(flow: Flow, id: string) {
   const node = flow.getNode(id);
   const box = document.querySelector(".react-flow")?.getBoundingClientRect();
   if (!node || !box) return;
   const { x, y, zoom } = flow.getViewport();
+  const m = 24;
   const w = (node.measured?.width ?? 240) * zoom;
   const h = (node.measured?.height ?? 80) * zoom;
   const left = node.position.x * zoom + x;
   const top = node.position.y * zoom + y;
-  if (left >= 0 && top >= 0 && left + w <= box.width && top + h <= box.height) return;
-  flow.setCenter(node.position.x + (node.measured?.width ?? 240) / 2, node.position.y + (node.measured?.height ?? 80) / 2, { zoom, duration: 200 });
+  const dx = w + 2 * m > box.width ? box.width / 2 - (left + w / 2) : left < m ? m - left : left + w > box.width - m ? box.width - m - (left + w) : 0;
+  const dy = h + 2 * m > box.height ? box.height / 2 - (top + h / 2) : top < m ? m - top : top + h > box.height - m ? box.height - m - (top + h) : 0;
+  if (dx || dy) void flow.setViewport({ x: x + dx, y: y + dy, zoom }, { duration: 200 });
 }

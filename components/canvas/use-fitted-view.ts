@@ -5,7 +5,7 @@
  * closing, the window resizing) fits it again, so the panel never hides part of a fitted graph.
  */
 import { useReactFlow, type Viewport } from "@xyflow/react";
-import { useCallback, useEffect, useRef, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
 import { FIT_OPTIONS } from "./canvas-flow";
 
 export function useFittedView(container: RefObject<HTMLElement | null>) {
@@ -50,5 +50,5 @@ export function useFittedView(container: RefObject<HTMLElement | null>) {
     };
   }, [container, fit]);
 
-  return { fit, onUserMove, onFitted, isFitted };
+  return useMemo(() => ({ fit, onUserMove, onFitted, isFitted }), [fit, onUserMove, onFitted, isFitted]);
 }

@@ -36,7 +36,7 @@ test("click-to-add places the node after the selected one and connects it", asyn
   await expect(canvas.edges()).toHaveCount(1);
   expect(await canvas.hasEdge(start, fetch)).toBe(true);
   let a = await box(canvas.nodeByName(start));
-  let b = await box(canvas.nodeByName(fetch));
+  const b = await box(canvas.nodeByName(fetch));
   expect(b.x).toBeGreaterThan(a.x + a.width);
   expect(Math.abs(b.y - a.y)).toBeLessThan(4);
 

@@ -13,10 +13,11 @@ test("keyboard: accessible names, connect with C, menu with Shift+F10, disable w
       graph: {
         nodes: [
           { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-          { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: -60 } },
-          { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/" }, position: { x: 320, y: 80 } },
+          { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: -120 } },
+          { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/" }, position: { x: 320, y: 20 } },
+          { id: "n4", name: "tail", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: 160 } },
         ],
-        edges: [],
+        edges: [{ from: "n1", to: "n2" }, { from: "n1", to: "n3" }, { from: "n1", to: "n4" }],
       },
     },
   });
@@ -31,43 +32,47 @@ test("keyboard: accessible names, connect with C, menu with Shift+F10, disable w
   await expect(canvas.wrapper("probe").locator('.react-flow__handle[aria-label="Input of probe"]')).toHaveCount(1);
   await expect(canvas.wrapper("start").locator('.react-flow__handle[aria-label="Output of start"]')).toHaveCount(1);
 
-  // Tab reaches the nodes; C on the focused trigger lists only nodes that can receive its events.
+  // Tab reaches the nodes; C on the focused node lists the nodes that can receive its events.
   await page.locator("#automation-name").focus();
   for (let i = 0; i < 150; i++) {
     await page.keyboard.press("Tab");
-    if (await canvas.wrapper("start").evaluate((el) => el === document.activeElement)) break;
+    if (await canvas.wrapper("gate").evaluate((el) => el === document.activeElement)) break;
   }
-  await expect(canvas.wrapper("start")).toBeFocused();
+  await expect(canvas.wrapper("gate")).toBeFocused();
   await page.keyboard.press("c");
   const search = page.getByTestId("connect-search");
   await expect(search).toBeFocused();
-  await expect(page.getByRole("option")).toHaveText([/gate/, /probe/]);
-  await expect(page.getByTestId("connect-direction-from")).toBeDisabled(); // a trigger has no input
+  // Not the trigger (no input), not itself.
+  await expect(page.getByRole("option")).toHaveText([/probe/, /tail/]);
   await page.keyboard.press("ArrowDown");
-  await expect(page.getByRole("option", { name: /probe/ })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("option", { name: /tail/ })).toHaveAttribute("aria-selected", "true");
   await page.keyboard.press("Enter");
   await expect(search).toHaveCount(0);
-  expect(await canvas.hasEdge("start", "probe")).toBe(true);
-  await expect(page.getByRole("group", { name: "Connection from start to probe" })).toHaveCount(1);
+  expect(await canvas.hasEdge("gate", "tail")).toBe(true);
+  await expect(canvas.wrapper("gate")).toBeFocused();
 
-  // From the gate, "take input from" offers the trigger; typing filters; Enter connects.
-  await canvas.wrapper("gate").focus();
-  await page.keyboard.press("c");
-  await page.getByTestId("connect-direction-from").click();
-  await page.getByTestId("connect-search").fill("sta");
-  await expect(page.getByRole("option")).toHaveText([/start/]);
-  await page.keyboard.press("Enter");
-  expect(await canvas.hasEdge("start", "gate")).toBe(true);
-  // A loop is never offered: probe is not yet downstream of gate, so gate → probe is; then probe → gate is not.
-  await canvas.wrapper("gate").focus();
-  await page.keyboard.press("c");
-  await page.getByTestId("connect-search").fill("probe");
-  await page.keyboard.press("Enter");
-  expect(await canvas.hasEdge("gate", "probe")).toBe(true);
+  // From the probe, "take input from…" offers nodes that can send to it; typing filters; Enter connects.
   await canvas.wrapper("probe").focus();
   await page.keyboard.press("c");
-  await expect(page.getByRole("option")).toHaveCount(0);
+  await page.getByTestId("connect-direction-from").click();
+  // start → probe exists already: only gate and tail are offered.
+  await expect(page.getByRole("option")).toHaveText([/gate/, /tail/]);
+  await page.getByTestId("connect-search").fill("ga");
+  await expect(page.getByRole("option")).toHaveText([/gate/]);
+  await page.keyboard.press("Enter");
+  expect(await canvas.hasEdge("gate", "probe")).toBe(true);
+
+  // A loop is never offered: gate now feeds probe and tail, so neither can feed gate.
+  await canvas.wrapper("tail").focus();
+  await page.keyboard.press("c");
+  await expect(page.getByRole("option")).toHaveText([/probe/]);
+  // A trigger has no input.
   await page.keyboard.press("Escape");
+  await canvas.wrapper("start").focus();
+  await page.keyboard.press("c");
+  await expect(page.getByTestId("connect-direction-from")).toBeDisabled();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("connect-search")).toHaveCount(0);
 
   // Shift+F10 opens the focused node's menu; arrows and Enter choose; focus comes back to the node.
   await canvas.wrapper("probe").focus();
@@ -86,5 +91,5 @@ test("keyboard: accessible names, connect with C, menu with Shift+F10, disable w
   // D toggles it back.
   await page.keyboard.press("d");
   await expect(canvas.nodeByName("probe")).not.toHaveAttribute("data-disabled", "true");
-  await expect(canvas.edges()).toHaveCount(3);
+  await expect(canvas.edges()).toHaveCount(5);
 });

@@ -117,6 +117,7 @@ test("the editor at 390 px: palette drawer, panel sheet, Save reachable, no side
   await expect(page.getByTestId("node-name-input")).toHaveValue("filter");
 
   // Save is reachable with the sheet open.
+  await canvas.field("condition").getByRole("textbox").fill("true");
   await page.getByTestId("save").click();
   await expect(page.getByTestId("save-state")).toContainText(/Saved/);
 

@@ -123,13 +123,9 @@ export class CanvasPage {
     return after.find((n) => !before.includes(n))!;
   }
 
-  /** Whether an edge runs from node `from` to node `to` (by names). */
+  /** Whether an edge runs from node `from` to node `to` (by names; edges are named after their nodes). */
   async hasEdge(from: string, to: string): Promise<boolean> {
-    const ids = await this.page.evaluate(([a, b]) => {
-      const id = (name: string) => document.querySelector(`.react-flow__node:has([data-node-name="${name}"])`)?.getAttribute("data-id");
-      return [id(a!), id(b!)];
-    }, [from, to]);
-    return (await this.page.locator(`.react-flow__edge[data-id="e:${ids[0]}->${ids[1]}"]`).count()) === 1;
+    return (await this.page.getByRole("group", { name: `Connection from ${from} to ${to}`, exact: true }).count()) === 1;
   }
 
   /** Right-clicks the node called `name` and returns the open menu. */
