@@ -16,7 +16,7 @@ export interface MenuActions {
   tidy(): void;
 }
 
-type Open = { x: number; y: number; label: string; items: MenuItem[] } | null;
+type Open = { x: number; y: number; label: string; items: MenuItem[]; returnFocus: Element | null } | null;
 
 /** The node under keyboard focus (React Flow's focusable wrapper), else the only selected node. */
 export function focusedNodeId(): string | null {
@@ -34,6 +34,7 @@ export function useCanvasMenus(a: MenuActions): { openForNodes(ids: string[], x:
 
   const openForNodes = useCallback(
     (ids: string[], x: number, y: number) => {
+      const returnFocus = document.activeElement;
       const s = store.getState();
       // Right-clicking outside the selection acts on that node alone, as in file managers.
       const selected = s.nodes.filter((n) => n.selected).map((n) => n.id);
@@ -74,7 +75,7 @@ export function useCanvasMenus(a: MenuActions): { openForNodes(ids: string[], x:
         });
       }
       items.push({ id: "delete", label: "Delete", icon: <Trash2 size={14} />, shortcut: "Del", danger: true, disabled: ro, separatorBefore: true, onSelect: () => s.deleteNodes(targets) });
-      setOpen({ x, y, label, items: items.map((i) => ({ ...i, shortcut: i.shortcut?.replace("Mod", isMac() ? "⌘" : "Ctrl") })) });
+      setOpen({ x, y, label, returnFocus, items: items.map((i) => ({ ...i, shortcut: i.shortcut?.replace("Mod", isMac() ? "⌘" : "Ctrl") })) });
     },
     [a, store],
   );
@@ -91,7 +92,7 @@ export function useCanvasMenus(a: MenuActions): { openForNodes(ids: string[], x:
         { id: "fit", label: "Fit view", icon: <Maximize size={14} />, shortcut: "1", onSelect: a.fit },
         { id: "tidy", label: "Tidy up", icon: <LayoutGrid size={14} />, shortcut: "Shift+T", disabled: ro, onSelect: a.tidy },
       ];
-      setOpen({ x, y, label: "Canvas actions", items: items.map((i) => ({ ...i, shortcut: i.shortcut?.replace("Mod", isMac() ? "⌘" : "Ctrl") })) });
+      setOpen({ x, y, label: "Canvas actions", returnFocus: document.activeElement, items: items.map((i) => ({ ...i, shortcut: i.shortcut?.replace("Mod", isMac() ? "⌘" : "Ctrl") })) });
     },
     [a, flow, store],
   );
@@ -108,7 +109,7 @@ export function useCanvasMenus(a: MenuActions): { openForNodes(ids: string[], x:
     if (box) openForPane(box.left + box.width / 2, box.top + box.height / 2);
   }, [openForNodes, openForPane]);
 
-  const element = open ? <ContextMenu x={open.x} y={open.y} label={open.label} items={open.items} onClose={close} /> : null;
+  const element = open ? <ContextMenu x={open.x} y={open.y} label={open.label} items={open.items} onClose={close} returnFocus={open.returnFocus} /> : null;
   return { openForNodes, openForPane, openFromKeyboard, element };
 }
 

@@ -19,7 +19,7 @@ export interface MenuItem {
   separatorBefore?: boolean;
 }
 
-export function ContextMenu({ x, y, label, items, onClose }: { x: number; y: number; label: string; items: MenuItem[]; onClose: () => void }) {
+export function ContextMenu({ x, y, label, items, onClose, returnFocus }: { x: number; y: number; label: string; items: MenuItem[]; onClose: () => void; returnFocus?: Element | null }) {
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState({ left: x, top: y });
   const [active, setActive] = useState(() => items.findIndex((i) => !i.disabled));
@@ -34,7 +34,8 @@ export function ContextMenu({ x, y, label, items, onClose }: { x: number; y: num
   }, [x, y]);
 
   useEffect(() => {
-    returnTo.current = document.activeElement;
+    // Given by the opener when opening changes focus (e.g. selecting the node opens its panel).
+    returnTo.current = returnFocus ?? document.activeElement;
     ref.current?.focus();
     const onDown = (e: PointerEvent) => {
       if (!ref.current?.contains(e.target as Node)) onClose();
@@ -46,7 +47,7 @@ export function ContextMenu({ x, y, label, items, onClose }: { x: number; y: num
       window.removeEventListener("blur", onClose);
       (returnTo.current as HTMLElement | null)?.focus?.({ preventScroll: true });
     };
-  }, [onClose]);
+  }, [onClose]); // eslint-disable-line react-hooks/exhaustive-deps -- returnFocus is read once, at opening
 
   const enabled = items.map((it, i) => (it.disabled ? -1 : i)).filter((i) => i >= 0);
   const move = (dir: 1 | -1) => {

@@ -23,9 +23,9 @@ async function allNodesInside(page: Page, area: Locator) {
   return boxes.length;
 }
 
-test("click-to-add places the node after the selected one and connects it", async ({ page, seed }) => {
+test("click-to-add places the node after the selected one and connects it", async ({ page, api, seed }) => {
   const canvas = new CanvasPage(page);
-  const id = await canvas.create(seed.workspaceId, "Click to add");
+  await canvas.create(seed.workspaceId, "Click to add");
 
   // Nothing selected: a trigger goes in the middle, unconnected.
   const start = await canvas.clickPalette("core.manual");
@@ -67,23 +67,28 @@ test("click-to-add places the node after the selected one and connects it", asyn
   await expect(page.locator(".react-flow__node")).toHaveCount(4);
   await expect(canvas.edges()).toHaveCount(3);
 
-  await canvas.save();
-  await expect(page.getByTestId("save-state")).toContainText("Saved");
-
-  // Reopened: the whole graph is in view, and stays in view with the node panel open.
-  await canvas.goto(seed.workspaceId, id);
+  // A reopened automation is fitted whole, coming from another one, and stays so with the node panel open.
+  page.on("dialog", (d) => void d.accept()); // leaving the unsaved click-to-add graph
+  const wide = await api.post(`/api/v1/factories/${seed.workspaceId}/apps`, {
+    data: {
+      name: "Wide",
+      graph: {
+        nodes: [
+          { id: "w1", name: "start", key: "core.manual", config: {}, position: { x: -900, y: -400 } },
+          ...[1, 2, 3].map((i) => ({ id: `w${i + 1}`, name: `gate${i}`, key: "core.filter", config: { condition: "{{ true }}" }, position: { x: -900 + i * 700, y: -400 + i * 260 } })),
+        ],
+        edges: [{ from: "w1", to: "w2" }, { from: "w2", to: "w3" }, { from: "w3", to: "w4" }],
+      },
+    },
+  });
+  expect(wide.status(), await wide.text()).toBe(201);
+  await canvas.goto(seed.workspaceId, (await wide.json()).id);
   await expect(page.locator(".react-flow__node")).toHaveCount(4);
   await expect.poll(() => allNodesInside(page, canvas.canvas).catch(() => 0)).toBe(4);
-  await canvas.wrapper(check).click();
+  await canvas.wrapper("gate3").click();
   await expect(canvas.panel()).toBeVisible();
-  await expect.poll(async () => {
-    try {
-      return await allNodesInside(page, canvas.canvas);
-    } catch {
-      return 0;
-    }
-  }).toBe(4);
+  await expect.poll(() => allNodesInside(page, canvas.canvas).catch(() => 0)).toBe(4);
   const panel = await box(canvas.panel());
-  const boxes = await page.locator(".react-flow__node").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
-  for (const right of boxes) expect(right).toBeLessThanOrEqual(panel.x + 1);
+  const rights = await page.locator(".react-flow__node").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
+  for (const right of rights) expect(right).toBeLessThanOrEqual(panel.x + 1);
 });
