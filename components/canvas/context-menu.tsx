@@ -45,7 +45,10 @@ export function ContextMenu({ x, y, label, items, onClose, returnFocus }: { x: n
     return () => {
       window.removeEventListener("pointerdown", onDown, true);
       window.removeEventListener("blur", onClose);
-      (returnTo.current as HTMLElement | null)?.focus?.({ preventScroll: true });
+      let back = returnTo.current as HTMLElement | null;
+      // A canvas node may have been re-created meanwhile (culled while the view moved): find it again.
+      if (back && !back.isConnected && back.dataset?.id) back = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(back.dataset.id)}"]`);
+      back?.focus?.({ preventScroll: true });
     };
   }, [onClose]); // eslint-disable-line react-hooks/exhaustive-deps -- returnFocus is read once, at opening
 

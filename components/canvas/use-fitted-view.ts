@@ -3,6 +3,8 @@
  * Fit-to-view that stays fitted: the graph is fitted when an automation is (re)loaded, and as long as the
  * user has not panned or zoomed since the last fit, a change of the canvas size (the node panel opening or
  * closing, the window resizing) fits it again, so the panel never hides part of a fitted graph.
+ * Nodes outside the view are not rendered (onlyRenderVisibleElements), so a node with keyboard focus can be
+ * re-created while the view moves; focus is then given back to it once the view has settled.
  */
 import { useReactFlow, type Viewport } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
@@ -11,6 +13,29 @@ import { FIT_OPTIONS } from "./canvas-flow";
 export function useFittedView(container: RefObject<HTMLElement | null>) {
   const flow = useReactFlow();
   const fitted = useRef<Viewport | "pending" | null>("pending");
+  const focusedNode = useRef<string | null>(null);
+
+  useEffect(() => {
+    const onFocusIn = (e: FocusEvent) => {
+      focusedNode.current = (e.target as HTMLElement | null)?.closest?.<HTMLElement>(".react-flow__node")?.dataset.id ?? null;
+    };
+    // A click elsewhere means focus left on purpose.
+    const onPointer = (e: PointerEvent) => {
+      if (!(e.target as HTMLElement | null)?.closest?.(".react-flow__node")) focusedNode.current = null;
+    };
+    document.addEventListener("focusin", onFocusIn);
+    document.addEventListener("pointerdown", onPointer, true);
+    return () => {
+      document.removeEventListener("focusin", onFocusIn);
+      document.removeEventListener("pointerdown", onPointer, true);
+    };
+  }, []);
+  const restoreFocus = useCallback(() => {
+    const id = focusedNode.current;
+    const active = document.activeElement;
+    if (!id || (active && active !== document.body && active.isConnected)) return;
+    document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)?.focus({ preventScroll: true });
+  }, []);
 
   const fit = useCallback(
     async (duration = 200) => {
@@ -19,8 +44,9 @@ export function useFittedView(container: RefObject<HTMLElement | null>) {
       await Promise.race([flow.fitView({ ...FIT_OPTIONS, duration }), new Promise((r) => setTimeout(r, 1500))]);
       // After an animated fit the viewport settles at its end value.
       fitted.current = flow.getViewport();
+      requestAnimationFrame(restoreFocus);
     },
-    [flow],
+    [flow, restoreFocus],
   );
 
   const onUserMove = useCallback((vp: Viewport) => {

@@ -74,6 +74,14 @@ test("keyboard: accessible names, connect with C, menu with Shift+F10, disable w
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("connect-search")).toHaveCount(0);
 
+  // Enter on a focused node opens its panel; the canvas refits to the narrower space and focus stays on the node.
+  await canvas.wrapper("tail").focus();
+  await page.keyboard.press("Enter");
+  await expect(canvas.panel()).toBeVisible();
+  await expect(canvas.wrapper("tail")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(canvas.panel()).toBeHidden();
+
   // Shift+F10 opens the focused node's menu; arrows and Enter choose; focus comes back to the node.
   await canvas.wrapper("probe").focus();
   await page.keyboard.press("Shift+F10");
