@@ -83,8 +83,8 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const [metaDirty, setMetaDirty] = useState(false);
   const [siteFor, setSiteFor] = useState<string | null>(null);
   const loadedVersion = useRef<string | null>(null);
-  const canvasBox = useRef<HTMLDivElement>(null);
-  const view = useFittedView(canvasBox);
+  const [canvasEl, setCanvasEl] = useState<HTMLDivElement | null>(null);
+  const view = useFittedView(canvasEl);
   const narrow = useNarrow();
   useEffect(() => {
     const a = automation.data;
@@ -290,9 +290,10 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         readOnly={readOnly}
       />
       <div className="flex min-h-0 flex-1">
-        {!readOnly && !narrow && <BuildingBlocks onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
+        {/* max-md:hidden too: before hydration settles, `narrow` is not known yet. */}
+        {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
         {!readOnly && narrow && <PaletteDrawer open={paletteOpen} onClose={() => setPaletteOpen(false)} onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
-        <div ref={canvasBox} className="relative min-w-0 flex-1" data-testid="canvas">
+        <div ref={setCanvasEl} className="relative min-w-0 flex-1" data-testid="canvas">
           <CanvasFlow onAddUnit={addUnit} readOnly={readOnly} onNodeMenu={menus.openForNodes} onPaneMenu={menus.openForPane} onUserMove={view.onUserMove} onFitted={view.onFitted} />
           {menus.element}
           {nodes.length === 0 && (

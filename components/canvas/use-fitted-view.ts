@@ -7,10 +7,11 @@
  * re-created while the view moves; focus is then given back to it once the view has settled.
  */
 import { useReactFlow, type Viewport } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { FIT_OPTIONS } from "./canvas-flow";
 
-export function useFittedView(container: RefObject<HTMLElement | null>) {
+/** `el` is the element around the canvas (its size changes are watched); pass it from a state-setter ref. */
+export function useFittedView(el: HTMLElement | null) {
   const flow = useReactFlow();
   const fitted = useRef<Viewport | "pending" | null>("pending");
   const focusedNode = useRef<string | null>(null);
@@ -57,7 +58,6 @@ export function useFittedView(container: RefObject<HTMLElement | null>) {
   const isFitted = useCallback(() => fitted.current !== null, []);
 
   useEffect(() => {
-    const el = container.current;
     if (!el) return;
     let last = { w: el.clientWidth, h: el.clientHeight };
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -74,7 +74,7 @@ export function useFittedView(container: RefObject<HTMLElement | null>) {
       ro.disconnect();
       clearTimeout(timer);
     };
-  }, [container, fit]);
+  }, [el, fit]);
 
   return useMemo(() => ({ fit, onUserMove, onFitted, isFitted }), [fit, onUserMove, onFitted, isFitted]);
 }

@@ -89,6 +89,15 @@ test("the editor at 390 px: palette drawer, panel sheet, Save reachable, no side
   expect(await noSideScroll()).toBe(true);
   expect(await inViewport('[data-testid="save"]')).toBe(true);
   await expect(page.getByLabel("Building blocks")).toHaveCount(0); // no fixed palette
+  // Fitted to the phone's width (not to the narrower canvas of a first, desktop-shaped render).
+  await expect
+    .poll(() =>
+      page.locator(".react-flow__node").evaluateAll((els) => {
+        const r = els.map((e) => e.getBoundingClientRect());
+        return Math.max(...r.map((b) => b.right)) - Math.min(...r.map((b) => b.left));
+      }),
+    )
+    .toBeGreaterThan(390 * 0.6);
   await expect(page.getByTestId("toolbar-more")).toBeVisible();
   // The page itself does not scroll: the editor fits under the shell's bar.
   expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1)).toBe(true);
