@@ -5,7 +5,7 @@
  */
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { create } from "zustand";
-import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, wouldCycle } from "./graph-utils";
+import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, unitNodeA11y, wouldCycle } from "./graph-utils";
 import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, Problem } from "./types";
 import { isUnitNode } from "./types";
 
@@ -41,7 +41,8 @@ export interface CanvasState {
   onEdgesChange(changes: EdgeChange<FlowEdge>[]): void;
   connect(connection: Connection): { ok: boolean; reason?: string };
 
-  addNode(args: { key: string; kind: "trigger" | "component"; baseName: string; position: { x: number; y: number }; config?: Record<string, unknown>; connectionId?: string | null }): string;
+  /** Adds a node (selected); `connectFrom` also draws an edge from that node to it, in the same undo step. */
+  addNode(args: { key: string; kind: "trigger" | "component"; baseName: string; position: { x: number; y: number }; config?: Record<string, unknown>; connectionId?: string | null; connectFrom?: string }): string;
   addNote(position: { x: number; y: number }, text?: string): string;
   /** `labels`: display names of picked values by config path to set (null removes one), in the same undo step. */
   updateNodeConfig(nodeId: string, patch: Record<string, unknown>, labels?: Record<string, { value: string; label: string } | null>): void;
@@ -52,6 +53,8 @@ export interface CanvasState {
   select(nodeIds: string[]): void;
   deleteSelected(): void;
   deleteNodes(ids: string[]): void;
+  /** Disables the given unit nodes, or enables them when all of them are disabled already. */
+  toggleDisabled(ids: string[]): void;
   duplicateSelected(): void;
   copySelection(): ClipboardPayload | null;
   paste(payload: ClipboardPayload, at?: { x: number; y: number }): string[];
@@ -188,16 +191,20 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       return { ok: true };
     },
 
-    addNode({ key, kind, baseName, position, config, connectionId }) {
+    addNode({ key, kind, baseName, position, config, connectionId, connectFrom }) {
       const id = newNodeId();
       const node: FlowNode = {
         id,
         type: kind,
         position,
         selected: true,
+        ...unitNodeA11y(id),
         data: { key, name: uniqueName(baseName, names()), config: config ?? {}, connectionId: connectionId ?? null },
       };
-      commit({ nodes: [...get().nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node] });
+      const s = get();
+      const from = connectFrom ? s.nodes.find((n) => n.id === connectFrom) : undefined;
+      const edges = from && isUnitNode(from) && kind === "component" ? [...s.edges, { id: edgeId(from.id, id), source: from.id, target: id }] : s.edges;
+      commit({ nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node], edges });
       return id;
     },
     addNote(position, text = "") {
@@ -281,6 +288,20 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       get().select(ids);
       get().deleteSelected();
     },
+    toggleDisabled(ids) {
+      const s = get();
+      const want = new Set(ids);
+      const targets = s.nodes.filter((n) => want.has(n.id) && isUnitNode(n));
+      if (!targets.length) return;
+      const disable = targets.some((n) => !(n.data as FlowNodeData).disabled);
+      commit({
+        nodes: s.nodes.map((n) => {
+          if (!want.has(n.id) || !isUnitNode(n)) return n;
+          const { disabled: _was, ...data } = n.data;
+          return { ...n, data: disable ? { ...data, disabled: true } : data };
+        }),
+      });
+    },
     duplicateSelected() {
       const payload = get().copySelection();
       if (payload) get().paste(payload);
@@ -314,7 +335,7 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         const name = uniqueName(d.name, taken);
         taken.push(name);
         if (name !== d.name) renames.push([d.name, name]);
-        return { id, type: n.type as "trigger" | "component", position, selected: true, data: { ...d, name } };
+        return { id, type: n.type as "trigger" | "component", position, selected: true, ...unitNodeA11y(id), data: { ...d, name } };
       });
       // References between pasted nodes follow their new names.
       for (const n of fresh) {

@@ -76,6 +76,8 @@ export interface FlowNodeData extends Record<string, unknown> {
   config: Record<string, unknown>;
   connectionId?: string | null;
   labels?: NodeLabels;
+  /** Skipped in runs (events flow through it); shown greyed. */
+  disabled?: boolean;
 }
 
 export interface NoteData extends Record<string, unknown> {

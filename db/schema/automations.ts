@@ -13,6 +13,7 @@ export type StoredGraph = {
     notes?: string;
     /** Display names of picked values by config path (editor only; the runner ignores them). */
     labels?: Record<string, { value: string; label: string }>;
+    disabled?: boolean;
   }>;
   edges: Array<{ from: string; to: string }>;
   notes?: Array<{ id: string; text: string; position: { x: number; y: number }; size?: { width: number; height: number } }>;

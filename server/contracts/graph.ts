@@ -49,6 +49,10 @@ export const GraphNodeSchema = z.object({
   position: z.object({ x: z.number(), y: z.number() }).optional(),
   notes: z.string().max(10_000).optional(),
   labels: NodeLabelsSchema.optional(),
+  disabled: z
+    .boolean()
+    .optional()
+    .describe("Skipped in runs: events flow through to its downstream nodes, and $steps.<name> stays absent. A disabled trigger does not fire."),
 });
 
 export const GraphEdgeSchema = z.object({
