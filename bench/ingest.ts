@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { startCheckpointer } from "@/db/checkpointer";
+import { startCheckpointer } from "@/db/sqlite/checkpointer";
 import { groupCommitter } from "@/db/sqlite/group-commit";
 import { BODY, benchDeps, listen, threeStepAutomation } from "./harness";
 

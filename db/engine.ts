@@ -21,6 +21,12 @@ export interface StepJob {
   runStatus: string;
   /** The claim's fencing token. */
   token: string;
+  /**
+   * How many times this step was in flight when its worker stopped (its lease expired: the process
+   * died or hung). Counted in the claim that takes the expired lease over, so a step that kills every
+   * process that runs it is still counted; the executor quarantines it at the limit.
+   */
+  stops: number;
 }
 
 /** The run fields the executor needs. */

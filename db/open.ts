@@ -5,6 +5,7 @@
 import { isPostgresUrl, type Backend } from "./backend";
 import { openDb, type Db } from "./client";
 import { openPgBackend, type PgOptions } from "./pg/backend";
+import { startCheckpointer } from "./sqlite/checkpointer";
 import { sqliteBackend } from "./sqlite/backend";
 import { sqliteEngine } from "./sqlite/engine";
 import { embeddedQueue } from "./sqlite/queue";
@@ -22,6 +23,8 @@ export interface OpenedStorage {
 
 export interface OpenStorageOptions {
   synchronous?: "NORMAL" | "FULL";
+  /** SQLite: checkpoint the WAL on a background thread (server processes). */
+  checkpoint?: boolean;
   pg?: PgOptions;
   migrate?: boolean;
 }
@@ -33,6 +36,6 @@ export async function openStorage(urlOrPath: string, opts: OpenStorageOptions = 
     return { store: createStore(backend, pgEngine(backend)), backend };
   }
   const sqlite = openDb(urlOrPath, { synchronous: opts.synchronous, migrate: opts.migrate });
-  const backend = sqliteBackend(sqlite);
+  const backend = sqliteBackend(sqlite, opts.checkpoint ? startCheckpointer(sqlite) : null);
   return { store: createStore(backend, sqliteEngine(sqlite)), backend, sqlite, queue: embeddedQueue(sqlite) };
 }

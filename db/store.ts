@@ -24,6 +24,7 @@ import { rateLimitsStore } from "./stores/rate-limits";
 import { registrationsStore } from "./stores/registrations";
 import { runsStore } from "./stores/runs";
 import { schedulesStore } from "./stores/schedules";
+import { settingsStore } from "./stores/settings";
 import { tasksStore } from "./stores/tasks";
 import { usageStore } from "./stores/usage";
 import { usersStore } from "./stores/users";
@@ -45,6 +46,7 @@ const domains = {
   registrations: registrationsStore,
   runs: runsStore,
   schedules: schedulesStore,
+  settings: settingsStore,
   tasks: tasksStore,
   usage: usageStore,
   users: usersStore,

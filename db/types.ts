@@ -23,6 +23,7 @@ export type WebhookRegistrationUserRow = typeof s.webhookRegistrationUsers.$infe
 export type ApiKeyRow = typeof s.apiKeys.$inferSelect;
 export type IdempotencyRow = typeof s.idempotencyKeys.$inferSelect;
 export type JobRow = typeof s.jobs.$inferSelect;
+export type SettingRow = typeof s.settings.$inferSelect;
 export type UsageCounterRow = typeof s.usageCounters.$inferSelect;
 export type RateLimitRow = typeof s.rateLimits.$inferSelect;
 export type { IdempotencyClaim, IdempotencyRequest } from "./stores/idempotency";

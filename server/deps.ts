@@ -44,9 +44,9 @@ async function buildDeps(): Promise<AppDeps> {
     import("./crypto/secret-box"),
     import("./logger"),
   ]);
-  const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, pg: { max: env.CONVEYOR_PG_POOL_MAX } });
+  const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, checkpoint: true, pg: { max: env.CONVEYOR_PG_POOL_MAX } });
   const queue = storage.queue ?? (await (await import("@/db/queue/bullmq")).openBullmqQueue(env.REDIS_URL!, storage));
-  return {
+  const deps: AppDeps = {
     store: storage.store,
     queue,
     db: storage.sqlite ?? unconvertedDb(),
@@ -55,6 +55,9 @@ async function buildDeps(): Promise<AppDeps> {
     log: createLogger({ service: "conveyor" }, env.LOG_LEVEL),
     now: () => new Date(),
   };
+  const { installEgressGuard } = await import("./services/settings/egress-policy");
+  installEgressGuard(deps, { endpoints: env.serviceEndpoints, allowPrivateByDefault: env.CONVEYOR_EGRESS_PRIVATE_NETWORKS === "allow" });
+  return deps;
 }
 
 /** Deps over already-opened storage (child processes, benchmarks, test harnesses). */

@@ -67,11 +67,17 @@ export interface PaletteUnit extends CatalogUnit {
   integration: CatalogIntegration;
 }
 
+/** Display names of picked values by config path (see NodeLabelsSchema in server/contracts/graph.ts). */
+export type NodeLabels = Record<string, { value: string; label: string }>;
+
 export interface FlowNodeData extends Record<string, unknown> {
   key: string;
   name: string;
   config: Record<string, unknown>;
   connectionId?: string | null;
+  labels?: NodeLabels;
+  /** Skipped in runs (events flow through it); shown greyed. */
+  disabled?: boolean;
 }
 
 export interface NoteData extends Record<string, unknown> {
@@ -88,7 +94,11 @@ export interface Problem {
   path: string;
   message: string;
   nodeId?: string;
+  /** "warning" never blocks enabling; absent means error. */
+  severity?: "error" | "warning";
 }
+
+export const isWarning = (p: Pick<Problem, "severity">) => p.severity === "warning";
 
 export function isUnitNode(n: FlowNode): n is Node<FlowNodeData, "trigger" | "component"> {
   return n.type === "trigger" || n.type === "component";

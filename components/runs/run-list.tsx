@@ -58,7 +58,10 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
               <tr key={r.id} className="cursor-pointer hover:bg-zinc-50" onClick={() => router.push(`/w/${workspaceId}/runs/${r.id}`)} data-testid={`run-row-${r.id}`}>
                 <td><Link href={`/w/${workspaceId}/runs/${r.id}`} onClick={(e) => e.stopPropagation()} aria-label={`Run ${r.id}`}><RunStatusBadge status={r.status} /></Link></td>
                 <td className="font-medium">{nameOf(r.automationId)} <span className="font-mono text-xs text-muted">v{r.version}</span></td>
-                <td className="text-xs text-muted">{r.taskId ? "task step" : r.retryOf ? "retry" : r.trigger.nodeId}</td>
+                <td className="text-xs text-muted" data-testid="run-trigger">
+                  <span className="font-mono text-zinc-700">{r.trigger.name ?? r.trigger.nodeId}</span>
+                  {r.taskId ? " · task step" : r.retryOf ? " · retry" : ""}
+                </td>
                 <td className="text-xs">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
                 <td className="text-xs tabular-nums">{formatDuration(r.startedAt, r.finishedAt)}</td>
                 <td className="max-w-xs truncate text-xs text-danger">{r.error?.message}</td>

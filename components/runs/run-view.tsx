@@ -111,11 +111,11 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
         </div>
         <aside aria-label="Step details" className="w-[420px] shrink-0 overflow-y-auto border-l border-border bg-surface p-4" data-testid="step-panel">
           {focusNode && steps.length ? (
-            steps.map((s) => <StepDetails key={s.id} step={s} />)
+            steps.map((s) => <StepDetails key={s.id} step={s} expressionBase={s.nodeId === r.trigger.nodeId ? "$trigger" : undefined} />)
           ) : (
             <div className="space-y-3">
               <p className="text-sm text-muted">{focusNode ? "This node did not run in this run." : "Select a node to see its inputs, output, attempts and logs."}</p>
-              {r.event && <StepDetails step={{ id: "event", nodeId: r.trigger.nodeId, name: "trigger event", key: "", status: "succeeded", input: undefined, output: r.event, attempts: [], logs: [], error: null, startedAt: null, finishedAt: null }} />}
+              {r.event && <StepDetails expressionBase="$trigger" step={{ id: "event", nodeId: r.trigger.nodeId, name: "trigger event", key: "", status: "succeeded", input: undefined, output: r.event, attempts: [], logs: [], error: null, startedAt: null, finishedAt: null }} />}
             </div>
           )}
         </aside>

@@ -2,9 +2,11 @@
 import type { RunStep } from "@/server/contracts/runs";
 import { RunStatusBadge } from "./run-status-badge";
 import { PayloadViewer } from "./payload-viewer";
+import { OutputViewer } from "./output-viewer";
 import { formatDuration } from "./format";
 
-export function StepDetails({ step }: { step: Omit<RunStep, "output" | "input"> & { output: unknown; input?: unknown } }) {
+/** `expressionBase`: how later steps read this output (`$steps.<name>`, or `$trigger` for the trigger event). */
+export function StepDetails({ step, expressionBase }: { step: Omit<RunStep, "output" | "input"> & { output: unknown; input?: unknown }; expressionBase?: string }) {
   return (
     <article className="mb-6 space-y-4" data-testid={`step-${step.name}`}>
       <header className="flex items-center justify-between gap-2">
@@ -16,7 +18,7 @@ export function StepDetails({ step }: { step: Omit<RunStep, "output" | "input"> 
       </header>
       {step.error && <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2.5 text-xs text-danger" data-testid="step-error">{step.error}</p>}
       {step.input !== undefined && <PayloadViewer title="Resolved inputs" value={step.input} testId="step-input" />}
-      <PayloadViewer title="Output" value={step.output} testId="step-output" />
+      <OutputViewer title="Output" value={step.output} base={expressionBase ?? `$steps.${step.name}`} testId="step-output" />
       {step.attempts.length > 0 && (
         <section aria-label="Attempts">
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">Attempts</h3>

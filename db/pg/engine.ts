@@ -163,7 +163,7 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
          select id, 'step', $2, id, $3, p, 'leased', $4, $5, $6, $7, 1, $4 from unnest($1::text[], $8::json[]) as t(id, p)`,
         [ids, c.run.id, c.run.automationId, nowMs, c.owner, token, nowMs + c.leaseMs, children.map((nodeId) => JSON.stringify({ nodeId, parentStepId: c.job.id }))],
       );
-      children.forEach((nodeId, i) => next.push({ id: ids[i]!, runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, attempts: 1, runStatus: "running", token }));
+      children.forEach((nodeId, i) => next.push({ id: ids[i]!, runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, attempts: 1, runStatus: "running", token, stops: 0 }));
     }
     const effect = c.runEffect;
     if (effect.kind === "completeIfDone" && !next.length) {

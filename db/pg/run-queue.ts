@@ -61,9 +61,12 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
       await c.query("update runs set status = 'running', started_at = coalesce(started_at, $1), updated_at = $1 where id = $2", [iso, runId]);
     }
     const token = sortableId("lt");
+    // A job taken over from an expired lease counts a stop (its previous worker died or hung while running it).
     const rows = (
-      await c.query<{ id: string; automationId: string; payload: { nodeId: string; parentStepId: string | null }; attempts: number }>(
-        `update jobs set status = 'leased', lease_owner = $2, lease_token = $3, lease_until = $4, attempts = attempts + 1
+      await c.query<{ id: string; automationId: string; payload: { nodeId: string; parentStepId: string | null; stops?: number }; attempts: number }>(
+        `update jobs set status = 'leased', lease_owner = $2, lease_token = $3, lease_until = $4, attempts = attempts + 1,
+           payload = case when status = 'leased'
+             then jsonb_set(payload::jsonb, '{stops}', to_jsonb(coalesce((payload->>'stops')::int, 0) + 1))::json else payload end
          where run_id = $1 and ((status = 'queued' and available_at <= $5) or (status = 'leased' and lease_until < $5))
          returning id, automation_id as "automationId", payload, attempts`,
         [runId, owner, token, now + leaseMs, now],
@@ -72,7 +75,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     await c.query("COMMIT");
     return {
       state: "claimed",
-      jobs: rows.map((r) => ({ id: r.id, runId, automationId: r.automationId, nodeId: r.payload.nodeId, parentStepId: r.payload.parentStepId, attempts: Number(r.attempts), runStatus: "running", token })),
+      jobs: rows.map((r) => ({ id: r.id, runId, automationId: r.automationId, nodeId: r.payload.nodeId, parentStepId: r.payload.parentStepId, attempts: Number(r.attempts), runStatus: "running", token, stops: r.payload.stops ?? 0 })),
     };
   } catch (e) {
     await c.query("ROLLBACK").catch(() => undefined);

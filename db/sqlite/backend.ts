@@ -44,7 +44,7 @@ export interface SqliteBackend extends Backend {
   readonly db: Db;
 }
 
-export function sqliteBackend(db: Db): SqliteBackend {
+export function sqliteBackend(db: Db, checkpointer: { stop(): Promise<void> } | null = null): SqliteBackend {
   const gate = gateOf(db);
   const inside = new AsyncLocalStorage<{ inTx: boolean }>();
   const client = db.$client;
@@ -104,6 +104,7 @@ export function sqliteBackend(db: Db): SqliteBackend {
       client.prepare("select 1").get();
     },
     async close() {
+      await checkpointer?.stop();
       closeDb(db);
     },
   };

@@ -99,7 +99,7 @@ function commitSync(db: Db, c: StepCommit): StepCommitResult {
   for (const nodeId of c.children ?? []) {
     const token = sortableId("lt");
     const id = insertJob(db, { runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, atMs: nowMs, lease: { owner: c.owner, token, until: nowMs + c.leaseMs } });
-    next.push({ id, runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, attempts: 1, runStatus: "running", token });
+    next.push({ id, runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, attempts: 1, runStatus: "running", token, stops: 0 });
   }
   const effect = c.runEffect;
   if (effect.kind === "completeIfDone" && !next.length) {

@@ -13,11 +13,12 @@ import { sortableId } from "../sortable-id";
 import { gateOf } from "./backend";
 import { statements } from "./statements";
 
-type Row = { id: string; runId: string; automationId: string; payload: string; attempts: number; runStatus: string };
+type Row = { id: string; runId: string; automationId: string; payload: string; attempts: number; runStatus: string; expired?: 1 };
 
 function toJob(r: Row, token: string): StepJob {
-  const p = JSON.parse(r.payload) as { nodeId: string; parentStepId: string | null };
-  return { id: r.id, runId: r.runId, automationId: r.automationId, nodeId: p.nodeId, parentStepId: p.parentStepId, attempts: r.attempts + 1, runStatus: r.runStatus, token };
+  const p = JSON.parse(r.payload) as { nodeId: string; parentStepId: string | null; stops?: number };
+  const stops = (p.stops ?? 0) + (r.expired ? 1 : 0);
+  return { id: r.id, runId: r.runId, automationId: r.automationId, nodeId: p.nodeId, parentStepId: p.parentStepId, attempts: r.attempts + 1, runStatus: r.runStatus, token, stops };
 }
 
 /** Claims up to `limit` due jobs; null when the write lock is held elsewhere (try again shortly). */
@@ -63,6 +64,7 @@ function claimInTx(db: Db, owner: string, limit: number, now: number, leaseMs: n
     }
     if (row.runStatus === "queued" || row.runStatus === "waiting") s.startRun.run(iso, iso, row.runId);
     s.lease.run(owner, token, now + leaseMs, row.id);
+    if (row.expired) s.countStop.run(row.id); // its previous worker stopped while running it
     claimed.push(toJob(row, token));
   }
   return claimed;

@@ -61,10 +61,11 @@ function prepare(db: Db) {
        order by j.available_at limit ?`,
     ),
     expired: c.prepare(
-      `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus
+      `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus, 1 as expired
        from jobs j join runs r on r.id = j.run_id
        where j.status = 'leased' and j.lease_until < ? limit ?`,
     ),
+    countStop: c.prepare("update jobs set payload = json_set(payload, '$.stops', coalesce(json_extract(payload, '$.stops'), 0) + 1) where id = ?"),
     lease: c.prepare("update jobs set status = 'leased', lease_owner = ?, lease_token = ?, lease_until = ?, attempts = attempts + 1 where id = ?"),
     renew: c.prepare("update jobs set lease_until = ? where lease_owner = ? and status = 'leased'"),
     removeJob: c.prepare("delete from jobs where id = ?"),

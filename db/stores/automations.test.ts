@@ -84,7 +84,7 @@ describe("automations store", () => {
     expect(await t.store.automations.usedByLines(ws, b.id)).toEqual([]);
   });
 
-  it("delete removes the automation with its versions and intakes and clears error-handler references; deleteRunsOf removes its runs and jobs", async () => {
+  it("delete removes the automation with its versions and intakes and clears error-handler references; the runs store removes its runs and jobs", async () => {
     const a = automationRow(ws);
     const b = automationRow(ws, { errorHandlerId: a.id });
     await t.store.automations.insert(a);
@@ -96,7 +96,7 @@ describe("automations store", () => {
     const runIds = (await t.sql<{ id: string; automation_id: string }>("select id, automation_id from runs")).map((r) => [r.id, r.automation_id] as const);
     for (const [id] of runIds) await t.sql("insert into jobs (id, kind, run_id, status, available_at, attempts, created_at) values (?, 'step', ?, 'queued', 0, 0, 0)", uid("job"), id);
 
-    await t.store.automations.deleteRunsOf(a.id);
+    await t.store.runs.deleteOfAutomation(a.id);
     expect((await t.sql<{ automation_id: string }>("select automation_id from runs")).map((r) => r.automation_id)).toEqual([b.id]);
     expect(await t.sql("select id from jobs")).toHaveLength(1);
     await t.store.automations.delete(a.id);

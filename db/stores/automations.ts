@@ -88,16 +88,6 @@ export const automationsStore = {
     });
   },
 
-  /** Deletes the automation's runs (steps cascade) and their queued jobs. TODO(seam): the runs/queue store may own this. */
-  async deleteRunsOf(c: Ctx, automationId: string): Promise<void> {
-    const { runs, jobs } = c.t;
-    await c.tx(async (x) => {
-      const runIds = (await x.h.select({ id: runs.id }).from(runs).where(eq(runs.automationId, automationId))).map((r) => r.id);
-      for (let i = 0; i < runIds.length; i += 500) await x.h.delete(jobs).where(inArray(jobs.runId, runIds.slice(i, i + 500)));
-      await x.h.delete(runs).where(eq(runs.automationId, automationId));
-    });
-  },
-
   async insertVersion(c: Ctx, row: AutomationVersionRow): Promise<void> {
     await c.h.insert(c.t.automationVersions).values(row);
   },

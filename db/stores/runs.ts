@@ -303,6 +303,19 @@ export const runsStore = {
     return removed;
   },
 
+  /** Deletes an automation's runs (steps cascade) and their queued step jobs. */
+  async deleteOfAutomation(c: Ctx, automationId: string): Promise<void> {
+    const { runs, jobs, outbox } = c.t;
+    await c.tx(async (x) => {
+      const runIds = (await x.h.select({ id: runs.id }).from(runs).where(eq(runs.automationId, automationId))).map((r) => r.id);
+      for (let i = 0; i < runIds.length; i += 500) {
+        await x.h.delete(jobs).where(inArray(jobs.runId, runIds.slice(i, i + 500)));
+        await x.h.delete(outbox).where(inArray(outbox.runId, runIds.slice(i, i + 500)));
+      }
+      await x.h.delete(runs).where(eq(runs.automationId, automationId));
+    });
+  },
+
   async countByStatus(c: Ctx): Promise<Array<{ status: RunStatus; n: number }>> {
     const { runs } = c.t;
     return c.h.select({ status: runs.status, n: count() }).from(runs).groupBy(runs.status);

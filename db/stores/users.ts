@@ -1,5 +1,5 @@
 /** Users, memberships, invitations and sign-in attempts (the organization's people). */
-import { and, count, eq, gt, isNull } from "drizzle-orm";
+import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
 import { first, type Ctx } from "../store-kit";
 import type { InvitationRow, MembershipRow, UserRow } from "../types";
 
@@ -68,27 +68,39 @@ export const usersStore = {
     );
   },
 
-  /** Marks the invitation used, atomically: true for exactly one caller however many race. */
+  /** Marks the invitation used unless it already is (or expired), atomically: true for exactly one caller however many race. */
   async claimInvitation(c: Ctx, id: string, userId: string, nowIso: string): Promise<boolean> {
     const { invitations } = c.t;
     const rows = await c.h
       .update(invitations)
       .set({ acceptedAt: nowIso, acceptedBy: userId })
-      .where(and(eq(invitations.id, id), isNull(invitations.acceptedAt)))
+      .where(and(eq(invitations.id, id), isNull(invitations.acceptedAt), gt(invitations.expiresAt, nowIso)))
       .returning({ id: invitations.id });
     return rows.length === 1;
   },
 
-  async recordSignInAttempts(c: Ctx, rows: Array<{ subject: string; at: number; ok: boolean }>): Promise<void> {
-    if (rows.length) await c.h.insert(c.t.signInAttempts).values(rows);
+  /** Counts one sign-in attempt for `subject` (a new window when the last one ended); returns the count in the window. */
+  async countSignInAttempt(c: Ctx, subject: string, nowMs: number, windowMs: number): Promise<number> {
+    const { signInLimits: l } = c.t;
+    const expired = sql`${l.windowStart} <= ${nowMs - windowMs}`;
+    const [row] = await c.h
+      .insert(l)
+      .values({ subject, windowStart: nowMs, attempts: 1 })
+      .onConflictDoUpdate({
+        target: l.subject,
+        set: {
+          attempts: sql`case when ${expired} then 1 else ${l.attempts} + 1 end`,
+          windowStart: sql`case when ${expired} then ${nowMs} else ${l.windowStart} end`,
+        },
+      })
+      .returning({ attempts: l.attempts });
+    return row?.attempts ?? 1;
   },
 
-  /** Failed attempts for `subject` since `sinceMs` (epoch ms). */
-  async failuresSince(c: Ctx, subject: string, sinceMs: number): Promise<number> {
-    const { signInAttempts } = c.t;
-    const row = await first(
-      c.h.select({ n: count() }).from(signInAttempts).where(and(eq(signInAttempts.subject, subject), eq(signInAttempts.ok, false), gt(signInAttempts.at, sinceMs))),
-    );
-    return row?.n ?? 0;
+  /** After a success: the email starts afresh, the address gets its attempt back. */
+  async settleSignInSuccess(c: Ctx, emailSubject: string, addressSubject?: string): Promise<void> {
+    const { signInLimits: l } = c.t;
+    await c.h.delete(l).where(eq(l.subject, emailSubject));
+    if (addressSubject) await c.h.update(l).set({ attempts: sql`case when ${l.attempts} > 0 then ${l.attempts} - 1 else 0 end` }).where(eq(l.subject, addressSubject));
   },
 };

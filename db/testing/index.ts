@@ -121,3 +121,12 @@ export async function createTestStorage(): Promise<TestStorage> {
 export function jsonCol<T = unknown>(v: unknown): T {
   return (typeof v === "string" ? JSON.parse(v) : v) as T;
 }
+
+/** Names of the application's tables (not the migrations journal), on either backend. */
+export async function tableNames(sql: TestSql, dialect: "sqlite" | "postgres"): Promise<string[]> {
+  const rows =
+    dialect === "postgres"
+      ? await sql<{ name: string }>("select tablename as name from pg_tables where schemaname = 'public' order by tablename")
+      : await sql<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name");
+  return rows.map((r) => r.name);
+}

@@ -69,8 +69,13 @@ const doc = (alertConfig: Record<string, unknown>, rangeConfig: Record<string, u
 });
 
 describe("required Statuses, Start, End and Step", () => {
-  it("saving without them is refused with a problem naming each field; the editor's prefills make it valid", async () => {
-    const res = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc({}, {}) });
+  it("enabling without them is refused with a problem naming each field (a draft lists them); the editor's prefills make it valid", async () => {
+    const draft = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc({}, {}) });
+    expect(draft.status).toBe(201);
+    expect((draft.body.problems as Array<{ path: string }>).map((p) => p.path)).toEqual([
+      "graph.nodes.0.config.statuses", "graph.nodes.1.config.start", "graph.nodes.1.config.end", "graph.nodes.1.config.step",
+    ]);
+    const res = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc({}, {}, true) });
     expect(res.status).toBe(422);
     expect(res.headers.get("content-type")).toContain("application/problem+json");
     const problems = (res.body.errors as Array<{ path: string; message: string; nodeId: string }>).map((p) => [p.path, p.message]);
@@ -125,8 +130,8 @@ describe("required Statuses, Start, End and Step", () => {
     expect(values[60]![0] - values[0]![0]).toBe(3600);
     expect(values[60]![0]).toBeGreaterThanOrEqual(Math.floor(before) - 1);
 
-    // Saving that stored document again asks for the fields (a clear problem, not a silent default).
-    const again = await api.put(`/api/v1/factories/${s.ws}/apps/${id}`, { key: s.keys.editor, body: { ...doc({}, {}), graph: legacy } });
+    // Saving that stored document again (enabled) asks for the fields (a clear problem, not a silent default).
+    const again = await api.put(`/api/v1/factories/${s.ws}/apps/${id}`, { key: s.keys.editor, body: { ...doc({}, {}, true), graph: legacy } });
     expect(again.status).toBe(422);
     expect((again.body.errors as Array<{ path: string }>).map((p) => p.path)).toEqual(["graph.nodes.0.config.statuses", "graph.nodes.1.config.start", "graph.nodes.1.config.end", "graph.nodes.1.config.step"]);
   }, 60_000);

@@ -130,17 +130,14 @@ describe("tracker part 2 through the engine", () => {
           nodes: [{ id: "m", name: "m", key: "core.manual", config: {} }, ...nodes.map((n) => ({ ...n, name: n.id, connectionId }))],
           edges: nodes.filter((n) => !n.key.includes(".on")).map((n) => ({ from: "m", to: n.id })),
         },
-      }).then(
-        (a) => ({ id: a.id, problems: [] as Array<{ nodeId?: string; path: string; message: string }> }),
-        (e: { errors?: Array<{ nodeId?: string; path: string; message: string }> }) => ({ id: null, problems: e.errors ?? [] }),
-      );
+      }).then((a) => ({ id: a.id, problems: (a.problems ?? []).filter((p) => p.severity === "error").map((p) => ({ nodeId: p.nodeId, path: p.path, message: p.message })) }));
     const bad = await save([
       { id: "inc", key: "tracker.createIncident", config: { serviceDesk: "NOPE", requestType: JSM_DEMO.requestTypes.incident, summary: "x" } },
       { id: "inc2", key: "tracker.createIncident", config: { serviceDesk: "SD", requestType: "999", summary: "x" } },
       { id: "hb", key: "tracker.pingHeartbeat", config: { team: "Green Team", heartbeat: "dns" } },
       { id: "on", key: "tracker.onIncident", config: { serviceDesk: "42", requestTypes: [JSM_DEMO.requestTypes.incident] } },
     ]);
-    expect(bad.id).toBeNull();
+    // Saved as a draft that lists every problem on its field (enabling it would be refused).
     expect(bad.problems).toEqual([
       { nodeId: "inc", path: "graph.nodes.1.config.serviceDesk", message: expect.stringMatching(/Service desk "NOPE" does not exist/) },
       { nodeId: "inc2", path: "graph.nodes.2.config.requestType", message: expect.stringMatching(/Request type 999 does not exist/) },
@@ -186,8 +183,9 @@ describe("tracker part 2 through the engine", () => {
           edges: [{ from: "t", to: "c" }],
         },
       };
+      // A disabled automation saves as a draft whose `problems` say why (enabling would be refused with them).
       return createAutomation(deps, ws.actor, ws.workspaceId, doc).then(
-        () => [],
+        (a) => a.problems,
         (e: { errors?: Array<{ nodeId?: string; message: string }> }) => e.errors ?? [],
       );
     };

@@ -56,7 +56,8 @@ export async function runCommand(positionals: string[], values: Values): Promise
     case "worker": {
       const deps = await getDeps();
       const { startRunner } = await import("../runner/runner-loop");
-      const runner = startRunner(deps, runnerHooks(deps), { concurrency: env.CONVEYOR_RUNNER_CONCURRENCY });
+      const { runnerOptionsFromEnv } = await import("../runner/runner-env");
+      const runner = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
       console.error(`Conveyor worker running against ${env.databasePath}. Ctrl+C to stop.`);
       const stop = async () => {
         await runner.stop();

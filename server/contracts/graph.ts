@@ -7,6 +7,34 @@ import { z } from "zod";
 
 export const NODE_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * Display names of values picked from lists (resource pickers), by config path: the editor shows
+ * "Bug" rather than `10002` after reopening without asking the upstream. The runner ignores them;
+ * saving drops entries whose path no longer holds that value.
+ */
+export const NodeLabelsSchema = z
+  .record(z.string().max(300), z.object({ value: z.string().max(2000), label: z.string().max(500) }))
+  .refine((o) => Object.keys(o).length <= 200, "At most 200 labels per node")
+  .describe('Display names of picked values by config path, e.g. { "issueType": { "value": "10002", "label": "Bug" } }; ignored by the runner.');
+export type NodeLabels = z.output<typeof NodeLabelsSchema>;
+
+/** The value at a dotted config path (`matchers.0.value`). */
+export function configValueAt(config: unknown, path: string): unknown {
+  let cur = config;
+  for (const k of path.split(".")) cur = cur && typeof cur === "object" ? (cur as Record<string, unknown>)[k] : undefined;
+  return cur;
+}
+
+/** Labels whose path still holds the labelled value (others are stale and dropped). */
+export function currentLabels(config: Record<string, unknown>, labels: NodeLabels | undefined): NodeLabels | undefined {
+  if (!labels) return undefined;
+  const kept = Object.entries(labels).filter(([path, l]) => {
+    const v = configValueAt(config, path);
+    return v !== undefined && v !== null && String(v) === l.value;
+  });
+  return kept.length ? Object.fromEntries(kept) : undefined;
+}
+
 export const GraphNodeSchema = z.object({
   id: z.string().min(1).max(100).describe("Stable node id, unique in the graph."),
   name: z
@@ -20,6 +48,11 @@ export const GraphNodeSchema = z.object({
   config: z.record(z.string(), z.unknown()).default({}).describe("Node settings; fields marked expression accept {{ }}."),
   position: z.object({ x: z.number(), y: z.number() }).optional(),
   notes: z.string().max(10_000).optional(),
+  labels: NodeLabelsSchema.optional(),
+  disabled: z
+    .boolean()
+    .optional()
+    .describe("Skipped in runs: events flow through to its downstream nodes, and $steps.<name> stays absent. A disabled trigger does not fire."),
 });
 
 export const GraphEdgeSchema = z.object({

@@ -19,7 +19,11 @@ export const RunSchema = z.object({
   automationId: z.string(),
   version: z.number().int(),
   status: RunStatusSchema,
-  trigger: z.object({ nodeId: z.string(), eventId: z.string() }),
+  trigger: z.object({
+    nodeId: z.string(),
+    eventId: z.string(),
+    name: z.string().nullable().optional().describe("Name of the trigger node in the version that ran (null when that version is gone)."),
+  }),
   taskId: z.string().nullable(),
   retryOf: z.string().nullable(),
   createdAt: z.string(),
@@ -63,8 +67,8 @@ export const RunDetailSchema = RunSchema.extend({
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 
-export const StartRunSchema = z.object({
-  payload: z.unknown().optional().describe("Trigger event data (manual / API start)."),
+export const StartRunSchema = z.strictObject({
+  payload: z.record(z.string(), z.unknown()).optional().describe("Trigger event data (manual / API start): a JSON object."),
   nodeId: z.string().optional().describe("Trigger node to start from (default: the first manual trigger)."),
   eventId: z.string().optional().describe("Replay an earlier event."),
 });

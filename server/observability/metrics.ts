@@ -14,6 +14,7 @@ export interface ConveyorMetrics {
   stepDuration: Histogram<"key" | "status">;
   upstreamErrors: Counter<"integration" | "kind">;
   apiRequests: Counter<"method" | "status">;
+  expressionStops: Counter<"reason">;
   /** Where the database gauges are read from at scrape time. */
   bind(deps: Pick<AppDeps, "store">): void;
 }
@@ -40,6 +41,7 @@ function create(): ConveyorMetrics {
     }),
     upstreamErrors: new Counter({ name: "conveyor_upstream_errors_total", help: "Failed upstream calls by integration and kind (retryable, permanent)", labelNames: ["integration", "kind"], registers: [registry] }),
     apiRequests: new Counter({ name: "conveyor_api_requests_total", help: "REST API requests by method and status", labelNames: ["method", "status"], registers: [registry] }),
+    expressionStops: new Counter({ name: "conveyor_expression_stops_total", help: "Expression evaluations stopped by a limit (time, heap, crash)", labelNames: ["reason"], registers: [registry] }),
     bind(d) {
       deps = d;
     },

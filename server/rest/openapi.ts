@@ -9,9 +9,10 @@ import { ERROR_TITLES, ERROR_STATUS } from "../errors";
 import type { Operation } from "./operation";
 import { workspaceOps } from "./operations/workspace-ops";
 import { appOps } from "./operations/app-ops";
+import { settingsOps } from "./operations/settings-ops";
 import pkg from "@/package.json";
 
-export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps] as Operation[];
+export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps, ...settingsOps] as Operation[];
 
 const RATE_HEADERS = {
   "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
@@ -96,12 +97,18 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
         version: pkg.version,
         description:
           "Manage Conveyor workspaces (factories), lines, automations (apps), runs, tasks (orders), intakes, connections and usage.\n\n" +
+          "**Names in the API and in the app.** The paths use their own words for three things; everything else has the same name:\n\n" +
+          "| API (path) | App (screen) |\n|---|---|\n" +
+          "| factory (`/factories`) | workspace |\n" +
+          "| app (`/factories/{factoryId}/apps`) | automation |\n" +
+          "| order (`/factories/{factoryId}/orders`) | task |\n" +
+          "| line, run, intake, connection, usage | the same |\n\n" +
           "Authenticate with `Authorization: Bearer <API key>`. A key has one role (viewer < operator < editor < admin; see `x-minimum-role` on each operation) and optionally a list of workspaces; other workspaces answer 404.\n\n" +
           "Errors are RFC 9457 `application/problem+json`. Lists take `limit` (1–200, default 50) and an opaque `cursor`, and answer `{ data, nextCursor }`.",
       },
       servers: [{ url: serverUrl }],
       security: [{ bearerAuth: [] }],
-      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog"].map((name) => ({ name })),
+      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog", "Settings"].map((name) => ({ name })),
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Organization API key `cvk_<prefix>_<secret>`." } } },
       paths,
     },

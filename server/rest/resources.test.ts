@@ -222,6 +222,13 @@ describe("catalog and OpenAPI", () => {
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toContain("text/html");
     expect(docs.text).toContain("/api/v1/openapi.json");
+    // The viewer's hosted extras (Ask AI, Generate MCP, the toolbar with Deploy) are switched off.
+    const config = JSON.parse(/createApiReference\('#app', (\{[\s\S]*?\})\)/.exec(docs.text)![1]!);
+    expect(config).toMatchObject({ agent: { disabled: true }, mcp: { disabled: true }, showDeveloperTools: "never" });
+    // The introduction maps the API's words to the app's.
+    expect(res.body.info.description).toMatch(/\| factory \(`\/factories`\) \| workspace \|/);
+    expect(res.body.info.description).toMatch(/\| app .*\| automation \|/);
+    expect(res.body.info.description).toMatch(/\| order .*\| task \|/);
   });
 
   it("answers JSON 404s for unknown paths and 405 with Allow for wrong methods", async () => {

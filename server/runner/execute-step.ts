@@ -27,6 +27,8 @@ export interface ExecutorOptions {
   stepTimeoutMs: number;
   maxEnvelopeBytes: number;
   hooks: RunnerHooks;
+  /** A step whose worker stopped this many times while running it fails instead of resuming again. */
+  quarantineAfter: number;
   /** Registers the step's abort controller so a cancel can stop it. */
   track(runId: string, controller: AbortController): () => void;
 }
@@ -106,7 +108,11 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
 
   if (!node || !unit) {
     outcome = { kind: "error", retryable: false, message: node ? `Unknown component "${node.key}"` : `Node ${job.nodeId} is not in version ${run.version}` };
+  } else if (job.stops >= opts.quarantineAfter) {
+    // Its process died or hung while running it, again and again: resuming it would take the next one down too.
+    outcome = { kind: "error", retryable: false, message: `this step stopped its worker ${job.stops} times (its process died or hung while running it), so it was not run again` };
   } else {
+    if (job.stops > 0) logs.push({ at: startedAt.toISOString(), level: "warn", message: `resumed: the worker running this step stopped (${job.stops} of ${opts.quarantineAfter} allowed)` });
     const controller = new AbortController();
     const untrack = opts.track(run.id, controller);
     let timedOut = false;
@@ -123,7 +129,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     });
     aborted.catch(() => undefined);
     try {
-      const resolved = withLegacyDefaults(unit, await resolveExpressions(opts.hooks.openSecrets(node.config), chain, { plain: true }));
+      const resolved = withLegacyDefaults(unit, await Promise.race([resolveExpressions(opts.hooks.openSecrets(node.config), chain, { plain: true, signal }), aborted]));
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
       if (!parsed.success) {
@@ -159,7 +165,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     } catch (e) {
       if (e instanceof ShutdownAbort || signal.reason instanceof ShutdownAbort) throw new ShutdownAbort(); // not an outcome: the job is released
       const err = e as Error & { permanent?: boolean };
-      const message = e instanceof ExpressionError ? `expression in ${e.field} failed: ${e.message.slice(e.field.length + 2)}` : err.message;
+      const message = e instanceof ExpressionError ? `expression in ${e.field} ${e.stopped ? "stopped" : "failed"}: ${e.reason}` : err.message;
       outcome = { kind: "error", message, retryable: !err.permanent && isRetryable(e), retryAfterMs: retryAfterOf(e) };
     } finally {
       clearTimeout(timer);
@@ -177,6 +183,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const finishedAt = deps.now();
   const attempt: StepAttempt = { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), durationMs: finishedAt.getTime() - startedAt.getTime() };
   if (outcome.kind === "error") Object.assign(attempt, { error: outcome.message, retryable: outcome.retryable });
+  if (outcome.kind === "error") deps.log[outcome.retryable ? "warn" : "error"]("step failed", { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: job.nodeId, key: node?.key, attempt: job.attempts, retryable: outcome.retryable, reason: outcome.message.slice(0, 500) });
   recordStepMetrics(node?.key ?? "unknown", outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind, attempt.durationMs ?? 0);
   const attempts = [...(existing?.attempts ?? []), attempt];
   const maxAttempts = unit?.retry?.maxAttempts ?? opts.retry.maxAttempts;

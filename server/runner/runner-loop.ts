@@ -9,6 +9,8 @@ import os from "node:os";
 import type { AppDeps } from "../deps";
 import type { StepJob } from "@/db/engine";
 import { newId } from "../ids";
+import { configureExpressionSandbox, type SandboxLimits } from "@/integrations/core/sandbox";
+import { getMetrics } from "../observability/metrics";
 import { registerAbort } from "../run-signals";
 import { flushUsage } from "../usage-counters";
 import { executeStep, ShutdownAbort, type ExecutorOptions, type LocalItem } from "./execute-step";
@@ -25,6 +27,10 @@ export interface RunnerOptions {
   retry?: Partial<RetryOptions>;
   stepTimeoutMs?: number;
   maxEnvelopeBytes?: number;
+  /** A step whose worker stopped this many times while running it fails (quarantine); default 3. */
+  quarantineAfter?: number;
+  /** Limits of `{{ }}` expression evaluation (worker processes, wall time, heap); defaults in integrations/core/sandbox. */
+  expressions?: Partial<Omit<SandboxLimits, "onStop">>;
   /** How long `stop()` waits for in-flight steps before aborting them. */
   stopTimeoutMs?: number;
   maintenance?: Partial<MaintenanceOptions> | false;
@@ -43,6 +49,7 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
   const owner = options.workerId ?? `${os.hostname()}:${process.pid}:${newId("w", 6)}`;
   const leaseMs = options.leaseMs ?? 30_000;
   const controllers = new Map<string, Set<AbortController>>();
+  configureExpressionSandbox({ ...options.expressions, onStop: (reason) => getMetrics().expressionStops.inc({ reason }) });
   const exec: ExecutorOptions = {
     owner,
     leaseMs,
@@ -50,6 +57,7 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
     stepTimeoutMs: options.stepTimeoutMs ?? 5 * 60_000,
     maxEnvelopeBytes: options.maxEnvelopeBytes ?? 1024 * 1024,
     hooks,
+    quarantineAfter: options.quarantineAfter ?? 3,
     track(runId, c) {
       const set = controllers.get(runId) ?? new Set();
       set.add(c);

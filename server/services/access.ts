@@ -8,16 +8,10 @@ import type { WorkspaceRow } from "@/db/types";
 import { assertCan, canSeeWorkspace, type Action, type Actor } from "../auth/permissions";
 import { notFound } from "../errors";
 
-// TODO(seam): remove once every caller passes the store.
-type LegacyDb = import("@/db/client").Db;
-function legacyWorkspace(db: LegacyDb, id: string): WorkspaceRow | undefined {
-  return db.$client.prepare("select id, organization_id as organizationId, name, created_at as createdAt, updated_at as updatedAt from workspaces where id = ?").get(id) as WorkspaceRow | undefined;
-}
-
 export type { WorkspaceRow };
 
-export async function requireWorkspace(store: Store | LegacyDb, actor: Actor, workspaceId: string, action: Action): Promise<WorkspaceRow> {
-  const ws = "$client" in store ? legacyWorkspace(store, workspaceId) : await store.workspaces.get(workspaceId);
+export async function requireWorkspace(store: Store, actor: Actor, workspaceId: string, action: Action): Promise<WorkspaceRow> {
+  const ws = await store.workspaces.get(workspaceId);
   if (!ws || (actor.organizationId && ws.organizationId !== actor.organizationId) || !canSeeWorkspace(actor, workspaceId)) {
     throw notFound("Workspace", workspaceId);
   }

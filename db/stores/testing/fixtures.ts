@@ -27,7 +27,7 @@ export const graphOf = (nodes: StoredGraph["nodes"] = [{ id: "t", name: "start",
 
 export function automationRow(workspaceId: string, over: Partial<AutomationRow> = {}): AutomationRow {
   return {
-    id: uid("aut"), workspaceId, name: "A", description: "", enabled: false, concurrency: 5, version: 1, graph: graphOf(), errorHandlerId: null,
+    id: uid("aut"), workspaceId, name: "A", description: "", enabled: false, concurrency: 5, version: 1, graph: graphOf(), errorHandlerId: null, problems: null,
     createdBy: null, createdAt: iso(), updatedAt: iso(), ...over,
   };
 }

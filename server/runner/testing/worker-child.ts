@@ -1,6 +1,6 @@
 /**
  * A runner in its own process, for crash / multi-worker tests:
- *   DB_URL=… SECRET_HEX=… LEASE_MS=… CONCURRENCY=… node --import tsx server/runner/testing/worker-child.ts
+ *   DB_URL=… SECRET_HEX=… LEASE_MS=… CONCURRENCY=… [QUARANTINE_AFTER=…] node --import tsx server/runner/testing/worker-child.ts
  * Prints "ready" once running; SIGTERM stops it gracefully.
  */
 import { runnerHooks } from "../../runner-hooks";
@@ -24,6 +24,7 @@ const runner = startRunner(deps, runnerHooks(deps), {
   pollMs: 20,
   maintenance: false,
   workerId: process.env.WORKER_ID,
+  quarantineAfter: process.env.QUARANTINE_AFTER ? Number(process.env.QUARANTINE_AFTER) : undefined,
 });
 process.stdout.write("ready\n");
 process.on("SIGTERM", () => {

@@ -1,20 +1,16 @@
 import type { Store } from "@/db/store";
 import { newId, nowIso } from "../../ids";
 
-/** Records an audit entry (in the caller's transaction when `s` is bound to one). */
-export function recordAudit(
-  s: Store | LegacyDb,
+/**
+ * Appends an audit entry (in the caller's transaction when `s` is bound to one). The target's current
+ * name is kept in `data.targetName`, so the log still names it after it is renamed or deleted (record
+ * a deletion before deleting the row).
+ */
+export async function recordAudit(
+  s: Store,
   entry: { organizationId: string; workspaceId?: string | null; actor: string; action: string; target?: string; data?: Record<string, unknown> },
 ): Promise<void> {
-  const row = { id: newId("aud"), at: nowIso(), target: null, data: null, ...entry, workspaceId: entry.workspaceId ?? null };
-  if ("$client" in s) {
-    // TODO(seam): remove once every caller passes the store (legacy synchronous transactions).
-    s.$client
-      .prepare("insert into audit_log (id, organization_id, workspace_id, actor, action, target, data, at) values (?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(row.id, row.organizationId, row.workspaceId, row.actor, row.action, row.target ?? null, row.data ? JSON.stringify(row.data) : null, row.at);
-    return Promise.resolve();
-  }
-  return s.audit.record(row);
+  const name = entry.target ? (await s.audit.targetNames([entry.target])).get(entry.target) : undefined;
+  const data = name ? { ...entry.data, targetName: name } : (entry.data ?? null);
+  await s.audit.record({ id: newId("aud"), at: nowIso(), ...entry, target: entry.target ?? null, data, workspaceId: entry.workspaceId ?? null });
 }
-
-type LegacyDb = import("@/db/client").Db;

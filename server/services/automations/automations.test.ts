@@ -46,7 +46,7 @@ describe("automation documents", () => {
     expect(problems.some((p) => p.path === "graph.edges.1" && /unknown node "zzz"/.test(p.message))).toBe(true);
     expect(by("t").join("\n")).toMatch(/cannot have incoming edges/);
     expect(by("h").join("\n")).toMatch(/config\.cron/);
-    await expect(createAutomation(deps, ws.actor, ws.workspaceId, { name: "x", graph: { nodes: [node("a", "a", "nope.x")], edges: [] } })).rejects.toMatchObject({ code: "validation_failed", errors: [expect.objectContaining({ nodeId: "a" })] });
+    await expect(createAutomation(deps, ws.actor, ws.workspaceId, { name: "x", enabled: true, graph: { nodes: [node("a", "a", "nope.x")], edges: [] } })).rejects.toMatchObject({ code: "validation_failed", errors: [expect.objectContaining({ nodeId: "a" })] });
   });
 
   it("versions every save, guards with ifVersion, restores, exports the document unchanged", async () => {

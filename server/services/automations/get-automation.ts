@@ -19,13 +19,13 @@ export async function listAutomations(deps: AppDeps, actor: Actor, workspaceId: 
   const { store } = deps;
   await requireWorkspace(store, actor, workspaceId, "automation.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
   const rows = await store.automations.list(workspaceId, { limit: limit + 1, enabled: q.enabled, search: q.search, before: after ? { createdAt: after.c, id: after.i } : null });
   const page = rows.slice(0, limit);
   const data = [];
   for (const a of await toAutomations(deps, store, page)) data.push({ ...a, lastRun: (await store.automations.lastRun(a.id)) ?? null });
   const tail = page[page.length - 1];
-  return { data, nextCursor: rows.length > limit && tail ? encodeCursor({ c: tail.createdAt, i: tail.id }) : null };
+  return { data, nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null };
 }
 
 export async function listVersions(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string): Promise<AutomationVersion[]> {

@@ -10,19 +10,46 @@ import { AppError, notFound } from "../../errors";
 import { newId } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
-import { AutomationDocumentSchema, AutomationPatchSchema, type Automation, type AutomationDocument, type AutomationPatch } from "../../contracts/automations";
-import { GraphSchema, type Graph } from "../../contracts/graph";
+import { AutomationDocumentSchema, AutomationPatchSchema, type Automation, type AutomationDocument, type AutomationPatch, type DocumentProblem } from "../../contracts/automations";
+import { currentLabels, GraphSchema, type Graph } from "../../contracts/graph";
 import { applyTriggerLifecycle, syncIntakes } from "./trigger-lifecycle";
 import { toAutomations, type AutomationRow } from "./to-automation";
-import { validateAutomationDocument } from "./validate-automation";
+import { errorsOf } from "./validate-automation";
+import { validateAutomationDocument } from "./validate-in-workspace";
 import { sealGraphSecrets } from "./node-secrets";
 
-export async function assertValidDocument(deps: AppDeps, workspaceId: string, doc: unknown, selfId?: string) {
-  const problems = await validateAutomationDocument(deps, workspaceId, doc, selfId);
-  if (problems.length) {
-    throw new AppError("validation_failed", `The automation has ${problems.length} problem${problems.length === 1 ? "" : "s"}: ${problems[0]!.message}${problems.length > 1 ? " (and more)" : ""}`, problems);
+/** Problems that make a document unsavable even as a draft: its shape, duplicate node ids, the error handler. */
+const isBlocking = (p: DocumentProblem) => p.path === "errorHandlerId" || /^graph\.nodes\.\d+\.id$/.test(p.path);
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * Validates a document for saving. A disabled automation is saved as a draft with its problems;
+ * an enabled one (or one being enabled) must have no errors. Warnings never block.
+ */
+export async function checkDocument(deps: AppDeps, workspaceId: string, doc: unknown, opts: { selfId?: string; enabled: (d: AutomationDocument) => boolean }) {
+  const problems = await validateAutomationDocument(deps, workspaceId, doc, opts.selfId);
+  const shape = AutomationDocumentSchema.safeParse(doc);
+  if (!shape.success) throw new AppError("validation_failed", `The automation document is malformed: ${problems[0]?.message ?? shape.error.message}`, problems);
+  const blocking = problems.filter(isBlocking);
+  if (blocking.length) throw new AppError("validation_failed", `The automation has ${plural(blocking.length, "problem")}: ${blocking[0]!.message}`, blocking);
+  const errors = errorsOf(problems);
+  if (errors.length && opts.enabled(shape.data)) {
+    throw new AppError(
+      "validation_failed",
+      `An enabled automation must have no problems, and this one has ${errors.length}: ${errors[0]!.message}${errors.length > 1 ? " (and more)" : ""}. Fix them, or save it with enabled: false to keep it as a draft.`,
+      errors,
+    );
   }
-  return AutomationDocumentSchema.parse(doc);
+  const d = shape.data;
+  d.graph = { ...d.graph, nodes: d.graph.nodes.map(({ labels, ...n }) => { const l = currentLabels(n.config, labels); return l ? { ...n, labels: l } : n; }) };
+  return { doc: d, problems };
+}
+
+/** Enabling needs a valid current version: re-checked against today's connections. */
+async function assertEnableable(deps: AppDeps, workspaceId: string, row: AutomationRow) {
+  const { problems } = await checkDocument(deps, workspaceId, { name: row.name, description: row.description, errorHandlerId: row.errorHandlerId, graph: row.graph }, { selfId: row.id, enabled: () => true });
+  return problems;
 }
 
 export async function loadAutomationRow(s: Store, workspaceId: string, automationId: string): Promise<AutomationRow> {
@@ -49,12 +76,12 @@ async function insertVersion(s: Store, automationId: string, version: number, na
 
 export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId: string, doc: AutomationDocument | unknown) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
-  const d = await assertValidDocument(deps, workspaceId, doc);
+  const { doc: d, problems } = await checkDocument(deps, workspaceId, doc, { enabled: (x) => x.enabled ?? false });
   d.graph = sealGraphSecrets(deps.box, d.graph);
   const at = deps.now().toISOString();
   const row: AutomationRow = {
     id: newId("aut"), workspaceId, name: d.name, description: d.description ?? "", enabled: d.enabled ?? false, concurrency: d.concurrency ?? 5,
-    version: 1, graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, createdBy: actor.label, createdAt: at, updatedAt: at,
+    version: 1, graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, problems, createdBy: actor.label, createdAt: at, updatedAt: at,
   };
   await deps.store.tx(async (s) => {
     await s.automations.insert(row);
@@ -62,8 +89,8 @@ export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId:
     await syncIntakes(deps, s, row);
     await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.create", target: row.id });
   });
-  const problems = await applyTriggerLifecycle(deps, row, null, row);
-  return one(deps, await loadAutomationRow(deps.store, workspaceId, row.id), problems);
+  const setupProblems = await applyTriggerLifecycle(deps, row, null, row);
+  return one(deps, await loadAutomationRow(deps.store, workspaceId, row.id), setupProblems);
 }
 
 export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, doc: AutomationDocument | unknown, opts: { ifVersion?: number } = {}) {
@@ -72,7 +99,7 @@ export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId
   if (opts.ifVersion !== undefined && opts.ifVersion !== before.version) {
     throw new AppError("precondition_failed", `The automation is at version ${before.version}, not ${opts.ifVersion}; reload it and apply your change again.`);
   }
-  const d = await assertValidDocument(deps, workspaceId, doc, automationId);
+  const { doc: d, problems } = await checkDocument(deps, workspaceId, doc, { selfId: automationId, enabled: (x) => x.enabled ?? before.enabled });
   const at = deps.now().toISOString();
   const after = await deps.store.tx(async (s) => {
     const cur = await lockAutomationRow(s, workspaceId, automationId);
@@ -80,7 +107,7 @@ export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId
     d.graph = sealGraphSecrets(deps.box, d.graph, GraphSchema.parse(cur.graph));
     const next: AutomationRow = {
       ...cur, name: d.name, description: d.description ?? cur.description, enabled: d.enabled ?? cur.enabled, concurrency: d.concurrency ?? cur.concurrency,
-      errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph: d.graph, version: cur.version + 1, updatedAt: at,
+      errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph: d.graph, problems, version: cur.version + 1, updatedAt: at,
     };
     await s.automations.update(automationId, next);
     await insertVersion(s, automationId, next.version, next.name, next.description, d.graph, actor, at);
@@ -88,8 +115,8 @@ export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId
     await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: { version: next.version } });
     return next;
   });
-  const problems = await applyTriggerLifecycle(deps, after, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, after);
-  return one(deps, await loadAutomationRow(deps.store, workspaceId, automationId), problems);
+  const setupProblems = await applyTriggerLifecycle(deps, after, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, after);
+  return one(deps, await loadAutomationRow(deps.store, workspaceId, automationId), setupProblems);
 }
 
 export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, patch: AutomationPatch) {
@@ -101,11 +128,13 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
     if (p.data.errorHandlerId === automationId) throw new AppError("validation_failed", "An automation cannot be its own error handler", [{ path: "errorHandlerId", message: "Choose another automation" }]);
     await loadAutomationRow(deps.store, workspaceId, p.data.errorHandlerId);
   }
+  // Enabling needs a valid graph (a draft with problems stays disabled); the check also refreshes the stored problems.
+  const fresh = p.data.enabled && !before.enabled ? await assertEnableable(deps, workspaceId, before) : undefined;
   const at = deps.now().toISOString();
   const after = await deps.store.tx(async (s) => {
     const cur = await lockAutomationRow(s, workspaceId, automationId);
     const renamed = (p.data.name !== undefined && p.data.name !== cur.name) || (p.data.description !== undefined && p.data.description !== cur.description);
-    const next: AutomationRow = { ...cur, ...Object.fromEntries(Object.entries(p.data).filter(([, v]) => v !== undefined)), updatedAt: at } as AutomationRow;
+    const next: AutomationRow = { ...cur, ...Object.fromEntries(Object.entries(p.data).filter(([, v]) => v !== undefined)), ...(fresh ? { problems: fresh } : {}), updatedAt: at } as AutomationRow;
     if (renamed) {
       next.version = cur.version + 1;
       await insertVersion(s, automationId, next.version, next.name, next.description, GraphSchema.parse(cur.graph), actor, at);
@@ -129,9 +158,10 @@ export async function deleteAutomation(deps: AppDeps, actor: Actor, workspaceId:
     if (usedBy.length) {
       throw new AppError("conflict", `Automation ${automationId} is a step of line ${usedBy.join(", ")}; remove it from the line first.`);
     }
-    await s.automations.deleteRunsOf(automationId);
-    await s.automations.delete(automationId);
+    // Audited before the row goes, so the entry keeps the automation's name.
     await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
+    await s.runs.deleteOfAutomation(automationId);
+    await s.automations.delete(automationId);
   });
   await applyTriggerLifecycle(deps, before, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, null);
 }

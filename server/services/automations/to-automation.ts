@@ -37,6 +37,7 @@ export async function toAutomations(deps: AppDeps, s: Store, rows: AutomationRow
       version: r.version,
       graph: maskGraphSecrets(graph),
       triggers,
+      problems: r.problems ?? [],
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

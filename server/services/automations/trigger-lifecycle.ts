@@ -24,8 +24,10 @@ export function hookUrl(deps: Pick<AppDeps, "publicUrl">, token: string): string
   return `${deps.publicUrl}/hooks/${token}`;
 }
 
-function triggerNodes(graph: Graph): Array<{ node: GraphNode; trigger: AnyTrigger }> {
+/** Trigger nodes of a graph; `live` leaves out disabled nodes (they keep their intake row, set `disabled`). */
+function triggerNodes(graph: Graph, live = false): Array<{ node: GraphNode; trigger: AnyTrigger }> {
   return graph.nodes.flatMap((node) => {
+    if (live && node.disabled) return [];
     const trigger = findTrigger(node.key);
     return trigger ? [{ node, trigger }] : [];
   });
@@ -50,7 +52,8 @@ export async function syncIntakes(deps: AppDeps, s: Store, a: { id: string; work
       config = { schedule: true, nextFireAt: next ? next.toISOString() : "9999-12-31T00:00:00.000Z" };
     }
     const row = existing.find((r) => r.nodeId === node.id);
-    const status = a.enabled ? "active" : "disabled";
+    // A disabled node keeps its intake (and so its URL) but the intake answers 404 until it is enabled again.
+    const status = a.enabled && !node.disabled ? "active" : "disabled";
     if (row) {
       keep.add(row.id);
       await s.intakes.update(row.id, { status, statusMessage: null, connectionId: node.connectionId ?? null, config: config ?? row.config, updatedAt: at });
@@ -110,8 +113,8 @@ export async function applyTriggerLifecycle(
   after: { enabled: boolean; graph: Graph } | null,
 ): Promise<Array<{ nodeId: string; message: string }>> {
   const problems: Array<{ nodeId: string; message: string }> = [];
-  const prev = before?.enabled ? triggerNodes(before.graph) : [];
-  const next = after?.enabled ? triggerNodes(after.graph) : [];
+  const prev = before?.enabled ? triggerNodes(before.graph, true) : [];
+  const next = after?.enabled ? triggerNodes(after.graph, true) : [];
   const same = (x: GraphNode, y: GraphNode) => x.key === y.key && x.connectionId === y.connectionId && JSON.stringify(x.config) === JSON.stringify(y.config);
   for (const { node, trigger } of prev) {
     const still = next.find((n) => n.node.id === node.id);
@@ -143,6 +146,7 @@ export async function maintainTriggers(deps: AppDeps): Promise<void> {
   const rows = await deps.store.automations.enabledGraphs();
   for (const a of rows) {
     for (const node of a.graph.nodes) {
+      if (node.disabled) continue;
       const trigger = findTrigger(node.key);
       if (!trigger?.maintain) continue;
       try {

@@ -12,6 +12,7 @@ import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
 import { connectionSettings, loadConnectionHandle, type ConnectionRow } from "./load-connection";
 import { mergeSecrets, splitSecrets } from "./secrets";
+import { assertBaseUrlsAllowed } from "./check-base-urls";
 
 export interface ConnectionView {
   id: string;
@@ -68,6 +69,7 @@ export async function createConnection(deps: AppDeps, actor: Actor, workspaceId:
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "connection.write");
   const { def } = integrationOrThrow(input.integration);
   const settings = parseSettings(def.schema, input.config);
+  await assertBaseUrlsAllowed(settings);
   const { plain, secrets } = splitSecrets(def.schema, settings);
   const at = deps.now().toISOString();
   const row: ConnectionRow = {
@@ -94,6 +96,7 @@ export async function updateConnection(deps: AppDeps, actor: Actor, workspaceId:
     const current = row.secretsEnc ? deps.box.decryptJson<Record<string, unknown>>(row.secretsEnc) : {};
     const incoming = splitSecrets(def.schema, input.config);
     const settings = parseSettings(def.schema, mergeSecrets(incoming.plain, mergeSecrets(current, incoming.secrets)));
+    await assertBaseUrlsAllowed(settings);
     const { plain, secrets } = splitSecrets(def.schema, settings);
     patch.config = plain;
     patch.secretsEnc = Object.keys(secrets).length ? deps.box.encryptJson(secrets) : null;
@@ -130,7 +133,7 @@ export async function getConnectionOrThrow(deps: AppDeps, actor: Actor, workspac
 
 /** One cheap live call through the integration's verify(); the outcome is stored as the status. */
 export async function verifyConnection(deps: AppDeps, actor: Actor, workspaceId: string, connectionId: string) {
-  await requireWorkspace(deps.store, actor, workspaceId, "connection.read");
+  await requireWorkspace(deps.store, actor, workspaceId, "connection.use");
   const row = await getConnectionRow(deps, workspaceId, connectionId);
   const { def } = integrationOrThrow(row.integration);
   let ok = true;

@@ -17,6 +17,11 @@ import { connectionSettings } from "./load-connection";
 
 const STATE_TTL_MS = 10 * 60_000;
 
+/** Where the provider sends the browser back: the callback URL to register in the vendor's developer console. */
+export function oauthCallbackUrl(deps: Pick<AppDeps, "publicUrl">, integration: string): string {
+  return `${deps.publicUrl}/oauth/${encodeURIComponent(integration)}/callback`;
+}
+
 function providerOf(integrationKey: string) {
   const def = findIntegration(integrationKey)?.connection;
   if (def?.kind !== "oauth2" || !def.oauth) throw new AppError("bad_request", `${integrationKey} connections do not use OAuth`);

@@ -28,7 +28,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function createOAuthTokenSource(deps: AppDeps, connectionId: string, conn: unknown, provider: OAuthProvider<unknown>, o: TokenSourceOptions = {}): OAuthTokenSource {
   const store = deps.store.connections;
   const owner = o.owner ?? newId("lock", 10);
-  const http = o.http ?? createHttpClient({ allowMetadataAddresses: false });
+  const http = o.http ?? createHttpClient();
   const lease = o.lockLeaseMs ?? LOCK_LEASE_MS;
   const read = () => store.tokenState(connectionId);
   const tokensOf = (row: TokenState | undefined): OAuthTokens => {

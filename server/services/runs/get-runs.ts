@@ -12,7 +12,7 @@ import { toRun } from "./to-run";
 export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string, q: { automationId?: string; status?: RunStatus; taskId?: string; limit?: number; cursor?: string } = {}) {
   await requireWorkspace(deps.store, actor, workspaceId, "run.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
   const rows = await deps.store.runs.list(
     workspaceId,
     { automationId: q.automationId, status: q.status, taskId: q.taskId },
@@ -20,7 +20,17 @@ export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string,
   );
   const page = rows.slice(0, limit);
   const tail = page[page.length - 1];
-  return { data: page.map(toRun), nextCursor: rows.length > limit && tail ? encodeCursor({ c: tail.createdAt, i: tail.id }) : null };
+  const names = await Promise.all(page.map((r) => triggerNameOf(deps, r)));
+  return { data: page.map((r, i) => toRun(r, names[i]!)), nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null };
+}
+
+/** The trigger node's name in the run's version (cached graphs; null when the version is gone). */
+async function triggerNameOf(deps: AppDeps, r: { automationId: string; version: number; triggerNodeId: string }): Promise<string | null> {
+  try {
+    return (await getVersionGraph(deps.store, r.automationId, r.version)).byId.get(r.triggerNodeId)?.name ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: string, runId: string): Promise<RunDetail> {
@@ -59,5 +69,5 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
       input: null, output: null, attempts: [], logs: [], error: null, startedAt: null, finishedAt: null,
     });
   }
-  return { ...toRun(run), event: ev?.envelope ?? null, steps };
+  return { ...toRun(run, triggerNode?.name ?? null), event: ev?.envelope ?? null, steps };
 }

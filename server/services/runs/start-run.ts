@@ -7,6 +7,7 @@ import { AppError, notFound } from "../../errors";
 import { getVersionGraph } from "../../graphs";
 import { countCreatedRun } from "../../usage-counters";
 import { requireWorkspace } from "../access";
+import { loadAutomationRow } from "../automations/save-automation";
 import { toRun } from "./to-run";
 
 export interface StartRunInput {
@@ -22,8 +23,11 @@ export interface StartRunInput {
 export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput) {
   const { store } = deps;
   await requireWorkspace(store, actor, input.workspaceId, "run.start");
-  const a = await store.versions.head(input.automationId, input.workspaceId);
-  if (!a) throw notFound("Automation", input.automationId);
+  const a = await loadAutomationRow(store, input.workspaceId, input.automationId);
+  const errors = (a.problems ?? []).filter((p) => p.severity !== "warning");
+  if (errors.length) {
+    throw new AppError("validation_failed", `This automation is a draft with ${errors.length} problem${errors.length === 1 ? "" : "s"} (${errors[0]!.message}); fix ${errors.length === 1 ? "it" : "them"} and save before running it.`, errors);
+  }
   const graph = await getVersionGraph(store, a.id, a.version);
   const triggers = graph.graph.nodes.filter((n) => findTrigger(n.key));
   let node = input.nodeId ? triggers.find((n) => n.id === input.nodeId) : (triggers.find((n) => n.key === "core.manual") ?? triggers[0]);
@@ -60,5 +64,5 @@ export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput
     duplicate = true;
   }
   const row = (await store.runs.get(runId))!;
-  return { ...toRun(row), runId: row.id, duplicate };
+  return { ...toRun(row, node.name), runId: row.id, duplicate };
 }

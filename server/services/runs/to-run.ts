@@ -4,14 +4,15 @@ import type { Run } from "../../contracts/runs";
 
 export type RunRowFull = RunRecord;
 
-export function toRun(r: RunRowFull): Run {
+/** `triggerName`: the trigger node's name in the version that ran, when known. */
+export function toRun(r: RunRowFull, triggerName?: string | null): Run {
   return {
     id: r.id,
     appId: r.automationId,
     automationId: r.automationId,
     version: r.version,
     status: r.status,
-    trigger: { nodeId: r.triggerNodeId, eventId: r.eventId },
+    trigger: { nodeId: r.triggerNodeId, eventId: r.eventId, ...(triggerName !== undefined ? { name: triggerName } : {}) },
     taskId: r.taskId ?? null,
     retryOf: r.retryOf ?? null,
     createdAt: r.createdAt,

@@ -22,7 +22,7 @@ export interface ListTasksInput {
 export async function listTasks(deps: AppDeps, actor: Actor, workspaceId: string, q: ListTasksInput) {
   await requireWorkspace(deps.store, actor, workspaceId, "task.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
   const rows = await deps.store.tasks.list(
     workspaceId,
     {
@@ -35,7 +35,7 @@ export async function listTasks(deps: AppDeps, actor: Actor, workspaceId: string
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toOrder), nextCursor: rows.length > limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null };
+  return { data: page.map(toOrder), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null };
 }
 
 export async function getTask(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string) {
@@ -83,9 +83,9 @@ export async function listTaskActivity(deps: AppDeps, actor: Actor, workspaceId:
   await requireWorkspace(deps.store, actor, workspaceId, "task.read");
   await getTaskRowOrThrow(deps.store, workspaceId, taskId);
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { s: "number" });
+  const after = decodeCursor(deps.box, q.cursor, { s: "number" });
   const rows = await deps.store.tasks.activity(taskId, { limit: limit + 1, afterSeq: after?.s });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toActivity), nextCursor: rows.length > limit && last ? encodeCursor({ s: last.seq }) : null };
+  return { data: page.map(toActivity), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { s: last.seq }) : null };
 }

@@ -12,6 +12,10 @@ import { DeliveryRejectedError, DeliveryUnauthorizedError } from "@/integrations
 import type { AppDeps } from "../../deps";
 import { newId } from "../../ids";
 import { countUsage } from "../../usage-counters";
+import type { ErrorCode, FieldProblem } from "../../errors";
+import { problemBody, zodProblems } from "../../rest/problem";
+import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "../../http/json-depth";
+import { IntakeDeliverySchema } from "../../contracts/intakes";
 import { createTaskFromIntake } from "../tasks/create-task";
 import { loadIntakeHead, sharedTargets, triggerTarget, type IntakeHead, type TriggerTarget } from "./intake-context";
 
@@ -31,11 +35,11 @@ export interface WebhookResponse {
   body: Record<string, unknown>;
 }
 
-const problem = (status: number, title: string, detail: string): WebhookResponse => ({
-  status,
-  headers: { "content-type": "application/problem+json" },
-  body: { type: "about:blank", title, status, detail },
-});
+/** Every webhook refusal: the same problem+json body as the REST API (server/rest/problem.ts). */
+export function hookProblem(code: ErrorCode, detail: string, opts: { errors?: FieldProblem[]; headers?: Record<string, string> } = {}): WebhookResponse {
+  const body = problemBody(code, detail, { errors: opts.errors });
+  return { status: body.status, headers: { "content-type": "application/problem+json", ...opts.headers }, body: body as unknown as Record<string, unknown> };
+}
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -44,8 +48,10 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 function parseJson(rawBody: Buffer): { ok: true; value: unknown } | { ok: false; error: string } {
+  const text = rawBody.toString("utf8");
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return { ok: false, error: tooDeepMessage() };
   try {
-    return { ok: true, value: JSON.parse(rawBody.toString("utf8")) };
+    return { ok: true, value: JSON.parse(text) };
   } catch (e) {
     return { ok: false, error: (e as Error).message };
   }
@@ -53,16 +59,16 @@ function parseJson(rawBody: Buffer): { ok: true; value: unknown } | { ok: false;
 
 export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: { maxBytes?: number } = {}): Promise<WebhookResponse> {
   const maxBytes = opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
-  if (req.rawBody.length > maxBytes) return problem(413, "Payload too large", `The body is ${req.rawBody.length} bytes; the limit is ${maxBytes}.`);
+  if (req.rawBody.length > maxBytes) return hookProblem("payload_too_large", `The body is ${req.rawBody.length} bytes; the limit is ${maxBytes}.`);
   const intake = await loadIntakeHead(deps, req.token);
   // `error` (an upstream registration failed) still accepts deliveries: the URL itself is valid.
-  if (!intake || intake.status === "disabled" || intake.kind === "tracker") return problem(404, "Not found", "No active webhook at this URL.");
-  if (req.method !== "POST") return { ...problem(405, "Method not allowed", "Deliveries are POST requests."), headers: { allow: "POST", "content-type": "application/problem+json" } };
+  if (!intake || intake.status === "disabled" || intake.kind === "tracker") return hookProblem("not_found", "No active webhook at this URL.");
+  if (req.method !== "POST") return hookProblem("method_not_allowed", "Deliveries are POST requests.", { headers: { allow: "POST" } });
 
   let targets: TriggerTarget[] = [];
   if (intake.kind === "trigger") {
     const t = await triggerTarget(deps, intake);
-    if (!t) return problem(404, "Not found", "No active webhook at this URL.");
+    if (!t) return hookProblem("not_found", "No active webhook at this URL.");
     targets = [t];
   } else if (intake.kind === "shared") {
     targets = await sharedTargets(deps, intake);
@@ -71,9 +77,9 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
   const ctype = (req.headers["content-type"] ?? "").toLowerCase();
   let body: unknown = undefined;
   if (wantsJson) {
-    if (!ctype.includes("json")) return problem(415, "Unsupported media type", `Send JSON (content-type: application/json), not "${ctype || "none"}".`);
+    if (!ctype.includes("json")) return hookProblem("unsupported_media_type", `Send JSON (content-type: application/json), not "${ctype.slice(0, 100) || "none"}".`);
     const parsed = parseJson(req.rawBody);
-    if (!parsed.ok) return problem(400, "Bad request", `The body is not valid JSON: ${parsed.error}`);
+    if (!parsed.ok) return hookProblem("bad_request", parsed.error.startsWith("The JSON body") ? parsed.error : `The body is not valid JSON: ${parsed.error}`, { errors: [{ path: "", message: "Malformed JSON" }] });
     body = parsed.value;
   }
   const delivery: IncomingDelivery = { method: req.method, headers: req.headers, query: req.query, rawBody: req.rawBody, body };
@@ -97,11 +103,15 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
     try {
       matched.push({ target, events: await target.trigger.match(delivery, ctx) });
     } catch (e) {
-      if (e instanceof DeliveryRejectedError) return problem(e.status, e.status === 400 ? "Bad request" : "Unprocessable entity", e.message);
+      if (e instanceof DeliveryRejectedError) {
+        // Triggers name the offending field in `details.path` when they can; the whole body otherwise.
+        const path = typeof (e.details as { path?: unknown })?.path === "string" ? String((e.details as { path: string }).path) : "";
+        return hookProblem(e.status === 400 ? "bad_request" : "unprocessable", e.message, { errors: [{ path, message: e.message }] });
+      }
       throw e;
     }
   }
-  if (unauthorized !== undefined && matched.length === 0) return problem(401, "Unauthorized", unauthorized);
+  if (unauthorized !== undefined && matched.length === 0) return hookProblem("unauthorized", unauthorized);
 
   const now = deps.now();
   const runs: NewRun[] = [];
@@ -132,8 +142,10 @@ async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: Incomin
     const bearer = (d.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
     const sig = (d.headers["x-conveyor-signature"] ?? "").replace(/^sha256=/i, "").toLowerCase();
     const ok = (bearer && safeEqual(bearer, secret)) || (sig && safeEqual(sig, createHmac("sha256", secret).update(d.rawBody).digest("hex")));
-    if (!ok) return problem(401, "Unauthorized", "Send the intake secret as Authorization: Bearer <secret> or an X-Conveyor-Signature: sha256=<hmac of the body>.");
+    if (!ok) return hookProblem("unauthorized", "Send the intake secret as Authorization: Bearer <secret> or an X-Conveyor-Signature: sha256=<hmac of the body>.");
   }
+  const shape = IntakeDeliverySchema.safeParse(d.body);
+  if (!shape.success) return hookProblem("validation_failed", "The delivery does not match the intake's shape: a JSON object with an optional string `title` and `description` and any `data`; see `errors`.", { errors: zodProblems(shape.error) });
   const key = d.headers["idempotency-key"] || d.headers["x-delivery-id"] || null;
   const now = deps.now();
   const out = await deps.store.tx(async (s) => {

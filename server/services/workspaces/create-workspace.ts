@@ -1,6 +1,6 @@
 import type { Store } from "@/db/store";
 import type { Actor } from "../../auth/permissions";
-import { assertCan } from "../../auth/permissions";
+import { assertCan, assertOrganizationWide } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import { recordAudit } from "../audit/record-audit";
@@ -27,6 +27,7 @@ export function validateWorkspaceName(name: unknown): string {
 
 export async function createWorkspace(deps: AppDeps, actor: Actor, input: { name: string }) {
   assertCan(actor, "workspace.create");
+  assertOrganizationWide(actor, "create workspaces");
   const name = validateWorkspaceName(input.name);
   if (!actor.organizationId) throw new AppError("bad_request", "No organization");
   const orgId = actor.organizationId;

@@ -5,7 +5,7 @@
  * main connection's auto-checkpoint is off; it is restored if the worker stops or dies.
  */
 import { Worker } from "node:worker_threads";
-import type { Db } from "./client";
+import type { Db } from "../client";
 
 const CODE = `
 const { parentPort, workerData } = require("node:worker_threads");

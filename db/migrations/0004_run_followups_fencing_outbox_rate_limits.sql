@@ -4,6 +4,12 @@ CREATE TABLE `outbox` (
 	`created_at` integer NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE `rate_limits` (
+	`key` text PRIMARY KEY NOT NULL,
+	`window_start` integer NOT NULL,
+	`count` integer NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE `tasks` ADD `activity_seq` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `jobs` ADD `lease_token` text;--> statement-breakpoint
 ALTER TABLE `runs` ADD `followup_at` text;--> statement-breakpoint

@@ -1,5 +1,0 @@
-CREATE TABLE "rate_limits" (
-	"key" text PRIMARY KEY NOT NULL,
-	"window_start" bigint NOT NULL,
-	"count" bigint NOT NULL
-);

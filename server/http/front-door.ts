@@ -1,0 +1,27 @@
+/**
+ * Checks made on the raw request before any router sees it (server/main.ts, and the in-process REST
+ * test client so the fuzz suite exercises the same code): a path with broken percent-encoding
+ * (`/api/v1/factories/%ZZ`) is a client mistake, answered 400 problem+json, where Next.js would
+ * throw while decoding route params and answer 500.
+ */
+import { problemResponse } from "../rest/problem";
+import { newId } from "../ids";
+
+export function malformedPathResponse(rawUrl: string): Response | null {
+  const q = rawUrl.indexOf("?");
+  const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  for (const segment of pathname.split("/")) {
+    if (!segment.includes("%")) continue;
+    try {
+      decodeURIComponent(segment);
+    } catch {
+      const shown = pathname.length > 200 ? pathname.slice(0, 200) + "…" : pathname;
+      return problemResponse("bad_request", `The path has a broken percent-encoding in "${segment.slice(0, 60)}"; encode "%" as %25.`, {
+        instance: shown,
+        requestId: newId("req"),
+        errors: [{ path: "path", message: "Invalid percent-encoding" }],
+      });
+    }
+  }
+  return null;
+}
