@@ -24,7 +24,7 @@ test("an unknown $steps reference is flagged at save, kept as a draft, and block
   // onAlert: the only metrics connection is already chosen.
   await canvas.dragFromPalette("metrics.onAlert", { x: 150, y: 220 });
   await expect(connection()).toHaveText("only prometheus");
-  await canvas.field("statuses").getByRole("button", { name: "Firing" }).click();
+  await expect(canvas.field("statuses").getByRole("button", { name: "Firing" })).toHaveAttribute("aria-pressed", "true"); // prefilled
 
   // createSilence: "Add matcher" puts the cursor in the new row; Is Equal (default true) shows on.
   await canvas.dragFromPalette("metrics.createSilence", { x: 450, y: 220 });

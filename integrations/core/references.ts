@@ -12,7 +12,7 @@
  *   not declare is a warning (the upstream may still send it); maps (labels) and open objects accept any key.
  */
 import jsonata from "jsonata";
-import { hasExpression, parseTemplate } from "./expressions";
+import { hasExpression, parseTemplate } from "./templates";
 
 export interface Reference {
   root: "steps" | "trigger";
