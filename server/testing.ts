@@ -12,6 +12,8 @@ export type TestDeps = AppDeps & {
   sql: TestSql;
   /** SQLite file path or PostgreSQL database URL (child processes open the same database). */
   url: string;
+  /** Environment for a child process that must share this test's database and queue (worker-child, refresh children). */
+  childEnv: Record<string, string>;
   /** @deprecated SQLite file path; use `url`. */
   file: string;
   dir: string;
@@ -19,7 +21,8 @@ export type TestDeps = AppDeps & {
 
 export async function createTestDeps(overrides: Partial<AppDeps> = {}): Promise<TestDeps> {
   const t = await createTestStorage();
-  const queue = t.queue ?? (await (await import("@/db/queue/bullmq")).openBullmqQueue(process.env.CONVEYOR_TEST_REDIS_URL!, t, { prefix: `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}` }));
+  const queuePrefix = `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const queue = t.queue ?? (await (await import("@/db/queue/bullmq")).openBullmqQueue(process.env.CONVEYOR_TEST_REDIS_URL!, t, { prefix: queuePrefix }));
   return {
     store: t.store,
     queue,
@@ -31,6 +34,7 @@ export async function createTestDeps(overrides: Partial<AppDeps> = {}): Promise<
     ...overrides,
     sql: t.sql,
     url: t.url,
+    childEnv: { DB_URL: t.url, QUEUE_PREFIX: queuePrefix, ...(process.env.CONVEYOR_TEST_REDIS_URL ? { REDIS_URL: process.env.CONVEYOR_TEST_REDIS_URL } : {}) },
     file: t.url,
     dir: t.dir,
     async close() {

@@ -23,7 +23,7 @@ export const QUEUE_NAME = "conveyor-runs";
 export interface BullmqOptions {
   /** Key prefix (tests give each database its own). */
   prefix?: string;
-  /** BullMQ lock of a job being processed (renewed every half); stalled jobs come back after it. */
+  /** BullMQ lock of a job being processed (renewed every half; default the runner's lease); stalled jobs come back after it. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   sweepEveryMs?: number;
@@ -55,7 +55,6 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
   if (storage.backend.dialect !== "postgres") throw new Error("The BullMQ queue needs the PostgreSQL backend (scale-out mode).");
   const pool = (storage.backend as PgBackend).pool;
   const prefix = opts.prefix ?? "conveyor";
-  const lockDuration = opts.lockDurationMs ?? 30_000;
   const log = opts.log ?? (() => undefined);
   // Producers fail fast (the outbox keeps what could not be published); workers wait for Redis.
   const producerConn = new Redis(redisOptions(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 5000, lazyConnect: false }));
@@ -159,6 +158,10 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
         if (r.state === "gone") return;
         if (r.state === "full") return delay(job, token, Date.now() + 250 + Math.random() * 750);
         if (r.state === "later") return delay(job, token, r.atMs);
+        if (draining) {
+          await Promise.all(r.jobs.map((j) => releaseJob(pool, j.id, co.owner, Date.now()).catch(() => undefined)));
+          return delay(job, token, Date.now() + 500);
+        }
         const idle = new Promise<void>((resolve) => waiters.set(runId, resolve));
         deliver!(r.jobs);
         await idle;
@@ -167,12 +170,14 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
     const makeWorker = () => {
       const conn = new Redis(redisOptions(redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true }));
       conn.on("error", () => undefined);
+      // The BullMQ lock follows the runner's lease: a dead worker's runs come back after about twice it.
+      const lock = opts.lockDurationMs ?? Math.max(1000, co.leaseMs);
       const w = new Worker(QUEUE_NAME, processor, {
         connection: conn,
         prefix,
         concurrency: co.runs,
-        lockDuration,
-        stalledInterval: opts.stalledIntervalMs ?? lockDuration,
+        lockDuration: lock,
+        stalledInterval: opts.stalledIntervalMs ?? lock,
         // Our own per-step attempt counting and quarantine bound re-runs; BullMQ must not fail the run's job.
         maxStalledCount: 1_000_000,
         drainDelay: 2,

@@ -28,7 +28,8 @@ function probe(): Map<string, Outcome> {
       cwd: ROOT,
       encoding: "utf8",
       timeout: 90_000,
-      env: { ...process.env, LOG_LEVEL: "silent" },
+      // Storage on a SQLite file: the namespace has only its own loopback, so a PostgreSQL server under test is out of reach.
+      env: { ...process.env, LOG_LEVEL: "silent", CONVEYOR_TEST_PG_URL: "" },
     });
     const last = r.stdout.trim().split("\n").pop() ?? "";
     if (r.status !== 0 || !last.startsWith("[")) throw new Error(`probe failed (${r.status}): ${r.stderr.slice(-2000)}`);

@@ -33,3 +33,13 @@ export function jsonDepth(raw: string, limit = MAX_JSON_DEPTH): number {
 export function tooDeepMessage(limit = MAX_JSON_DEPTH): string {
   return `The JSON body is nested more than ${limit} levels deep; flatten it.`;
 }
+
+/**
+ * Whether JSON text carries a NUL character (`\u0000`). PostgreSQL text cannot hold one, so a request
+ * carrying it is refused at the door (400) on both backends rather than failing at the insert.
+ */
+export function hasNulEscape(raw: string): boolean {
+  return /\\u0000/i.test(raw) || raw.includes("\u0000");
+}
+
+export const NUL_MESSAGE = "The request contains a NUL character (\\u0000 or %00), which no field accepts.";

@@ -19,10 +19,10 @@ registerStubs();
 const children: ChildProcess[] = [];
 afterEach(async () => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
 
-function spawnWorker(file: string, key: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+function spawnWorker(shared: Record<string, string>, key: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/runner/testing/worker-child.ts"], {
     cwd: process.cwd(),
-    env: { ...process.env, DB_URL: file, SECRET_HEX: key, ...env },
+    env: { ...process.env, ...shared, SECRET_HEX: key, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
@@ -49,14 +49,14 @@ describe("runner processes", () => {
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([step, step, step]));
     for (let i = 0; i < 16; i++) await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
 
-    const first = await spawnWorker(deps.url, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
+    const first = await spawnWorker(deps.childEnv, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
     await waitFor(async () => (await n(deps, "select count(*) as n from run_steps where status = 'succeeded'")) >= 12, 20_000, "progress");
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
     const doneBeforeKill = new Set((await q(deps, "select id from run_steps where status = 'succeeded'")).map((r) => r.id as string));
     expect((await n(deps, "select count(*) as n from runs where status in ('succeeded','failed')"))).toBeLessThan(16);
 
-    const second = await spawnWorker(deps.url, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
+    const second = await spawnWorker(deps.childEnv, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
     await waitFor(async () => (await n(deps, "select count(*) as n from runs where status = 'succeeded'")) === 16, 40_000, "all runs");
     second.kill("SIGTERM");
     await new Promise((r) => second.once("exit", r));
@@ -80,7 +80,7 @@ describe("runner processes", () => {
     const marks = path.join(deps.dir, "marks.log");
     const step = { key: "stub.mark", config: { file: marks, sleepMs: 5 } };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { ...linearGraph([step, step]), concurrency: 1000 });
-    const [w1, w2] = await Promise.all([spawnWorker(deps.url, key, { CONCURRENCY: "8" }), spawnWorker(deps.url, key, { CONCURRENCY: "8" })]);
+    const [w1, w2] = await Promise.all([spawnWorker(deps.childEnv, key, { CONCURRENCY: "8" }), spawnWorker(deps.childEnv, key, { CONCURRENCY: "8" })]);
     for (let i = 0; i < 150; i++) await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
     await waitFor(async () => (await n(deps, "select count(*) as n from runs where status = 'succeeded'")) === 150, 60_000, "all runs");
     w1.kill("SIGTERM");

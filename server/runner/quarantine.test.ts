@@ -22,10 +22,10 @@ const children: ChildProcess[] = [];
 afterEach(async () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill("SIGKILL")));
 
 /** Starts a worker process and resolves when it has exited (it is expected to die or be stopped). */
-function runWorker(file: string, key: string, env: Record<string, string>): { exited: Promise<NodeJS.Signals | number | null>; child: ChildProcess } {
+function runWorker(shared: Record<string, string>, key: string, env: Record<string, string>): { exited: Promise<NodeJS.Signals | number | null>; child: ChildProcess } {
   const child = spawn(process.execPath, ["--import", "tsx", "server/runner/testing/worker-child.ts"], {
     cwd: process.cwd(),
-    env: { ...process.env, DB_URL: file, SECRET_HEX: key, LEASE_MS: "600", CONCURRENCY: "2", ...env },
+    env: { ...process.env, ...shared, SECRET_HEX: key, LEASE_MS: "600", CONCURRENCY: "2", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   children.push(child);
@@ -51,12 +51,12 @@ describe("quarantine", () => {
 
     // Three workers in turn: each resumes the step and dies running it.
     for (let i = 1; i <= 3; i++) {
-      const w = runWorker(deps.url, key, { QUARANTINE_AFTER: "3" });
+      const w = runWorker(deps.childEnv, key, { QUARANTINE_AFTER: "3" });
       expect(await w.exited).toBe("SIGKILL");
       expect(fs.readFileSync(marks, "utf8").trim().split("\n")).toHaveLength(i);
     }
     // The fourth finds the step quarantined: the run fails, the step does not run again, the worker lives on.
-    const fourth = runWorker(deps.url, key, { QUARANTINE_AFTER: "3" });
+    const fourth = runWorker(deps.childEnv, key, { QUARANTINE_AFTER: "3" });
     expect(await waitForRun(deps, run.id, ["failed", "succeeded"], 30_000)).toBe("failed");
     expect(fourth.child.exitCode).toBeNull();
     fourth.child.kill("SIGTERM");
@@ -79,9 +79,9 @@ describe("quarantine", () => {
     const healed = path.join(deps.dir, "healed");
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.crash", name: "flaky", config: { file: marks, unlessFile: healed } }]));
     const run = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
-    expect(await runWorker(deps.url, key, { QUARANTINE_AFTER: "2" }).exited).toBe("SIGKILL");
+    expect(await runWorker(deps.childEnv, key, { QUARANTINE_AFTER: "2" }).exited).toBe("SIGKILL");
     fs.writeFileSync(healed, "");
-    const second = runWorker(deps.url, key, { QUARANTINE_AFTER: "2" });
+    const second = runWorker(deps.childEnv, key, { QUARANTINE_AFTER: "2" });
     expect(await waitForRun(deps, run.id, ["failed", "succeeded"], 30_000)).toBe("succeeded");
     second.child.kill("SIGTERM");
     await second.exited;

@@ -125,6 +125,11 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
 
   consumer.start(
     (jobs: StepJob[]) => {
+      if (stopping) {
+        // Claimed while stopping: give them straight back.
+        for (const job of jobs) void consumer.release(job, 0).catch(() => undefined);
+        return;
+      }
       for (const job of jobs) {
         hold(job.runId, 1);
         local.push({ job });

@@ -3,13 +3,15 @@ import { appRouter } from "@/server/trpc/root";
 import { getDeps } from "@/server/deps";
 import { getSessionActor } from "@/server/auth/session";
 import { isSameOrigin } from "@/server/http/same-origin";
-import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "@/server/http/json-depth";
+import { hasNulEscape, jsonDepth, MAX_JSON_DEPTH, NUL_MESSAGE, tooDeepMessage } from "@/server/http/json-depth";
 
-/** The editor's inputs get the same nesting limit as REST and webhooks (storing a deeper value would overflow). */
-async function tooDeep(req: Request): Promise<boolean> {
+/** The editor's inputs get the same limits as REST and webhooks: nesting (storing a deeper value would overflow) and no NUL character. */
+async function refusal(req: Request): Promise<string | null> {
   const limit = MAX_JSON_DEPTH + 2; // tRPC's own batch/input wrapping
-  if (jsonDepth(new URL(req.url).searchParams.get("input") ?? "", limit) > limit) return true;
-  return req.method === "POST" && jsonDepth(await req.clone().text(), limit) > limit;
+  const texts = [new URL(req.url).searchParams.get("input") ?? "", req.method === "POST" ? await req.clone().text() : ""];
+  if (texts.some((t) => jsonDepth(t, limit) > limit)) return tooDeepMessage();
+  if (texts.some(hasNulEscape)) return NUL_MESSAGE;
+  return null;
 }
 
 /** GET/POST /api/trpc/*: the editor's API (session-authenticated). */
@@ -18,7 +20,8 @@ const handler = async (req: Request) => {
   if (!isSameOrigin(req, deps.publicUrl)) {
     return Response.json({ error: { message: "Cross-origin request refused: the Origin is not this site's public URL.", code: "FORBIDDEN" } }, { status: 403 });
   }
-  if (await tooDeep(req)) return Response.json({ error: { message: tooDeepMessage(), code: "BAD_REQUEST" } }, { status: 400 });
+  const refused = await refusal(req);
+  if (refused) return Response.json({ error: { message: refused, code: "BAD_REQUEST" } }, { status: 400 });
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
