@@ -82,23 +82,24 @@ function planTable(key: string, table: SQLiteTable, pgTable: PgTable): TablePlan
   return { key, name: cfg.name, columns, keyColumns, references };
 }
 
-/** Parents before children (Kahn's algorithm, ties in schema order); a cycle is an error. */
+/** Parents before children, otherwise in schema order (each table right after what it needs); a cycle is an error. */
 export function dependencyOrder(tables: TablePlan[]): TablePlan[] {
   const byName = new Map(tables.map((t) => [t.name, t]));
   const out: TablePlan[] = [];
-  const placed = new Set<string>();
-  let remaining = [...tables];
-  while (remaining.length) {
-    const ready = remaining.filter((t) => t.references.every((r) => placed.has(r) || !byName.has(r)));
-    if (!ready.length) {
-      const names = remaining.map((t) => `${t.name} → ${t.references.filter((r) => !placed.has(r)).join(", ")}`).join("; ");
-      throw new Error(`migrate-to-postgres: foreign keys form a cycle (${names}); rows could not be copied parents first`);
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (t: TablePlan, path: string[]) => {
+    if (state.get(t.name) === "done") return;
+    if (state.get(t.name) === "visiting") {
+      throw new Error(`migrate-to-postgres: foreign keys form a cycle (${[...path.slice(path.indexOf(t.name)), t.name].join(" → ")}); rows could not be copied parents first`);
     }
-    for (const t of ready) {
-      out.push(t);
-      placed.add(t.name);
+    state.set(t.name, "visiting");
+    for (const r of t.references) {
+      const parent = byName.get(r);
+      if (parent) visit(parent, [...path, t.name]);
     }
-    remaining = remaining.filter((t) => !placed.has(t.name));
-  }
+    state.set(t.name, "done");
+    out.push(t);
+  };
+  for (const t of tables) visit(t, []);
   return out;
 }
