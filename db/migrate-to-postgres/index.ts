@@ -228,7 +228,7 @@ async function copyTable(client: pg.Client, source: SqliteSource, t: TablePlan, 
   const maxBytes = opts.batchBytes ?? 8 * 1024 * 1024;
   const convert = rowConverter(t);
   const sql = insertSql(t);
-  let pageRows = Math.min(100, maxRows);
+  let pageRows = Math.min(16, maxRows); // small first page: rows may be large (step outputs up to 1 MB)
   let copied = 0;
   let inFlight: Promise<void> | undefined;
   for (const page of source.pages(t, () => pageRows)) {

@@ -184,6 +184,21 @@ describe("refusals and verification", () => {
     await expect(migrateToPostgres({ from: file, to: await servers.freshDatabase() })).rejects.toThrow(/1 migration\(s\) behind.*npx conveyor migrate/);
   });
 
+  it("refuses rows whose parent is missing (PostgreSQL enforces every foreign key) and a target that is not UTF8", async () => {
+    const file = await conveyorFile();
+    const db = new Database(file);
+    db.pragma("foreign_keys = OFF");
+    db.prepare("insert into workspaces values ('ws_orphan', 'org_gone', 'W', '2026-01-01', '2026-01-01')").run();
+    db.close();
+    const url = await servers.freshDatabase();
+    await expect(migrateToPostgres({ from: file, to: url })).rejects.toThrow(/1 row\(s\) whose foreign key points at a missing row \(workspaces row \d+ → missing organizations\)/);
+    expect(await tableCounts(url)).toEqual({});
+
+    const latin1 = url.replace(/\/(mtp_[^/?]+)/, "/$1_latin1");
+    await query(url, `create database "${new URL(latin1).pathname.slice(1)}" template template0 encoding 'LATIN1' lc_collate 'C' lc_ctype 'C'`);
+    await expect(migrateToPostgres({ from: await conveyorFile(), to: latin1 })).rejects.toThrow(/encoding is LATIN1; Conveyor needs UTF8/);
+  });
+
   it("reads the work a crashed installation left in its WAL, and says so", async () => {
     const file = await conveyorFile();
     // A process that commits one more audit entry and is killed before it can checkpoint.

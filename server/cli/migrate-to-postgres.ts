@@ -26,7 +26,7 @@ export async function migrateToPostgresCommand(args: MigrateArgs, env: Pick<Env,
   if (!from) throw new Error("DATABASE_URL is already a PostgreSQL URL: give the SQLite file to copy with --from <file>");
   if (/^postgres(ql)?:\/\//i.test(from)) throw new Error("--from must be the SQLite file of the installation, not a PostgreSQL URL");
 
-  let last = 0;
+  let last = Date.now();
   const report = await migrateToPostgres({
     from: from.replace(/^file:/, ""),
     to: args.to,
