@@ -37,6 +37,7 @@ import { getUsage } from "../services/usage/get-usage";
 import { getUserActor } from "../services/users/get-user-actor";
 import { setupOwner } from "../services/users/setup-owner";
 import { listWorkspaces } from "../services/workspaces/list-workspaces";
+import { migrateToPostgresCommand } from "./migrate-to-postgres";
 
 registerStubs();
 
@@ -234,5 +235,27 @@ describe("npx conveyor migrate-to-postgres", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/conveyor: The target database postgres:\/\/conveyor:\*\*\*@.* already holds Conveyor data \(.*runs: 5 row\(s\).*\)\. migrate-to-postgres only copies into an empty database, so nothing was changed/);
     expect(await tableCounts(target)).toEqual(countsBefore);
+  }, 60_000);
+
+  it("exits non-zero and marks the table when the target does not end up with the same rows", async () => {
+    const url = await servers.freshDatabase();
+    const { applyMigrations } = await import("@/db/migrate-to-postgres/target");
+    const { defaultPgMigrationsFolder } = await import("@/db/pg/backend");
+    await applyMigrations(url, defaultPgMigrationsFolder());
+    const storage = await openStorage(url, { migrate: false, pg: { max: 1 } });
+    const pool = (storage.backend as import("@/db/pg/backend").PgBackend).pool;
+    await pool.query("create function skip_steps() returns trigger language plpgsql as $$ begin return null; end $$");
+    await pool.query("create trigger skip_steps before insert on run_steps for each row execute function skip_steps()");
+    await storage.store.close();
+
+    const lines: string[] = [];
+    const out = { log: (s: string) => lines.push(s), err: (s: string) => lines.push(s) };
+    const code = await migrateToPostgresCommand({ from: file, to: url }, { scaleOut: false, databasePath: file, dataDir: dir }, out);
+    expect(code).toBe(1);
+    const text = lines.join("\n");
+    expect(row(text, "run_steps")).toEqual(["run_steps", expect.stringMatching(/^[1-9]/), "0", "MISMATCH"]);
+    expect(row(text, "runs")).toEqual(["runs", "5", "5", "ok"]);
+    expect(text).toContain("it was rolled back, no row was committed");
+    expect(Object.values(await tableCounts(url)).every((n) => n === 0)).toBe(true);
   }, 60_000);
 });

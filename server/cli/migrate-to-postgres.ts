@@ -54,7 +54,7 @@ export async function migrateToPostgresCommand(args: MigrateArgs, env: Pick<Env,
     return 0;
   }
   if (!report.committed) {
-    out.err("The copy does not match SQLite (see MISMATCH above): it was rolled back, the target database is unchanged.");
+    out.err("The copy does not match SQLite (see MISMATCH above): it was rolled back, no row was committed to the target database. Find what changes rows on the target (triggers, rules) and run again.");
     return 1;
   }
   out.log(
