@@ -5,7 +5,7 @@ import { setupOwner } from "../services/users/setup-owner";
 import { listWorkspaces } from "../services/workspaces/list-workspaces";
 import type { Actor, ApiKeyRole } from "../auth/permissions";
 
-type Values = { email?: string; password?: string; name?: string; role?: string; workspace?: string[]; expires?: string };
+type Values = { email?: string; password?: string; name?: string; role?: string; workspace?: string[]; expires?: string; from?: string; to?: string; "dry-run"?: boolean };
 
 const KEY_ROLES = ["admin", "editor", "operator", "viewer"];
 
@@ -26,6 +26,10 @@ export async function runCommand(positionals: string[], values: Values): Promise
       console.log(`Database ${env.scaleOut ? "(PostgreSQL)" : env.databasePath} is up to date.`);
       await deps.store.close();
       return 0;
+    }
+    case "migrate-to-postgres": {
+      const { migrateToPostgresCommand } = await import("./migrate-to-postgres");
+      return migrateToPostgresCommand({ from: values.from, to: values.to, dryRun: values["dry-run"] }, env);
     }
     case "owner create": {
       if (!values.email || !values.password) throw new Error("owner create needs --email and --password");

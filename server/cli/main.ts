@@ -4,6 +4,7 @@
  *   conveyor keys create --name N --role R [--workspace ID]… [--expires ISO]   (prints only the key)
  *   conveyor workspaces list
  *   conveyor migrate
+ *   conveyor migrate-to-postgres --to postgres://… [--from FILE] [--dry-run]
  *   conveyor worker
  */
 import { parseArgs } from "node:util";
@@ -14,6 +15,8 @@ const USAGE = `Usage:
   conveyor keys create --name NAME --role admin|editor|operator|viewer [--workspace ID]... [--expires ISO-DATE]
   conveyor workspaces list
   conveyor migrate
+  conveyor migrate-to-postgres --to postgres://USER:PASSWORD@HOST:5432/DB [--from SQLITE-FILE] [--dry-run]
+      copies a stopped SQLite installation into an empty PostgreSQL database (docs/scale-out.md)
   conveyor worker`;
 
 async function main(argv: string[]) {
@@ -27,6 +30,9 @@ async function main(argv: string[]) {
       role: { type: "string" },
       workspace: { type: "string", multiple: true },
       expires: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
+      "dry-run": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
