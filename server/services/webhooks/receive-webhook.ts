@@ -57,10 +57,13 @@ function parseJson(rawBody: Buffer): { ok: true; value: unknown } | { ok: false;
   }
 }
 
+const TOKEN_RE = /^[A-Za-z0-9_-]{1,200}$/;
+
 export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: { maxBytes?: number } = {}): Promise<WebhookResponse> {
   const maxBytes = opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
   if (req.rawBody.length > maxBytes) return hookProblem("payload_too_large", `The body is ${req.rawBody.length} bytes; the limit is ${maxBytes}.`);
-  const intake = await loadIntakeHead(deps, req.token);
+  // Tokens are base64url (newToken); anything else cannot be an intake, and is never sent to the database.
+  const intake = TOKEN_RE.test(req.token) ? await loadIntakeHead(deps, req.token) : undefined;
   // `error` (an upstream registration failed) still accepts deliveries: the URL itself is valid.
   if (!intake || intake.status === "disabled" || intake.kind === "tracker") return hookProblem("not_found", "No active webhook at this URL.");
   if (req.method !== "POST") return hookProblem("method_not_allowed", "Deliveries are POST requests.", { headers: { allow: "POST" } });
