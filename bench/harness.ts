@@ -18,10 +18,11 @@ export const BODY = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "
 export async function benchDeps(synchronous: "NORMAL" | "FULL" = "NORMAL") {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-bench-"));
   const storage = await openStorage(path.join(dir, "bench.db"), { synchronous });
+  // Bench-only access to the SQLite connection (pragmas to compare, counters of the grouped commits).
   const db = storage.sqlite!;
   if (process.env.BENCH_PRAGMAS) for (const p of process.env.BENCH_PRAGMAS.split(";")) db.$client.pragma(p);
   const deps: AppDeps = await depsFromStorage(storage, { box: createSecretBox(randomBytes(32)), publicUrl: "http://127.0.0.1", log: silentLogger, now: () => new Date() });
-  return { deps, dir, close: async () => { await storage.store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  return { deps, db, file: path.join(dir, "bench.db"), dir, close: async () => { await storage.store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
 }
 
 /** Enabled automation: core.webhook → 3 core.filter steps (expressions against the Alertmanager body). */

@@ -19,11 +19,11 @@ const N = Number(process.env.BENCH_RUNS ?? 20_000);
 const TOTAL = Number(process.env.BENCH_TOTAL_RUNS ?? 100_000);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-const { deps, close } = await benchDeps();
+const { deps, db, file, close } = await benchDeps();
 const { ws, automation, token } = await threeStepAutomation(deps);
 const graph = await getVersionGraph(deps.store, automation.id, automation.version);
 const body = JSON.parse(BODY.toString());
-const q = <T>(sql: string, ...a: unknown[]) => deps.db.$client.prepare(sql).get(...a) as T;
+const q = <T>(sql: string, ...a: unknown[]) => db.$client.prepare(sql).get(...a) as T;
 
 async function enqueue(n: number) {
   for (let i = 0; i < n; i += 1000) {
@@ -59,7 +59,7 @@ const SPLIT = process.env.BENCH_SPLIT === "1";
 async function startBenchRunner(): Promise<{ stop(): Promise<void> }> {
   if (!SPLIT) return startRunner(deps, runnerHooks(deps), { concurrency: CONCURRENCY, maintenance: process.env.BENCH_MAINT === "0" ? false : { pruneEveryMs: 3_600_000, retentionCount: 1_000_000 } });
   const child = spawn(process.execPath, ["--import", "tsx", "server/runner/testing/worker-child.ts"], {
-    env: { ...process.env, DB_URL: deps.db.$client.name, SECRET_HEX: randomBytes(32).toString("hex"), CONCURRENCY: String(CONCURRENCY), LEASE_MS: "30000" },
+    env: { ...process.env, DB_URL: file, SECRET_HEX: randomBytes(32).toString("hex"), CONCURRENCY: String(CONCURRENCY), LEASE_MS: "30000" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve) => child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve()));
@@ -81,7 +81,7 @@ const ac = await autocannon({
   connections: 32, overallRate: RATE, duration: Number(process.env.BENCH_LATENCY_SECONDS ?? 8),
 });
 await waitAll(before + ac["2xx"]);
-const lat = (deps.db.$client.prepare(
+const lat = (db.$client.prepare(
   "select (julianday(r.finished_at) - julianday(e.received_at)) * 86400000.0 as ms from runs r join events e on e.id = r.event_id where e.received_at >= ?",
 ).all(mark) as Array<{ ms: number }>).map((r) => r.ms).sort((a, b) => a - b);
 

@@ -4,7 +4,6 @@
  * globalThis (Next dev re-evaluates modules; the custom server and Next's bundle share it).
  * Services receive these as arguments, so tests pass their own (see server/testing.ts).
  */
-import type { Db } from "@/db/client";
 import type { Store } from "@/db/store";
 import type { WorkQueue } from "@/db/queue/types";
 import type { SecretBox } from "./crypto/secret-box";
@@ -15,8 +14,6 @@ export interface AppDeps {
   store: Store;
   /** Where committed work is published for runners (embedded SQLite queue, or BullMQ in scale-out mode). */
   queue: WorkQueue;
-  /** @deprecated The raw SQLite connection, being retired by the storage seam (embedded mode only). */
-  db: Db;
   box: SecretBox;
   /** Base URL for webhook URLs and OAuth redirects, no trailing slash. */
   publicUrl: string;
@@ -49,7 +46,6 @@ async function buildDeps(): Promise<AppDeps> {
   const deps: AppDeps = {
     store: storage.store,
     queue,
-    db: storage.sqlite ?? unconvertedDb(),
     box: createSecretBox(loadOrCreateKey(env.dataDir, env.CONVEYOR_SECRET_KEY)),
     publicUrl: env.publicUrl,
     log: createLogger({ service: "conveyor" }, env.LOG_LEVEL),
@@ -69,19 +65,10 @@ export async function depsFromStorage(
   const queue =
     storage.queue ??
     (await (await import("@/db/queue/bullmq")).openBullmqQueue(redis?.url ?? process.env.REDIS_URL ?? process.env.CONVEYOR_TEST_REDIS_URL!, storage, { prefix: redis?.prefix }));
-  return { store: storage.store, queue, db: storage.sqlite ?? unconvertedDb(), ...rest };
+  return { store: storage.store, queue, ...rest };
 }
 
 /** For the custom server / worker / CLI which build deps themselves. */
 export function setDeps(deps: AppDeps): void {
   (globalThis as G)[KEY] = deps;
-}
-
-/** Placeholder for code not yet moved behind the store (scale-out mode refuses it loudly). */
-function unconvertedDb(): Db {
-  return new Proxy({} as Db, {
-    get(_t, prop) {
-      throw new Error(`internal: raw SQLite access (${String(prop)}) in scale-out mode`);
-    },
-  });
 }

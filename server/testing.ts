@@ -4,7 +4,6 @@ import { createTestStorage, type TestSql } from "@/db/testing";
 import { createSecretBox } from "./crypto/secret-box";
 import { silentLogger } from "./logger";
 import type { AppDeps } from "./deps";
-import type { Db } from "@/db/client";
 
 export type TestDeps = AppDeps & {
   close(): Promise<void>;
@@ -26,7 +25,6 @@ export async function createTestDeps(overrides: Partial<AppDeps> = {}): Promise<
   return {
     store: t.store,
     queue,
-    db: t.sqlite ?? (undefined as unknown as Db),
     box: createSecretBox(randomBytes(32)),
     publicUrl: "http://127.0.0.1:3999",
     log: silentLogger,

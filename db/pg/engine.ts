@@ -189,7 +189,7 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
   const pool = backend.pool;
   const maxInFlight = opts.maxInFlight ?? 2;
   const maxBatch = opts.maxBatch ?? 1000;
-  let pending: Pending[] = [];
+  const pending: Pending[] = [];
   let inFlight = 0;
   let scheduled = false;
 
