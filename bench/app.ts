@@ -49,8 +49,9 @@ export interface StartedApp {
 }
 
 export async function startApp(name: string, extraEnv: Record<string, string> = {}): Promise<StartedApp> {
-  const distDir = process.env.NEXT_DIST_DIR ?? ".next";
-  if (!hasBuild()) throw new Error(`no build in ${distDir}: run \`npm run build\` first`);
+  // extraEnv.NEXT_DIST_DIR picks another build (the editor bench measures the previous one beside this one).
+  const distDir = extraEnv.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? ".next";
+  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`no build in ${distDir}: run \`npm run build\` first`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `conveyor-${name}-bench-`));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

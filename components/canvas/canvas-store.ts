@@ -105,6 +105,24 @@ function clearProblemsFor(problems: Problem[], nodeId: string, keys?: string[]) 
   return problems.filter((p) => p.nodeId !== nodeId || (keys && !keys.some((k) => p.path === k || p.path.startsWith(k + ".") || p.path.startsWith(`config.${k}`))));
 }
 
+const problemIndex = new WeakMap<Problem[], Map<string, { count: number; onlyWarnings: boolean }>>();
+/** Problems per node, computed once per problems list (every node's badge reads it on every store update). */
+export function problemsByNode(problems: Problem[]): Map<string, { count: number; onlyWarnings: boolean }> {
+  let index = problemIndex.get(problems);
+  if (!index) {
+    index = new Map();
+    for (const p of problems) {
+      if (!p.nodeId) continue;
+      const e = index.get(p.nodeId) ?? { count: 0, onlyWarnings: true };
+      e.count++;
+      if (p.severity !== "warning") e.onlyWarnings = false;
+      index.set(p.nodeId, e);
+    }
+    problemIndex.set(problems, index);
+  }
+  return index;
+}
+
 export const useCanvasStore = create<CanvasState>()((set, get) => {
   /** Records the current graph for undo, then applies `next` and marks the editor dirty. */
   const commit = (next: Partial<Snapshot> & Partial<Pick<CanvasState, "problems">>) =>

@@ -43,6 +43,25 @@ describe("usage store", () => {
     ]);
   });
 
+  it("sums a window per day (midnight UTC buckets) or per hour, in the database", async () => {
+    const D = (day: number, h: number) => new Date(Date.UTC(2030, 0, day, h)).toISOString();
+    await deps.store.usage.add([
+      { workspaceId: "ws_a", bucket: D(1, 5), metric: "runs.succeeded", value: 2 },
+      { workspaceId: "ws_a", bucket: D(1, 23), metric: "runs.succeeded", value: 3 },
+      { workspaceId: "ws_a", bucket: D(1, 23), metric: "api.calls", value: 7 },
+      { workspaceId: "ws_a", bucket: D(2, 0), metric: "runs.succeeded", value: 4 },
+      { workspaceId: "ws_a", bucket: D(3, 0), metric: "runs.succeeded", value: 100 }, // at `before`: outside
+      { workspaceId: "ws_b", bucket: D(1, 5), metric: "runs.succeeded", value: 50 },
+    ]);
+    expect(await deps.store.usage.summary("ws_a", D(1, 0), D(3, 0), "day")).toEqual([
+      { workspaceId: "ws_a", bucket: D(1, 0), metric: "api.calls", value: 7 },
+      { workspaceId: "ws_a", bucket: D(1, 0), metric: "runs.succeeded", value: 5 },
+      { workspaceId: "ws_a", bucket: D(2, 0), metric: "runs.succeeded", value: 4 },
+    ]);
+    expect(await deps.store.usage.summary("ws_a", D(1, 6), D(3, 0), "hour")).toEqual(await deps.store.usage.list("ws_a", D(1, 6), D(3, 0)));
+    expect((await deps.store.usage.summary("ws_a", D(1, 6), D(3, 0), "hour")).map((r) => r.value)).toEqual([7, 3, 4]);
+  });
+
   it("writes large batches (more rows than one statement takes)", async () => {
     const rows = Array.from({ length: 1234 }, (_, i) => ({ workspaceId: `ws_${i}`, bucket: H(0), metric: "api.calls", value: 1 }));
     await deps.store.usage.add(rows);

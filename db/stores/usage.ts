@@ -46,6 +46,24 @@ export const usageStore = {
     await usageStore.add(c, [{ workspaceId, bucket: hourBucket(at), metric, value: by }]);
   },
 
+  /**
+   * Sums of a workspace's counters with `fromBucket <= bucket < before` (ISO timestamps) per day
+   * (bucket = the day's midnight UTC) or per hour, oldest first. Grouped in the database: a 90-day
+   * report reads the primary-key range and returns about 90 × metrics rows instead of 24 times as many.
+   */
+  async summary(c: Ctx, workspaceId: string, fromBucket: string, before: string, granularity: "day" | "hour"): Promise<UsageCounterRow[]> {
+    const { usageCounters: t } = c.t;
+    if (granularity === "hour") return usageStore.list(c, workspaceId, fromBucket, before);
+    const day = sql<string>`substr(${t.bucket}, 1, 10)`;
+    const rows = await c.h
+      .select({ day, metric: t.metric, value: sql<number>`sum(${t.value})`.mapWith(Number) })
+      .from(t)
+      .where(and(eq(t.workspaceId, workspaceId), gte(t.bucket, fromBucket), lt(t.bucket, before)))
+      .groupBy(day, t.metric)
+      .orderBy(day, asc(t.metric));
+    return rows.map((r) => ({ workspaceId, bucket: `${r.day}T00:00:00.000Z`, metric: r.metric, value: r.value }));
+  },
+
   /** Counters of a workspace with `fromBucket <= bucket < before` (ISO timestamps), oldest first. */
   async list(c: Ctx, workspaceId: string, fromBucket: string, before: string): Promise<UsageCounterRow[]> {
     const { usageCounters: t } = c.t;

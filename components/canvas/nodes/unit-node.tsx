@@ -7,7 +7,7 @@ import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { AlertTriangle, PowerOff, Zap } from "lucide-react";
 import { createContext, memo, useContext, useState } from "react";
 import { toast } from "sonner";
-import { useCanvasStore } from "../canvas-store";
+import { problemsByNode, useCanvasStore } from "../canvas-store";
 import { useCatalog } from "../catalog-context";
 import { nodeLabelId, summarize } from "../graph-utils";
 import { IntegrationIcon } from "../integration-icon";
@@ -20,8 +20,9 @@ export const CanvasModeContext = createContext<{ mode: "edit" | "run"; statuses?
 function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data: FlowNodeData }) {
   const { byKey } = useCatalog();
   const mode = useContext(CanvasModeContext);
-  const problemCount = useCanvasStore((s) => (mode.mode === "edit" ? s.problems.reduce((n, p) => (p.nodeId === id ? n + 1 : n), 0) : 0));
-  const onlyWarnings = useCanvasStore((s) => mode.mode === "edit" && s.problems.every((p) => p.nodeId !== id || p.severity === "warning"));
+  // O(1) per node and store update (an index built once per problems list), not a scan of every problem.
+  const problemCount = useCanvasStore((s) => (mode.mode === "edit" ? (problemsByNode(s.problems).get(id)?.count ?? 0) : 0));
+  const onlyWarnings = useCanvasStore((s) => mode.mode === "edit" && (problemsByNode(s.problems).get(id)?.onlyWarnings ?? true));
   const renameNode = useCanvasStore((s) => s.renameNode);
   const [editing, setEditing] = useState<string | null>(null);
   const commit = () => {
