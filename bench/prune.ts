@@ -5,7 +5,8 @@
  * and bytes on disk are read after every wave. Two limits, one scenario each:
  * - count: `retentionCount` runs per automation, the age limit far away;
  * - age: `retentionDays` = 1 with waves six hours apart, the count limit far away.
- * On PostgreSQL a plain VACUUM runs after each wave (what autovacuum does in the background).
+ * On PostgreSQL a plain VACUUM runs after each wave (what autovacuum does in the background); on
+ * SQLite the WAL is checkpointed into the file before sizes are read.
  * Prints one JSON line.
  */
 import os from "node:os";
@@ -41,6 +42,7 @@ async function scenario(name: "count" | "age") {
     }
     if (w === WAVES - 1) plans = await plansOf(b, () => pruneHistory(b.deps, limits));
     if (BACKEND === "postgres") await b.sql("vacuum");
+    else await b.sql("pragma wal_checkpoint(truncate)");
     const count = async (t: string) => Number((await b.sql<{ n: number }>(`select count(*) as n from ${t}`))[0]!.n);
     waves.push({
       wave: w + 1, written: (w + 1) * WAVE, removed, runs: await count("runs"), steps: await count("run_steps"), events: await count("events"),

@@ -6,14 +6,14 @@ import { toast } from "sonner";
 import { useTheme } from "@/components/theme/theme";
 import { useCanvasStore } from "./canvas-store";
 import { useCatalog } from "./catalog-context";
+import { LOD_ZOOM } from "./graph-utils";
 import { nodeTypes } from "./node-types";
 import { DRAG_MIME } from "./palette/building-blocks";
 import type { FlowNodeData, PaletteUnit } from "./types";
 
 /** The fit used everywhere (initial, "1", the controls, after loading and while the view stays fitted). */
 export const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1 } as const;
-/** Below this zoom, nodes are drawn as plain boxes (`.canvas-far` in app/globals.css): their text would be under ~5 px. */
-export const LOD_ZOOM = 0.35;
+
 const EDGE_COLOR = { light: "#a1a1aa", dark: "#6b6b74" } as const;
 const edgeOptions = (theme: "light" | "dark"): DefaultEdgeOptions => ({
   type: "smoothstep",

@@ -148,6 +148,8 @@ export function summarize(config: Record<string, unknown>, max = 48, labels?: Re
 
 export const NODE_W = 240;
 export const NODE_H = 82;
+/** Below this zoom, unit nodes are drawn as plain boxes (unit-node.tsx; `.canvas-far` in app/globals.css): their text would be under ~5 px. */
+export const LOD_ZOOM = 0.35;
 const GAP_X = 80;
 const GAP_Y = 36;
 
