@@ -129,4 +129,9 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   );
 }
 
-export const UnitNode = memo(UnitNodeView);
+/**
+ * React Flow also passes the node's position, size, z-index and drag state, which change on every
+ * measurement and drag frame; the view reads none of them, so only these props re-render it.
+ */
+const sameView = (a: NodeProps<FlowNode>, b: NodeProps<FlowNode>) => a.id === b.id && a.type === b.type && a.data === b.data && a.selected === b.selected;
+export const UnitNode = memo(UnitNodeView, sameView);
