@@ -74,6 +74,7 @@ for (const scale of SCALES) {
     "list runs, status=running (none), first page": () => restGet(layout.key, appRoute, { factoryId: ws, appId: app }, { limit: "50", status: "running" }),
     "workspace run list (tRPC), first page": async () => ({ status: 200, body: await listRuns(b.deps, layout.owner, ws, { limit: 50 }) }),
     "workspace run list (tRPC), status=failed": async () => ({ status: 200, body: await listRuns(b.deps, layout.owner, ws, { limit: 50, status: "failed" }) }),
+    "workspace run list (tRPC), status=running (none)": async () => ({ status: 200, body: await listRuns(b.deps, layout.owner, ws, { limit: 50, status: "running" }) }),
     "workspace run list (tRPC), deep cursor page": async () => ({ status: 200, body: await listRuns(b.deps, layout.owner, ws, { limit: 50, cursor: deepCursor() }) }),
     "open a run with its steps": () => restGet(layout.key, `${appRoute}/[runId]`, { factoryId: ws, appId: app, runId: String(rowOf(ofApp(rand(appRuns))).id) }),
     "usage, 7 days": () => restGet(layout.key, "factories/[factoryId]/usage", { factoryId: ws }, { from: new Date(end.getTime() - 7 * DAY).toISOString(), to: end.toISOString() }),

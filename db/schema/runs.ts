@@ -61,6 +61,8 @@ export const runs = sqliteTable(
     index("runs_task_idx").on(t.taskId).where(sql`task_id is not null`),
     // Running runs per automation (claims), and an automation's runs in one status (filtered lists).
     index("runs_status_automation_idx").on(t.status, t.automationId, t.createdAt, t.id),
+    // A workspace's runs in one status (the runs page's filter; a rare status would otherwise walk the whole history).
+    index("runs_workspace_status_idx").on(t.workspaceId, t.status, t.createdAt, t.id),
     // Runs of an event (idempotent starts, replays; pruning deletes an event with its last run).
     index("runs_event_idx").on(t.eventId),
     index("runs_followup_idx").on(t.followupAt).where(sql`followup_at is not null`),

@@ -41,13 +41,20 @@ describe("runs store: lists", () => {
   it("pages newest first by (created_at, id) with a keyset cursor, ties included, per filter", async () => {
     const a = await automation();
     const b = await automation();
-    const made: Array<{ id: string; minute: number; automationId: string }> = [];
-    // Three runs share each creation time: the cursor must split ties by id.
-    for (let m = 0; m < 7; m++) for (const aut of [a, b, a]) made.push({ id: (await run(aut, m)).runId, minute: m, automationId: aut });
+    const made: Array<{ id: string; minute: number; automationId: string; failed: boolean }> = [];
+    // Three runs share each creation time: the cursor must split ties by id. Every third one fails.
+    for (let m = 0; m < 7; m++) {
+      for (const aut of [a, b, a]) {
+        const failed = made.length % 3 === 1;
+        const id = (await run(aut, m, { active: failed })).runId;
+        if (failed) await deps.store.runs.finish(id, "failed", { message: "x" }, at(m + 1), () => ({ name: "n", key: "k" }));
+        made.push({ id, minute: m, automationId: aut, failed });
+      }
+    }
     const expected = (f: (r: (typeof made)[number]) => boolean) =>
       made.filter(f).sort((x, y) => y.minute - x.minute || (x.id < y.id ? 1 : -1)).map((r) => r.id);
 
-    const walk = async (filter: { automationId?: string }, limit: number) => {
+    const walk = async (filter: { automationId?: string; status?: "failed" | "succeeded" }, limit: number) => {
       const seen: string[] = [];
       let before: { createdAt: string; id: string } | null = null;
       for (let guard = 0; guard < 50; guard++) {
@@ -62,6 +69,11 @@ describe("runs store: lists", () => {
     expect(await walk({}, 4)).toEqual(expected(() => true));
     expect(await walk({ automationId: a }, 3)).toEqual(expected((r) => r.automationId === a));
     expect(await walk({ automationId: b }, 2)).toEqual(expected((r) => r.automationId === b));
+    expect(await walk({ status: "failed" }, 2)).toEqual(expected((r) => r.failed));
+    expect(await walk({ automationId: a, status: "succeeded" }, 3)).toEqual(expected((r) => r.automationId === a && !r.failed));
+    // Another workspace's id never lists this one's runs, with or without an automation.
+    expect(await deps.store.runs.list("ws_other", { automationId: a }, { limit: 10 })).toEqual([]);
+    expect(await deps.store.runs.list("ws_other", {}, { limit: 10 })).toEqual([]);
   });
 });
 

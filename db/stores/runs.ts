@@ -147,7 +147,10 @@ export const runsStore = {
     opts: { limit: number; before?: { createdAt: string; id: string } | null },
   ): Promise<RunRecord[]> {
     const { runs } = c.t;
-    const conds: SQL[] = [eq(runs.workspaceId, workspaceId)];
+    // With an automation, its index (or the status one) must drive the query: written as an expression,
+    // the workspace check (an automation lives in one workspace) cannot pull SQLite's planner, which has
+    // no statistics, onto the workspace index, where it would filter 1 row in N (docs/engine.md).
+    const conds: SQL[] = [f.automationId ? sql`(${runs.workspaceId} || '') = ${workspaceId}` : eq(runs.workspaceId, workspaceId)];
     if (f.automationId) conds.push(eq(runs.automationId, f.automationId));
     if (f.status) conds.push(eq(runs.status, f.status));
     if (f.taskId) conds.push(eq(runs.taskId, f.taskId));
