@@ -33,7 +33,8 @@ ${head}
 ${sep}
 ${rows.join("\n")}
 
-Target: p99 < 50 ms for listing runs, opening a run and the usage page at 1M runs.
+Target: p99 < 50 ms for listing runs, opening a run and the usage page at 1M runs. Before/after, decisions and method:
+docs/history-bench.md.
 
 On disk (SQLite: main file + WAL after a checkpoint; PostgreSQL: \`runs\` + \`run_steps\` + \`events\` with their indexes and TOAST,
 after ANALYZE). Bytes per run = growth between two sizes divided by the runs added:
