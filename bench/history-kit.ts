@@ -134,6 +134,16 @@ export async function timeCalls(n: number, call: (i: number) => Promise<{ status
   return { n, p50ms: +pct(ms, 50).toFixed(2), p99ms: +pct(ms, 99).toFixed(2), maxMs: +ms[ms.length - 1]!.toFixed(2) };
 }
 
+/** Folds the WAL into the SQLite file (retried while the background checkpointer holds it). */
+export async function checkpoint(b: Bench): Promise<void> {
+  if (b.backend !== "sqlite") return;
+  for (let i = 0; i < 20; i++) {
+    const [r] = await b.sql<{ busy: number }>("pragma wal_checkpoint(truncate)");
+    if (!r?.busy) return;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
 /** Bytes on disk: SQLite main file + WAL; PostgreSQL the history tables with their indexes and TOAST, and the whole database. */
 export async function diskBytes(b: Bench): Promise<Record<string, number>> {
   if (b.backend === "sqlite") {

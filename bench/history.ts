@@ -10,7 +10,7 @@ import os from "node:os";
 import { historyRows, seedHistory, usageRows, type HistoryPlan } from "@/db/testing/history";
 import { encodeCursor } from "@/server/services/tasks/cursor";
 import { listRuns } from "@/server/services/runs";
-import { diskBytes, openBench, plansOf, restGet, scans, seedLayout, timeCalls, type BackendName } from "./history-kit";
+import { checkpoint, diskBytes, openBench, plansOf, restGet, scans, seedLayout, timeCalls, type BackendName } from "./history-kit";
 
 const BACKEND = (process.env.BENCH_BACKEND ?? "sqlite") as BackendName;
 const SCALES = (process.env.BENCH_SCALES ?? "10000,100000,1000000").split(",").map(Number);
@@ -43,7 +43,7 @@ for (const scale of SCALES) {
   seeded = scale;
   // Sizes after the WAL is folded into the file (bulk seeding outruns the background checkpointer).
   if (BACKEND === "postgres") await b.sql("analyze");
-  else await b.sql("pragma wal_checkpoint(truncate)");
+  else await checkpoint(b);
   const bytes = await diskBytes(b);
 
   // Runs of automation 0 (run n belongs to automation n % 20): pick open/deep targets among them.

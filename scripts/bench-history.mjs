@@ -56,9 +56,9 @@ export function pruneSection(results) {
   if (!backends.length) return "Skipped.";
   const table = (b, name, s) => `**${b}, ${name} limit** (${name === "count" ? `${n(s.limits.retentionCount)} runs per automation` : `${s.limits.retentionDays} day`}):
 
-| wave | runs written | runs kept | steps | events | prune passes | slowest pass | on disk |
-|---|---|---|---|---|---|---|---|
-${s.waves.map((w) => `| ${w.wave} | ${n(w.written)} | ${n(w.runs)} | ${n(w.steps)} | ${n(w.events)} | ${w.passes} | ${w.slowestPassMs} ms | ${mb(w.bytes.total)}${w.bytes.wal !== undefined ? ` (WAL ${mb(w.bytes.wal)}, free pages ${mb(w.bytes.freePages)})` : ""} |`).join("\n")}`;
+| wave | runs written | runs kept | steps | events | prune passes | slowest pass | longest event-loop wait | on disk |
+|---|---|---|---|---|---|---|---|---|
+${s.waves.map((w) => `| ${w.wave} | ${n(w.written)} | ${n(w.runs)} | ${n(w.steps)} | ${n(w.events)} | ${w.passes} | ${w.slowestPassMs} ms | ${w.maxEventLoopDelayMs ?? "?"} ms | ${mb(w.bytes.total)}${w.bytes.wal !== undefined ? ` (WAL ${mb(w.bytes.wal)}, free pages ${mb(w.bytes.freePages)})` : ""} |`).join("\n")}`;
   return backends.map(([b, r]) => `${table(b, "count", r.count)}\n\n${table(b, "age", r.age)}\n\nFull scans in a prune pass's plans: ${[...r.count.fullScans, ...r.age.fullScans].length ? [...r.count.fullScans, ...r.age.fullScans].map((l) => `\`${l.trim()}\``).join(", ") : "none"}.`).join("\n\n");
 }
 

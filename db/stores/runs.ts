@@ -59,7 +59,7 @@ export interface FinishedRun {
 
 const ACTIVE: RunStatus[] = ["queued", "running", "waiting"];
 /** Runs deleted per statement (and transaction) when pruning. */
-const PRUNE_CHUNK = 500;
+const PRUNE_CHUNK = 200;
 
 /** The job row queueing a step (the embedded queue's table; in scale-out mode the run's pending steps). */
 export function newStepJob(j: { id?: string; runId: string; automationId: string; nodeId: string; parentStepId: string | null; atMs: number }): JobRow {

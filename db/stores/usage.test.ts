@@ -64,7 +64,7 @@ describe("usage store", () => {
 
   it("keeps day rollups in step with the hours, and a day report over partial days matches the hours", async () => {
     const at = (d: number, h: number) => new Date(Date.UTC(2030, 0, d, h)).toISOString();
-    const rows = [];
+    const rows: Array<{ workspaceId: string; bucket: string; metric: string; value: number }> = [];
     for (let d = 1; d <= 6; d++) for (const h of [0, 7, 13, 23]) rows.push({ workspaceId: "ws_a", bucket: at(d, h), metric: h % 2 ? "runs.failed" : "runs.succeeded", value: d * 100 + h });
     await deps.store.usage.add(rows.slice(0, 10));
     await deps.store.usage.add(rows.slice(10)); // two flushes add to the same day rows
