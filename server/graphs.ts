@@ -33,7 +33,7 @@ export function indexGraph(stored: Graph): IndexedGraph {
         nodes: stored.nodes.map((n) => {
           if (!n.pinned) return n;
           if (!n.disabled) pinned.add(n.id);
-          const { pinned: _data, ...rest } = n; // eslint-disable-line @typescript-eslint/no-unused-vars
+          const { pinned: _data, ...rest } = n;
           return rest;
         }),
       }

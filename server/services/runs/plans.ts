@@ -41,7 +41,13 @@ export function upstreamIds(g: IndexedGraph, nodeId: string): Set<string> {
   for (const [from, kids] of g.children) for (const k of kids) parents.set(k, [...(parents.get(k) ?? []), from]);
   const out = new Set<string>();
   const stack = [nodeId];
-  while (stack.length) for (const p of parents.get(stack.pop()!) ?? []) if (!out.has(p)) (out.add(p), stack.push(p));
+  while (stack.length) {
+    for (const p of parents.get(stack.pop()!) ?? []) {
+      if (out.has(p)) continue;
+      out.add(p);
+      stack.push(p);
+    }
+  }
   return out;
 }
 
@@ -49,7 +55,13 @@ export function upstreamIds(g: IndexedGraph, nodeId: string): Set<string> {
 export function downstreamIds(g: IndexedGraph, nodeId: string): Set<string> {
   const out = new Set<string>();
   const stack = [nodeId];
-  while (stack.length) for (const c of g.children.get(stack.pop()!) ?? []) if (!out.has(c)) (out.add(c), stack.push(c));
+  while (stack.length) {
+    for (const c of g.children.get(stack.pop()!) ?? []) {
+      if (out.has(c)) continue;
+      out.add(c);
+      stack.push(c);
+    }
+  }
   return out;
 }
 
