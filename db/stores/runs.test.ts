@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestStorage, jsonCol, type TestStorage } from "../testing";
 import type { Store } from "../store";
+import type { DerivedResult } from "../types";
 import { anotherProcess, race } from "./testing";
 import { iso, seedWorkspace, uid } from "./testing/fixtures";
 
@@ -81,8 +82,10 @@ describe("runs store: derived runs and retries", () => {
   it("one of many concurrent retries of a run wins, across processes and kinds", async () => {
     const prev = await failedRun();
     const base = { workspaceId: ws, automationId: "aut_1", version: 2, triggerNodeId: "t", event: { id: prev.eventId }, retryOf: prev.runId, mode: "production" as const, seeds: [], start: [{ nodeId: "b", parentRef: null }] };
-    const results = await race([t.store, other], 8, (s, i) => (i % 4 === 3 ? s.runs.requeue(prev.runId, new Date()) : s.runs.createDerived({ ...base, at: new Date() })));
-    const won = results.filter((r) => (typeof r === "number" ? r > 0 : typeof r === "object" && "runId" in r));
+    const results = await race<number | string | DerivedResult>([t.store, other], 8, (s, i) =>
+      i % 4 === 3 ? s.runs.requeue(prev.runId, new Date()) : s.runs.createDerived({ ...base, at: new Date() }),
+    );
+    const won = results.filter((r) => (typeof r === "number" ? r > 0 : typeof r === "object" && r !== null && "runId" in r));
     expect(won).toHaveLength(1);
     const runs = await t.sql<{ n: number }>("select count(*) as n from runs where retry_of = ?", prev.runId);
     expect(Number(runs[0]!.n)).toBe(typeof won[0] === "number" ? 0 : 1);
