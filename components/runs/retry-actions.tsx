@@ -24,7 +24,8 @@ export function RetryActions({ workspaceId, run, currentVersion }: { workspaceId
       </p>
     );
   }
-  if (run.mode === "test" || (run.status !== "failed" && run.status !== "cancelled")) return null;
+  // Until the automation's current version is known, offering one button could retry the wrong way.
+  if (run.mode === "test" || (run.status !== "failed" && run.status !== "cancelled") || currentVersion === undefined) return null;
   const newer = currentVersion !== undefined && currentVersion !== run.version;
   const go = async (version: "original" | "current") => {
     try {
