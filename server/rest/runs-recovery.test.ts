@@ -105,7 +105,8 @@ describe("run recovery over REST", () => {
     if (!OVER_HTTP) await flushUsage(deps.store);
     const end = Date.now() + 10_000;
     let usage = await api.get(`/api/v1/factories/${s.ws}/usage?granularity=hour`, { key: s.keys.viewer });
-    while (usage.body.totals.retries < 2 && Date.now() < end) {
+    // Counters are flushed about once a second: wait until the last of them (the retry's success) is in.
+    while ((usage.body.totals.retries < 2 || !usage.body.totals.runs.succeeded) && Date.now() < end) {
       await new Promise((r) => setTimeout(r, 200));
       usage = await api.get(`/api/v1/factories/${s.ws}/usage?granularity=hour`, { key: s.keys.viewer });
     }

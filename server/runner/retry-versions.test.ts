@@ -50,6 +50,21 @@ async function failedRun(marks: string) {
   return { a, r };
 }
 
+/**
+ * The usage report once the runner has counted what the test waits for: a run's end is visible in the
+ * database a moment before the runner's process counts it (on PostgreSQL another session can see the
+ * commit first), so flush and read until `ready` holds (bounded), then assert exact values.
+ */
+async function usageWhen(ready: (t: Awaited<ReturnType<typeof getUsage>>["totals"]) => boolean) {
+  let u = await getUsage(deps, ws.actor, ws.workspaceId, {});
+  await waitFor(async () => {
+    await flushUsage(deps.store);
+    u = await getUsage(deps, ws.actor, ws.workspaceId, {});
+    return ready(u.totals);
+  }, 5_000, "usage counted");
+  return u;
+}
+
 describe("retry with the original or the current version", () => {
   it("after a fix, retry with the original version fails the same way; with the current version a new run reuses the first step and succeeds", async () => {
     const marks = path.join(deps.dir, "marks");
@@ -95,8 +110,7 @@ describe("retry with the original or the current version", () => {
     await expect(retryRun(deps, ws.actor, ws.workspaceId, next.id)).rejects.toMatchObject({ code: "conflict" }); // it succeeded
 
     // Usage: one run (its latest outcome), two retries; working time apart from the waits between attempts.
-    await flushUsage(deps.store);
-    const u = await getUsage(deps, ws.actor, ws.workspaceId, {});
+    const u = await usageWhen((t) => t.retries === 2 && !!t.runs.succeeded);
     expect(u.totals.runs).toEqual({ succeeded: 1 });
     expect(u.totals.retries).toBe(2);
     expect(u.totals.retryWaitMs).toBeGreaterThan(0);
@@ -179,6 +193,8 @@ describe("retry with the original or the current version", () => {
   it("a run retried on its own version that fails again reaches the error handler again", async () => {
     const handler = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.echo", name: "h", config: { value: "{{ $trigger.data.runId }}" } }]));
     const { a, r } = await failedRun(path.join(deps.dir, "marks"));
+    // That failure's follow-ups are done before the handler is set (else they could already reach it).
+    await waitFor(async () => !(await deps.store.runs.get(r.id))!.followupAt, 5_000, "the first failure's follow-ups");
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { errorHandlerId: handler.id });
     // The first failure happened before the handler was set; two failures after it reach it twice.
     const { r: r2 } = { r: await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id }) };

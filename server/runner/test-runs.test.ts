@@ -47,6 +47,21 @@ function chain(dir: string) {
 const test = (automationId: string, nodeId: string, extra: Partial<Parameters<typeof startTestRun>[2]> = {}) =>
   startTestRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId, nodeId, ...extra });
 
+/**
+ * The usage report once the runner has counted what the test waits for: a run's end is visible in the
+ * database a moment before the runner's process counts it (on PostgreSQL another session can see the
+ * commit first), so flush and read until `ready` holds (bounded), then assert exact values.
+ */
+async function usageWhen(ready: (t: Awaited<ReturnType<typeof getUsage>>["totals"]) => boolean) {
+  let u = await getUsage(deps, ws.actor, ws.workspaceId, {});
+  await waitFor(async () => {
+    await flushUsage(deps.store);
+    u = await getUsage(deps, ws.actor, ws.workspaceId, {});
+    return ready(u.totals);
+  }, 5_000, "usage counted");
+  return u;
+}
+
 describe("test runs", () => {
   it("runs a single step with pinned upstream data: nothing before or after it runs, and it is recorded as a test", async () => {
     const g = chain(deps.dir);
@@ -70,8 +85,7 @@ describe("test runs", () => {
     expect(lines(path.join(deps.dir, "upstream"))).toHaveLength(1);
 
     // Usage: the test is not a production run, and its step is not a production step.
-    await flushUsage(deps.store);
-    const u = await getUsage(deps, ws.actor, ws.workspaceId, {});
+    const u = await usageWhen((t) => !!t.runs.succeeded && !!t.testRuns.succeeded);
     expect(u.totals.runs).toEqual({ succeeded: 1 });
     expect(u.totals.testRuns).toEqual({ succeeded: 1 });
     expect(u.totals.steps).toEqual({ succeeded: 3 });
@@ -152,8 +166,7 @@ describe("test runs", () => {
     await waitFor(async () => (await listRuns(deps, ws.actor, ws.workspaceId, { automationId: handler.id })).data.length === 1, 10_000, "handler run");
     const handled = (await listRuns(deps, ws.actor, ws.workspaceId, { automationId: handler.id })).data[0]!;
     expect((await getRunOrThrow(deps, ws.actor, ws.workspaceId, handled.id)).event!.data).toMatchObject({ runId: prod.id });
-    await flushUsage(deps.store);
-    const u = await getUsage(deps, ws.actor, ws.workspaceId, {});
+    const u = await usageWhen((t) => !!t.testRuns.failed && !!t.runs.failed);
     expect(u.totals.testRuns).toEqual({ failed: 1 });
     expect(u.totals.runs.failed).toBe(1);
   });

@@ -55,7 +55,7 @@ export async function retryRun(deps: AppDeps, actor: Actor, workspaceId: string,
     if (queued === "retried") throw new AppError("conflict", `Run ${runId} was already retried as a new run; retry that run instead.`);
     if (!queued) throw new AppError("conflict", `Run ${runId} has no failed step to retry from (or is no longer failed).`);
     countRetry(run, at);
-    deps.queue.publish([runId]);
+    deps.queue.publish([runId], { again: true });
     return toRun((await store.runs.get(runId))!);
   }
 
