@@ -29,4 +29,4 @@ export type RateLimitRow = typeof s.rateLimits.$inferSelect;
 export type { IdempotencyClaim, IdempotencyRequest } from "./stores/idempotency";
 export type { StepAttempt, StepOrigin, StoredGraph, LineStep } from "./schema";
 export type { TokenState } from "./stores/connections";
-export type { DerivedRun, DerivedResult } from "./stores/runs";
+export type { DerivedRun, DerivedResult } from "./stores/derived-runs";
