@@ -97,7 +97,10 @@ describe("test runs", () => {
   it("takes the trigger event and upstream outputs from the last run that reached the node, pinned data winning node by node", async () => {
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, chain(deps.dir));
     // No run yet and nothing pinned (the manual trigger alone is not enough: upstream has no data).
-    await expect(test(a.id, "n2", { source: "run" })).rejects.toMatchObject({ code: "unprocessable" });
+    await expect(test(a.id, "n2", { source: "run" })).rejects.toMatchObject({
+      code: "unprocessable",
+      message: "No data for upstream yet: pin their output, or run the automation once so that it reaches target.",
+    });
     const prod = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id, payload: { alert: "DiskFull" } });
     expect(await waitForRun(deps, prod.id)).toBe("succeeded");
     const first = await getRunOrThrow(deps, ws.actor, ws.workspaceId, prod.id);

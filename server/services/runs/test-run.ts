@@ -158,8 +158,14 @@ async function findData(store: Store, f: Find): Promise<Data> {
     const hit = fromPins(true);
     if (hit) return hit;
   }
-  const names = [...new Set(missing.length ? missing : f.isTrigger ? [] : triggers.flatMap((t) => nodesBetween(graph, t, node)).filter((id) => !f.pins.has(id)))].map(nameOf);
-  const what = f.isTrigger ? `an event for ${nameOf(node)}` : `data for ${[...triggers.filter((t) => !f.pins.has(t)).map(nameOf), ...names].join(", ") || "the nodes before it"}`;
-  const how = f.source === "pinned" ? "pin their output" : f.runId ? `run ${f.runId} did not reach ${nameOf(node)}; pick another run or pin data` : `pin their output, or run the automation once so that it reaches ${nameOf(node)}`;
+  const lacking = [...new Set(missing.length ? missing : f.isTrigger ? [] : triggers.flatMap((t) => nodesBetween(graph, t, node)).filter((id) => !f.pins.has(id)))].map(nameOf);
+  const what = f.isTrigger ? `event for ${nameOf(node)}` : `data for ${[...triggers.filter((t) => !f.pins.has(t) && graph.byId.get(t)!.key !== "core.manual").map(nameOf), ...lacking].join(", ") || "the nodes before it"}`;
+  const how = f.isTrigger
+    ? "pin an event on it (its Test tab), or let a real event arrive first"
+    : f.source === "pinned"
+      ? "pin their output"
+      : f.runId
+        ? `run ${f.runId} did not reach ${nameOf(node)}; pick another run or pin data`
+        : `pin their output, or run the automation once so that it reaches ${nameOf(node)}`;
   throw new AppError("unprocessable", `No ${what} yet: ${how}.`, [{ path: "nodeId", message: `No earlier data for the nodes before ${nameOf(node)}` }]);
 }
