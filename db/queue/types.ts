@@ -43,8 +43,12 @@ export interface WorkConsumer {
 
 export interface WorkQueue {
   readonly kind: "embedded" | "bullmq";
-  /** After a commit that queued work for these runs (ingest, starts, retries, schedules). */
-  publish(runIds: string[]): void;
+  /**
+   * After a commit that queued work for these runs (ingest, starts, retries, schedules). `again`: the
+   * runs had work before and may still hold their previous queue entry (a retry of the same run right
+   * after it ended); the queue makes sure the new work is not absorbed by that entry.
+   */
+  publish(runIds: string[], opts?: { again?: boolean }): void;
   consumer(opts: ConsumerOptions): WorkConsumer;
   /** Starts republishing lost work in the background (scale-out: the sweeper); returns its stop. */
   startSweeper(everyMs?: number): () => Promise<void>;

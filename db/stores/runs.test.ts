@@ -1,166 +1,107 @@
-/**
- * Contract of the run history reads and pruning (both engines): keyset pages visit every run once
- * in order (ties on the creation time included), and one prune pass applies the age and count
- * limits without touching active runs, taking events with their last run.
- */
+/** Contract of the runs store's recovery operations (derived runs, retries), on the backend under test. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDeps, type TestDeps } from "@/server/testing";
-import type { NewRun } from "./runs";
-import { automationRow, seedWorkspace, uid } from "./testing/fixtures";
+import { createTestStorage, jsonCol, type TestStorage } from "../testing";
+import type { Store } from "../store";
+import type { DerivedResult } from "../types";
+import { anotherProcess, race } from "./testing";
+import { iso, seedWorkspace, uid } from "./testing/fixtures";
 
-let deps: TestDeps;
+let t: TestStorage;
 let ws: string;
+let other: Store;
 beforeEach(async () => {
-  deps = await createTestDeps();
-  ws = await seedWorkspace(deps.store);
+  t = await createTestStorage();
+  ws = await seedWorkspace(t.store);
+  other = await anotherProcess(t.url);
 });
-afterEach(async () => deps.close());
-
-const T0 = Date.UTC(2030, 0, 10);
-const at = (minutes: number) => new Date(T0 + minutes * 60_000);
-const env = { type: "t", timestamp: "2030-01-01T00:00:00.000Z", data: { n: 1 } };
-
-async function automation(workspaceId = ws): Promise<string> {
-  const row = automationRow(workspaceId);
-  await deps.store.automations.insert(row);
-  return row.id;
-}
-
-/** A run created at `minutes` after T0: finished (`succeeded`) unless `active` (queued, with a step job). */
-async function run(automationId: string, minutes: number, o: Partial<NewRun> & { active?: boolean; workspaceId?: string } = {}) {
-  const created = await deps.store.runs.create({
-    workspaceId: o.workspaceId ?? ws, automationId, version: 1, triggerNodeId: "t", envelope: env, source: "manual",
-    firstNodes: o.active ? ["n"] : [], at: at(minutes), ...o,
-  });
-  return created!;
-}
-
-const ids = async (table: string) => (await deps.sql<{ id: string }>(`select id from ${table} order by id`)).map((r) => r.id);
-
-describe("runs store: lists", () => {
-  it("pages newest first by (created_at, id) with a keyset cursor, ties included, per filter", async () => {
-    const a = await automation();
-    const b = await automation();
-    const made: Array<{ id: string; minute: number; automationId: string; failed: boolean }> = [];
-    // Three runs share each creation time: the cursor must split ties by id. Every third one fails.
-    for (let m = 0; m < 7; m++) {
-      for (const aut of [a, b, a]) {
-        const failed = made.length % 3 === 1;
-        const id = (await run(aut, m, { active: failed })).runId;
-        if (failed) await deps.store.runs.finish(id, "failed", { message: "x" }, at(m + 1), () => ({ name: "n", key: "k" }));
-        made.push({ id, minute: m, automationId: aut, failed });
-      }
-    }
-    const expected = (f: (r: (typeof made)[number]) => boolean) =>
-      made.filter(f).sort((x, y) => y.minute - x.minute || (x.id < y.id ? 1 : -1)).map((r) => r.id);
-
-    const walk = async (filter: { automationId?: string; status?: "failed" | "succeeded" }, limit: number) => {
-      const seen: string[] = [];
-      let before: { createdAt: string; id: string } | null = null;
-      for (let guard = 0; guard < 50; guard++) {
-        const page = await deps.store.runs.list(ws, filter, { limit, before });
-        seen.push(...page.map((r) => r.id));
-        if (page.length < limit) return seen;
-        const last = page[page.length - 1]!;
-        before = { createdAt: last.createdAt, id: last.id };
-      }
-      throw new Error("no end");
-    };
-    expect(await walk({}, 4)).toEqual(expected(() => true));
-    expect(await walk({ automationId: a }, 3)).toEqual(expected((r) => r.automationId === a));
-    expect(await walk({ automationId: b }, 2)).toEqual(expected((r) => r.automationId === b));
-    expect(await walk({ status: "failed" }, 2)).toEqual(expected((r) => r.failed));
-    expect(await walk({ automationId: a, status: "succeeded" }, 3)).toEqual(expected((r) => r.automationId === a && !r.failed));
-    // Another workspace's id never lists this one's runs, with or without an automation.
-    expect(await deps.store.runs.list("ws_other", { automationId: a }, { limit: 10 })).toEqual([]);
-    expect(await deps.store.runs.list("ws_other", {}, { limit: 10 })).toEqual([]);
-  });
+afterEach(async () => {
+  await other.close();
+  await t.close();
 });
 
-describe("runs store: prune", () => {
-  const cutoff = at(100).toISOString();
+const env = (data: unknown) => ({ type: "x", timestamp: iso(0), data });
 
-  it("removes finished runs older than the cutoff with their steps and events, never active ones", async () => {
-    const a = await automation();
-    const old = await run(a, 10);
-    const oldActive = await run(a, 20, { active: true });
-    const fresh = await run(a, 200);
-    await deps.sql("insert into run_steps (id, run_id, node_id, name, key, status, attempts, logs, created_at) values (?, ?, 'n', 'n', 'k', 'succeeded', '[]', '[]', ?)", uid("stp"), old.runId, at(10).toISOString());
+/** A finished run with one succeeded and one failed step (the failed one queued again by `requeue`). */
+async function failedRun(status: "failed" | "succeeded" = "failed") {
+  const made = (await t.store.runs.create({ workspaceId: ws, automationId: "aut_1", version: 1, triggerNodeId: "t", envelope: env(1), source: "manual", firstNodes: ["a"], at: new Date() }))!;
+  const [job] = await t.sql<{ id: string }>("select id from jobs where run_id = ?", made.runId);
+  await t.sql("delete from jobs where run_id = ?", made.runId);
+  const now = iso();
+  const step = (id: string, nodeId: string, st: string, parent: string | null, output: unknown) =>
+    t.sql(
+      "insert into run_steps (id, run_id, node_id, name, key, parent_step_id, status, output, attempts, logs, created_at) values (?, ?, ?, ?, 'k', ?, ?, ?, ?, '[]', ?)",
+      id, made.runId, nodeId, nodeId, parent, st, output === null ? null : JSON.stringify(output), JSON.stringify([{ startedAt: now, finishedAt: now, durationMs: 7 }]), now,
+    );
+  await step(job!.id, "a", "succeeded", null, env("A"));
+  await step(uid("stp"), "b", status, job!.id, null);
+  await t.sql("update runs set status = ?, finished_at = ? where id = ?", status, now, made.runId);
+  return { runId: made.runId, eventId: made.eventId, stepA: job!.id };
+}
 
-    expect(await deps.store.runs.prune(cutoff, 1000, 5000)).toBe(1);
-    expect(await ids("runs")).toEqual([oldActive.runId, fresh.runId].sort());
-    expect(await ids("run_steps")).toEqual([]);
-    expect(await ids("events")).toEqual([oldActive.eventId, fresh.eventId].sort());
-    expect(await deps.store.runs.prune(cutoff, 1000, 5000)).toBe(0);
+describe("runs store: derived runs and retries", () => {
+  it("creates a derived run: seeds (parents mapped, origin kept), queued steps after them, the same event", async () => {
+    const prev = await failedRun();
+    const r = await t.store.runs.createDerived({
+      workspaceId: ws, automationId: "aut_1", version: 2, triggerNodeId: "t", event: { id: prev.eventId }, retryOf: prev.runId, mode: "production",
+      seeds: [
+        { ref: "x", parentRef: null, nodeId: "a", name: "renamed", key: "k", input: { q: 1 }, output: env("A"), origin: { kind: "run", runId: prev.runId, stepId: prev.stepA, version: 1 } },
+        { ref: "y", parentRef: "x", nodeId: "c", name: "c", key: "k", input: null, output: env("C"), origin: { kind: "pinned", version: 2 } },
+      ],
+      start: [{ nodeId: "b", parentRef: "y" }, { nodeId: "d", parentRef: null }],
+      at: new Date(),
+    });
+    if (!("runId" in r)) throw new Error("refused");
+    expect(r).toMatchObject({ eventId: prev.eventId, finished: false });
+    expect(await t.store.runs.get(r.runId)).toMatchObject({ status: "queued", version: 2, retryOf: prev.runId, mode: "production", test: null, eventId: prev.eventId });
+    const steps = await t.store.runs.steps(r.runId);
+    expect(steps.map((s) => [s.name, s.status, s.origin?.kind, s.attempts])).toEqual([["renamed", "succeeded", "run", []], ["c", "succeeded", "pinned", []]]);
+    expect(steps[1]!.parentStepId).toBe(steps[0]!.id);
+    const jobs = await t.store.runs.pendingJobs(r.runId);
+    const byNode = new Map(jobs.map((j) => [(j.payload as { nodeId: string }).nodeId, (j.payload as { parentStepId: string | null }).parentStepId]));
+    expect(byNode).toEqual(new Map([["b", steps[1]!.id], ["d", null]]));
+    // The engine reads the seeds as the chain of a queued step.
+    expect(await t.store.engine.loadChain(steps[1]!.id)).toEqual({ renamed: env("A"), c: env("C") });
+    expect(await t.store.runs.retriedBy(prev.runId)).toBe(r.runId);
+    expect((await t.store.runs.stepTimings([prev.runId, r.runId])).map((x) => [x.runId === r.runId, x.origin?.kind ?? null, x.attempts.length]).sort()).toEqual([
+      [false, null, 1], [false, null, 1], [true, "pinned", 0], [true, "run", 0],
+    ]);
   });
 
-  it("keeps the newest `keep` runs of each automation (active ones are never removed)", async () => {
-    const a = await automation();
-    const b = await automation();
-    const runsOfA = [];
-    for (let m = 0; m < 6; m++) runsOfA.push(await run(a, 200 + m, { active: m === 0 }));
-    const runsOfB = [await run(b, 200), await run(b, 201)];
-
-    expect(await deps.store.runs.prune(cutoff, 3, 5000)).toBe(2); // a's minutes 1 and 2; minute 0 is active
-    expect(await ids("runs")).toEqual([runsOfA[0]!, ...runsOfA.slice(3), ...runsOfB].map((r) => r.runId).sort());
-    expect(await ids("events")).toEqual([runsOfA[0]!, ...runsOfA.slice(3), ...runsOfB].map((r) => r.eventId).sort());
+  it("refuses to retry a run that is not failed or cancelled, or that was retried already; requeue then refuses too", async () => {
+    const ok = await failedRun("succeeded");
+    const base = { workspaceId: ws, automationId: "aut_1", version: 2, triggerNodeId: "t", mode: "production" as const, seeds: [], start: [{ nodeId: "b", parentRef: null }], at: new Date() };
+    expect(await t.store.runs.createDerived({ ...base, event: { id: ok.eventId }, retryOf: ok.runId })).toEqual({ refused: "not_retryable" });
+    const prev = await failedRun();
+    const first = await t.store.runs.createDerived({ ...base, event: { id: prev.eventId }, retryOf: prev.runId });
+    expect(first).toMatchObject({ finished: false });
+    expect(await t.store.runs.createDerived({ ...base, event: { id: prev.eventId }, retryOf: prev.runId })).toEqual({ refused: "retried", retriedBy: (first as { runId: string }).runId });
+    expect(await t.store.runs.requeue(prev.runId, new Date())).toBe("retried");
+    expect((await t.store.runs.get(prev.runId))!.status).toBe("failed");
   });
 
-  it("keeps an event another run still refers to, and a deduplicated event until the cutoff", async () => {
-    const a = await automation();
-    const first = await run(a, 200);
-    const replay = await run(a, 201, { eventId: first.eventId, source: "replay" });
-    const keyed = await run(a, 202, { dedupeScope: "s", dedupeKey: "k1" });
-    await run(a, 203);
-    await run(a, 204);
-
-    // keep 2: first, replay and keyed go; their shared event with them, the keyed event stays (dedupe key, newer than the cutoff).
-    expect(await deps.store.runs.prune(cutoff, 2, 5000)).toBe(3);
-    const events = await ids("events");
-    expect(events).not.toContain(first.eventId);
-    expect(events).toContain(keyed.eventId);
-    expect(replay.eventId).toBe(first.eventId);
-    // The key still deduplicates: the same delivery starts nothing.
-    expect(await run(a, 205, { dedupeScope: "s", dedupeKey: "k1" }).catch(() => null)).toBeNull();
-
-    // A run referring to an event keeps it when another run of that event is pruned.
-    const b = await automation();
-    const shared = await run(b, 10);
-    const later = await run(b, 300, { eventId: shared.eventId, source: "replay" });
-    await deps.store.runs.prune(cutoff, 1000, 5000);
-    expect(await ids("events")).toContain(shared.eventId);
-    expect(await deps.store.runs.get(later.runId)).toBeDefined();
-
-    // Past the cutoff the keyed event goes once no run refers to it.
-    expect(await deps.store.runs.prune(at(10_000).toISOString(), 1000, 5000)).toBeGreaterThan(0);
-    expect(await ids("events")).toEqual([]);
+  it("one of many concurrent retries of a run wins, across processes and kinds", async () => {
+    const prev = await failedRun();
+    const base = { workspaceId: ws, automationId: "aut_1", version: 2, triggerNodeId: "t", event: { id: prev.eventId }, retryOf: prev.runId, mode: "production" as const, seeds: [], start: [{ nodeId: "b", parentRef: null }] };
+    const results = await race<number | string | DerivedResult>([t.store, other], 8, (s, i) =>
+      i % 4 === 3 ? s.runs.requeue(prev.runId, new Date()) : s.runs.createDerived({ ...base, at: new Date() }),
+    );
+    const won = results.filter((r) => (typeof r === "number" ? r > 0 : typeof r === "object" && r !== null && "runId" in r));
+    expect(won).toHaveLength(1);
+    const runs = await t.sql<{ n: number }>("select count(*) as n from runs where retry_of = ?", prev.runId);
+    expect(Number(runs[0]!.n)).toBe(typeof won[0] === "number" ? 0 : 1);
   });
 
-  it("removes deliveries that started no run once older than the cutoff", async () => {
-    const intakeId = uid("int");
-    const d = (id: string, minutes: number, key: string) => deps.store.runs.recordDelivery({ id, workspaceId: ws, intakeId, dedupeScope: intakeId, dedupeKey: key, receivedAt: at(minutes).toISOString() });
-    const oldId = uid("evt");
-    const newId = uid("evt");
-    expect(await d(oldId, 10, "a")).toBe(true);
-    expect(await d(newId, 200, "b")).toBe(true);
-    expect(await deps.store.runs.prune(cutoff, 1000, 5000)).toBe(0);
-    expect(await ids("events")).toEqual([newId]);
-  });
-
-  it("works through a long history in bounded passes", async () => {
-    const a = await automation();
-    const other = await seedWorkspace(deps.store);
-    const b = await automation(other);
-    for (let m = 0; m < 30; m++) {
-      await run(a, m);
-      await run(b, m, { workspaceId: other });
-    }
-    // batch 8: at most 8 per workspace for the age rule in one pass.
-    expect(await deps.store.runs.prune(at(20).toISOString(), 1000, 8)).toBe(16);
-    expect(await deps.store.runs.prune(at(20).toISOString(), 1000, 8)).toBe(16);
-    expect(await deps.store.runs.prune(at(20).toISOString(), 1000, 8)).toBe(8);
-    expect(await deps.store.runs.prune(at(20).toISOString(), 1000, 8)).toBe(0);
-    expect(Number((await deps.sql<{ n: number }>("select count(*) as n from runs"))[0]!.n)).toBe(20);
-    expect(Number((await deps.sql<{ n: number }>("select count(*) as n from events"))[0]!.n)).toBe(20);
+  it("a derived run with nothing to run succeeds at once; a test run records its pinned trigger event", async () => {
+    const r = await t.store.runs.createDerived({
+      workspaceId: ws, automationId: "aut_1", version: 1, triggerNodeId: "t", event: { envelope: env({ pinned: true }), source: "test" }, mode: "test",
+      test: { nodeId: "t", single: false }, taskId: "tsk_1", taskStep: 0, seeds: [], start: [], at: new Date(),
+    });
+    if (!("runId" in r)) throw new Error("refused");
+    expect(r.finished).toBe(true);
+    expect(await t.store.runs.get(r.runId)).toMatchObject({ status: "succeeded", mode: "test", test: { nodeId: "t", single: false } });
+    expect((await t.store.runs.get(r.runId))!.followupAt).not.toBeNull();
+    const [ev] = await t.sql<{ source: string; envelope: unknown }>("select source, envelope from events where id = ?", r.eventId);
+    expect({ source: ev!.source, envelope: jsonCol(ev!.envelope) }).toEqual({ source: "test", envelope: env({ pinned: true }) });
+    expect(await t.store.runs.pendingJobs(r.runId)).toEqual([]);
   });
 });

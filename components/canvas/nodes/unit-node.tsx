@@ -4,7 +4,7 @@
  * config summary, a problem badge (server validation) and, in the run view, the step's status.
  */
 import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from "@xyflow/react";
-import { AlertTriangle, PowerOff, Zap } from "lucide-react";
+import { AlertTriangle, Pin, PowerOff, Zap } from "lucide-react";
 import { createContext, memo, useContext, useState } from "react";
 import { toast } from "sonner";
 import { problemsByNode, useCanvasStore } from "../canvas-store";
@@ -40,7 +40,9 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   const isTrigger = type === "trigger";
   const title = unit?.title ?? data.key;
   const disabled = !!data.disabled;
-  const label = `${title} node, ${data.name}${disabled ? ", disabled" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}`;
+  // Pinned data only matters to test runs from the editor: the run view of a production run does not show it.
+  const pinned = mode.mode === "edit" && !!data.pinned;
+  const label = `${title} node, ${data.name}${disabled ? ", disabled" : ""}${pinned ? ", output pinned" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}`;
   if (far) {
     // A plain box of the same size with the same handles and accessible name: a thousand of these render,
     // lay out and paint in a fraction of the full nodes' time (docs/editor-bench.md).
@@ -116,6 +118,16 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
       {disabled && (
         <span className="absolute -top-2.5 left-3 inline-flex items-center gap-1 rounded-full border border-border bg-surface px-1.5 py-px text-[10px] font-medium text-muted shadow-xs" data-testid="node-disabled" aria-hidden>
           <PowerOff size={10} /> Disabled
+        </span>
+      )}
+      {pinned && (
+        <span
+          className="absolute -top-2.5 right-7 inline-flex items-center gap-1 rounded-full border border-violet-300 bg-violet-50 px-1.5 py-px text-[10px] font-medium text-violet-800 shadow-xs"
+          data-testid="node-pinned"
+          title="Output pinned: test runs use it instead of calling this node's upstream (production runs never do)"
+          aria-hidden
+        >
+          <Pin size={10} /> Pinned
         </span>
       )}
       {problemCount > 0 && (
