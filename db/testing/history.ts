@@ -162,6 +162,10 @@ export async function seedHistory(storage: OpenedStorage, plan: HistoryPlan, fro
         for (const x of runs) r.run(x);
         for (const x of steps) s.run(x);
       })();
+      // Fold the WAL back into the file after every batch: back-to-back bulk transactions never leave the
+      // background checkpointer a moment in which the WAL can restart, and 1M runs grew it past 30 GB.
+      // Busy (the background checkpointer is at it): the next batch tries again.
+      c.pragma("wal_checkpoint(TRUNCATE)");
     } else {
       const pool = (storage.backend as PgBackend).pool;
       const client = await pool.connect();
