@@ -5,7 +5,7 @@
  */
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { create } from "zustand";
-import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, unitNodeA11y, wouldCycle } from "./graph-utils";
+import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, unitNodeA11y, unitNodeFrame, wouldCycle } from "./graph-utils";
 import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, PinnedData, Problem } from "./types";
 import { isUnitNode } from "./types";
 
@@ -219,6 +219,7 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         position,
         selected: true,
         ...unitNodeA11y(id),
+        ...unitNodeFrame(kind),
         data: { key, name: uniqueName(baseName, names()), config: config ?? {}, connectionId: connectionId ?? null },
       };
       const s = get();
@@ -364,7 +365,7 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         const name = uniqueName(d.name, taken);
         taken.push(name);
         if (name !== d.name) renames.push([d.name, name]);
-        return { id, type: n.type as "trigger" | "component", position, selected: true, ...unitNodeA11y(id), data: { ...d, name } };
+        return { id, type: n.type as "trigger" | "component", position, selected: true, ...unitNodeA11y(id), ...unitNodeFrame(n.type === "trigger" ? "trigger" : "component"), data: { ...d, name } };
       });
       // References between pasted nodes follow their new names.
       for (const n of fresh) {

@@ -67,6 +67,8 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
       data-node-key={data.key}
       data-node-name={data.name}
       data-disabled={disabled || undefined}
+      // Exactly the size React Flow is told (unitNodeFrame in graph-utils.ts): it never measures unit nodes.
+      style={{ height: NODE_H }}
       className={`relative w-60 rounded-lg border bg-surface text-left shadow-sm transition-shadow ${selected ? "border-accent ring-2 ring-accent/25" : "border-border hover:shadow-md"} ${status ? `ring-2 ${STATUS_STYLE[status].ring}` : ""} ${disabled ? "border-dashed" : ""}`}
     >
       {/* React Flow's focusable wrapper is labelled by this (graph-utils unitNodeA11y). */}
