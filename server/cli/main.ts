@@ -4,7 +4,8 @@
  *   conveyor keys create --name N --role R [--workspace ID]… [--expires ISO]   (prints only the key)
  *   conveyor workspaces list
  *   conveyor migrate
- *   conveyor worker
+ *   conveyor worker [--port N]      the runner (+ health/readiness/metrics on N, or CONVEYOR_WORKER_PORT)
+ *   conveyor ingress [--port N]     the lean /hooks listener alone (+ health/readiness/metrics), default port 3001
  */
 import { parseArgs } from "node:util";
 import { runCommand } from "./commands";
@@ -14,7 +15,8 @@ const USAGE = `Usage:
   conveyor keys create --name NAME --role admin|editor|operator|viewer [--workspace ID]... [--expires ISO-DATE]
   conveyor workspaces list
   conveyor migrate
-  conveyor worker`;
+  conveyor worker [--port N]     the runner alone (+ /api/health, /api/health/ready, /metrics on port N)
+  conveyor ingress [--port N]    webhook ingress alone: /hooks/… (+ health, readiness, metrics), default port $CONVEYOR_INGRESS_PORT or 3001`;
 
 async function main(argv: string[]) {
   const { positionals, values } = parseArgs({
@@ -27,6 +29,7 @@ async function main(argv: string[]) {
       role: { type: "string" },
       workspace: { type: "string", multiple: true },
       expires: { type: "string" },
+      port: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -39,7 +42,7 @@ async function main(argv: string[]) {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    // The worker keeps running until a signal; every other command exits.
+    // The worker and the ingress keep running until a signal; every other command exits.
     if (code !== null) process.exit(code);
   },
   (e: Error) => {
