@@ -29,3 +29,4 @@ export type RateLimitRow = typeof s.rateLimits.$inferSelect;
 export type { IdempotencyClaim, IdempotencyRequest } from "./stores/idempotency";
 export type { StepAttempt, StoredGraph, LineStep } from "./schema";
 export type { TokenState } from "./stores/connections";
+export type { PoolStats } from "./backend";

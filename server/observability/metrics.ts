@@ -9,6 +9,7 @@
  * sweeper, PostgreSQL pool) are registered on the first bind to such deps.
  */
 import { Counter, Histogram, Registry, Gauge, collectDefaultMetrics } from "prom-client";
+import type { PoolStats } from "@/db/types";
 import type { AppDeps } from "../deps";
 import { processRole } from "../roles/process-role";
 
@@ -20,7 +21,7 @@ export interface ConveyorMetrics {
   upstreamErrors: Counter<"integration" | "kind">;
   apiRequests: Counter<"method" | "status">;
   expressionStops: Counter<"reason">;
-  /** Where the database and queue gauges are read from at scrape time. */
+  /** Where the database and queue gauges are read from at scrape time (call it right before each scrape). */
   bind(deps: Pick<AppDeps, "store"> & Partial<Pick<AppDeps, "queue">>): void;
 }
 
@@ -34,6 +35,7 @@ function create(): ConveyorMetrics {
   collectDefaultMetrics({ register: registry, prefix: "conveyor_process_" });
   let deps: (Pick<AppDeps, "store"> & Partial<Pick<AppDeps, "queue">>) | undefined;
   let scaleOut = false;
+  let pool: PoolStats | null = null;
   // A database read at scrape time: undefined when it fails or is slow (the scrape goes on without it).
   // Gauges collected at once (one scrape) share a read that is still in flight.
   const inFlight = new Map<string, Promise<unknown>>();
@@ -72,7 +74,9 @@ function create(): ConveyorMetrics {
     expressionStops: new Counter({ name: "conveyor_expression_stops_total", help: "Expression evaluations stopped by a limit (time, heap, crash)", labelNames: ["reason"], registers: [registry] }),
     bind(d) {
       deps = d;
-      if (d.queue?.kind === "bullmq" && !scaleOut) scaleOut = registerScaleOutGauges(registry, () => deps);
+      // Taken before the scrape's own database reads, which would show up as pool pressure.
+      pool = d.store.poolStats();
+      if (d.queue?.kind === "bullmq" && !scaleOut) scaleOut = registerScaleOutGauges(registry, () => deps, () => pool);
     },
   };
   new Gauge({
@@ -159,7 +163,7 @@ function registerClusterGauges(
 }
 
 /** This process's view of Redis, its sweeper and its PostgreSQL pool (scale-out mode only). */
-function registerScaleOutGauges(registry: Registry, current: () => Bound): true {
+function registerScaleOutGauges(registry: Registry, current: () => Bound, poolStats: () => PoolStats | null): true {
   new Counter({
     name: "conveyor_sweeper_republished_total",
     help: "Runs this process's sweeper republished to the distributed queue (lost by Redis, or left in the outbox)",
@@ -184,7 +188,7 @@ function registerScaleOutGauges(registry: Registry, current: () => Bound): true 
     labelNames: ["state"],
     registers: [registry],
     collect() {
-      const p = current()?.store.poolStats();
+      const p = poolStats();
       this.reset();
       if (p) {
         this.set({ state: "idle" }, p.idle);
@@ -197,7 +201,7 @@ function registerScaleOutGauges(registry: Registry, current: () => Bound): true 
     help: "Callers in this process waiting for a PostgreSQL connection (the pool is too small when above 0 for long)",
     registers: [registry],
     collect() {
-      this.set(current()?.store.poolStats()?.waiting ?? 0);
+      this.set(poolStats()?.waiting ?? 0);
     },
   });
   return true;
