@@ -11,7 +11,7 @@
 import { Counter, Histogram, Registry, Gauge, collectDefaultMetrics } from "prom-client";
 import type { PoolStats } from "@/db/types";
 import type { AppDeps } from "../deps";
-import { processRole } from "../roles/process-role";
+import { processRole, type ProcessRoleName } from "../roles/process-role";
 
 export interface ConveyorMetrics {
   registry: Registry;
@@ -22,7 +22,7 @@ export interface ConveyorMetrics {
   apiRequests: Counter<"method" | "status">;
   expressionStops: Counter<"reason">;
   /** Where the database and queue gauges are read from at scrape time (call it right before each scrape). */
-  bind(deps: Pick<AppDeps, "store"> & Partial<Pick<AppDeps, "queue">>): void;
+  bind(deps: Pick<AppDeps, "store"> & Partial<Pick<AppDeps, "queue">>, role?: ProcessRoleName): void;
 }
 
 const SCRAPE_DB_TIMEOUT_MS = 2000;
@@ -36,6 +36,7 @@ function create(): ConveyorMetrics {
   let deps: (Pick<AppDeps, "store"> & Partial<Pick<AppDeps, "queue">>) | undefined;
   let scaleOut = false;
   let pool: PoolStats | null = null;
+  let role: ProcessRoleName = "cli";
   // A database read at scrape time: undefined when it fails or is slow (the scrape goes on without it).
   // Gauges collected at once (one scrape) share a read that is still in flight.
   const inFlight = new Map<string, Promise<unknown>>();
@@ -72,8 +73,9 @@ function create(): ConveyorMetrics {
     upstreamErrors: new Counter({ name: "conveyor_upstream_errors_total", help: "Failed upstream calls by integration and kind (retryable, permanent)", labelNames: ["integration", "kind"], registers: [registry] }),
     apiRequests: new Counter({ name: "conveyor_api_requests_total", help: "REST API requests by method and status", labelNames: ["method", "status"], registers: [registry] }),
     expressionStops: new Counter({ name: "conveyor_expression_stops_total", help: "Expression evaluations stopped by a limit (time, heap, crash)", labelNames: ["reason"], registers: [registry] }),
-    bind(d) {
+    bind(d, r) {
       deps = d;
+      role = r ?? processRole().role;
       // Taken before the scrape's own database reads, which would show up as pool pressure.
       pool = d.store.poolStats();
       if (d.queue?.kind === "bullmq" && !scaleOut) scaleOut = registerScaleOutGauges(registry, () => deps, () => pool);
@@ -109,7 +111,7 @@ function create(): ConveyorMetrics {
       if (q) this.set(q.oldestAgeMs / 1000);
     },
   });
-  registerClusterGauges(registry, () => deps, fromDb);
+  registerClusterGauges(registry, () => deps, () => role, fromDb);
   return m;
 }
 
@@ -119,6 +121,7 @@ type Bound = (Pick<AppDeps, "store"> & Partial<Pick<AppDeps, "queue">>) | undefi
 function registerClusterGauges(
   registry: Registry,
   current: () => Bound,
+  role: () => ProcessRoleName,
   fromDb: <T>(key: string, read: (d: Pick<AppDeps, "store">) => Promise<T>) => Promise<T | undefined>,
 ): void {
   const outbox = () => fromDb("outbox", (d) => d.store.metrics.outbox());
@@ -157,7 +160,7 @@ function registerClusterGauges(
     registers: [registry],
     collect() {
       this.reset();
-      this.set({ role: processRole().role }, 1);
+      this.set({ role: role() }, 1);
     },
   });
 }

@@ -28,16 +28,16 @@ function problem(status: number, code: Parameters<typeof problemBody>[0], detail
   return { status, headers: { "content-type": "application/problem+json", ...headers }, body: problemBody(code, detail) as unknown as Record<string, unknown> };
 }
 
-async function metricsText(deps: AppDeps): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+async function metricsText(deps: AppDeps, role: ProcessRole): Promise<{ status: number; headers: Record<string, string>; text: string }> {
   const m = getMetrics();
-  m.bind(deps);
+  m.bind(deps, role.role);
   return { status: 200, headers: { "content-type": m.registry.contentType, "cache-control": "no-store" }, text: await m.registry.metrics() };
 }
 
 async function answer(path: string, ctx: OpsContext): Promise<{ status: number; headers: Record<string, string>; text: string }> {
   const json = (a: HealthAnswer) => ({ status: a.status, headers: a.headers, text: JSON.stringify(a.body) });
   try {
-    if (path === "/metrics") return await metricsText(ctx.deps);
+    if (path === "/metrics") return await metricsText(ctx.deps, ctx.role());
     if (path === "/api/health/ready") return json(await readiness(ctx.deps, ctx.role()));
     return json(await liveness(ctx.deps));
   } catch (e) {
