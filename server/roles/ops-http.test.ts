@@ -53,6 +53,11 @@ describe("role listener", () => {
     expect(sample(metrics.text, "conveyor_database_up")).toBe(1);
     expect(sample(metrics.text, "conveyor_outbox_rows")).toBe(0);
 
+    // A token no intake can have (PostgreSQL refuses NUL bytes) is unknown: 404, not a database error.
+    const nul = await postJson(`${base}/hooks/%00`, { ok: true });
+    expect(nul.status).toBe(404);
+    expect(nul.body).toMatchObject({ code: "not_found" });
+
     const other = await get(`${base}/api/v1/factories`);
     expect(other.status).toBe(404);
     expect(other.headers.get("content-type")).toBe("application/problem+json");

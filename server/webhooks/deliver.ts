@@ -23,7 +23,18 @@ export function notStored(detail: string): WebhookResponse {
   return hookProblem("unavailable", `The delivery was not stored: ${detail}. Retry it later.`, { headers: { "retry-after": String(RETRY_AFTER_S) } });
 }
 
+/** No intake token has control characters or is this long: such a URL is unknown without asking the database (which refuses NUL bytes). */
+function impossibleToken(token: string): boolean {
+  if (token.length > 200) return true;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
 export async function deliverWebhook(deps: AppDeps, req: WebhookRequest, opts: DeliverOptions = {}): Promise<WebhookResponse> {
+  if (impossibleToken(req.token)) return hookProblem("not_found", "No active webhook at this URL.");
   const timeoutMs = opts.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<WebhookResponse>((resolve) => {
