@@ -30,3 +30,4 @@ export type { IdempotencyClaim, IdempotencyRequest } from "./stores/idempotency"
 export type { StepAttempt, StepOrigin, StoredGraph, LineStep } from "./schema";
 export type { TokenState } from "./stores/connections";
 export type { DerivedRun, DerivedResult } from "./stores/derived-runs";
+export type { PoolStats } from "./backend";
