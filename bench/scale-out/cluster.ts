@@ -27,8 +27,8 @@ import { postmasterPid } from "./proc-cpu";
 export const PG_SETTINGS: Record<string, string | number> = {
   shared_buffers: "1GB",
   wal_buffers: "16MB",
-  max_wal_size: "8GB",
-  min_wal_size: "1GB",
+  max_wal_size: "4GB",
+  min_wal_size: "512MB",
   checkpoint_timeout: "15min",
   checkpoint_completion_target: 0.9,
   effective_cache_size: "4GB",

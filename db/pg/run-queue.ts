@@ -110,8 +110,26 @@ export async function staleOutbox(pool: pg.Pool, beforeMs: number, limit: number
   return r.rows.map((x) => ({ runId: x.runId, availableAt: Number(x.availableAt) }));
 }
 
+/**
+ * Deletes the outbox rows of published runs. Committed asynchronously (no wait for the WAL flush): a
+ * delete lost in a crash only leaves rows the sweeper publishes again, which is harmless (one BullMQ
+ * job id per run; a run without due work is dropped at its claim).
+ */
 export async function clearOutbox(pool: pg.Pool, runIds: string[]): Promise<void> {
-  if (runIds.length) await pool.query("delete from outbox where run_id = any($1::text[])", [runIds]);
+  if (!runIds.length) return;
+  const c = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await c.query("BEGIN");
+    await c.query("SET LOCAL synchronous_commit TO OFF");
+    await c.query("delete from outbox where run_id = any($1::text[])", [runIds]);
+    await c.query("COMMIT");
+  } catch (e) {
+    broken = e as Error;
+    throw e;
+  } finally {
+    c.release(broken);
+  }
 }
 
 /** Runs with step jobs, after `afterRunId` (keyset), with when their next job is due. */

@@ -235,15 +235,28 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
     };
   };
 
+  // Publishing happens after the commit, off the request path: the runs published in one tick go to
+  // Redis in one addBulk and their outbox rows are deleted in one statement. A failure leaves the
+  // outbox rows for the sweeper.
+  let toPublish: string[] = [];
+  const publishBatch = () => {
+    const ids = toPublish;
+    toPublish = [];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      add(chunk.map((runId) => ({ runId })))
+        .then(() => clearOutbox(pool, chunk))
+        .catch((e) => log("publish failed; the sweeper will republish", { count: chunk.length, error: (e as Error).message }));
+    }
+  };
+
   return {
     kind: "bullmq",
     publish(runIds, popts) {
       if (!runIds.length) return;
-      // After the commit, off the request path: a failure leaves the outbox rows for the sweeper.
       if (!popts?.again) {
-        add(runIds.map((runId) => ({ runId })))
-          .then(() => clearOutbox(pool, runIds))
-          .catch((e) => log("publish failed; the sweeper will republish", { count: runIds.length, error: (e as Error).message }));
+        if (!toPublish.length) setImmediate(publishBatch);
+        for (const id of runIds) toPublish.push(id);
         return;
       }
       // A run retried right after it ended may still have its previous job (same id) finishing: adding is
