@@ -103,6 +103,7 @@ async function runPhase(c: Cluster, n: number) {
   const backlog = await c.count("select count(*) as n from runs where status in ('queued', 'running')");
   const procs = await Promise.all(Array.from({ length: n }, () => c.worker()));
   await sleep(3000); // warm-up: JIT, pools, the first claims
+  if (process.env.BENCH_SO_PGSS === "1") await c.resetStatements();
   const done0 = await c.count("select count(*) as n from runs where status = 'succeeded'");
   const meter = cpuMeter({ node: () => procs.map((p) => p.child.pid!), pg: () => [c.pgPid], redis: () => [c.redisPid] });
   const t0 = performance.now();
@@ -110,6 +111,7 @@ async function runPhase(c: Cluster, n: number) {
   const done1 = await c.count("select count(*) as n from runs where status = 'succeeded'");
   const secs = (performance.now() - t0) / 1000;
   const cpu = meter.stop();
+  const statements = process.env.BENCH_SO_PGSS === "1" ? await c.topStatements() : undefined;
   const left = await c.count("select count(*) as n from runs where status in ('queued', 'running')");
   await Promise.all(procs.map((p) => p.stop()));
   const runs = done1 - done0;
@@ -117,6 +119,7 @@ async function runPhase(c: Cluster, n: number) {
   return {
     workers: n, seconds: Math.round(secs * 10) / 10, backlogAtStart: backlog, runs, runsPerSecond: Math.round(runs / secs), backlogLeft: left,
     cpuMs: cpu, cpuMicrosPerRun: { node: per(cpu.node), pg: per(cpu.pg), redis: per(cpu.redis), nodePlusPg: per(cpu.node + cpu.pg), all: per(cpu.node + cpu.pg + cpu.redis) },
+    statements,
   };
 }
 

@@ -70,58 +70,83 @@ export function intakeHeads(pool: pg.Pool): (token: string) => Promise<IntakeHea
     });
 }
 
-/** Inserts a batch of new runs (with their events, first jobs and outbox rows); returns the created ones by candidate index. */
-export async function insertRuns(q: Q, runs: NewRun[]): Promise<Array<{ runId: string; finished: boolean } | null>> {
-  if (!runs.length) return [];
-  const ids = runs.map((r) => r.eventId ?? sortableId("evt"));
-  const fresh = runs.map((r) => !r.eventId);
-  const ev = runs.map((r, i) => ({ r, i })).filter(({ i }) => fresh[i]);
-  let inserted = new Set<string>();
-  if (ev.length) {
-    const res = await q.query<{ id: string }>(
-      `insert into events (id, workspace_id, intake_id, automation_id, node_id, dedupe_scope, dedupe_key, type, envelope, source, received_at)
-       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::json[], $10::text[], $11::text[])
-       on conflict do nothing returning id`,
-      [
-        ev.map(({ i }) => ids[i]), ev.map(({ r }) => r.workspaceId), ev.map(({ r }) => r.intakeId ?? null), ev.map(({ r }) => r.automationId),
-        ev.map(({ r }) => r.triggerNodeId), ev.map(({ r }) => (r.dedupeKey ? (r.dedupeScope ?? `automation:${r.automationId}`) : null)),
-        ev.map(({ r }) => r.dedupeKey ?? null), ev.map(({ r }) => r.envelope.type), ev.map(({ r }) => JSON.stringify(r.envelope)),
-        ev.map(({ r }) => r.source), ev.map(({ r }) => r.at.toISOString()),
-      ],
-    );
-    inserted = new Set(res.rows.map((x) => x.id));
-  }
-  const out: Array<{ runId: string; finished: boolean } | null> = runs.map((r, i) => (fresh[i] && !inserted.has(ids[i]!) ? null : { runId: sortableId("run"), finished: r.firstNodes.length === 0 }));
-  const made = runs.map((r, i) => ({ r, i, c: out[i] })).filter((x): x is { r: NewRun; i: number; c: { runId: string; finished: boolean } } => !!x.c);
-  if (!made.length) return out;
-  const iso = made.map(({ r }) => r.at.toISOString());
-  await q.query(
-    `insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, task_id, task_step, retry_of, error, followup_at, created_at, started_at, finished_at, updated_at)
-     select id, ws, a, v, st, tn, ev, tk, ts, ro, null, fu, ca, sa, fa, ca
-     from unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
-       as t(id, ws, a, v, st, tn, ev, tk, ts, ro, fu, ca, sa, fa)`,
-    [
-      made.map(({ c }) => c.runId), made.map(({ r }) => r.workspaceId), made.map(({ r }) => r.automationId), made.map(({ r }) => r.version),
-      made.map(({ c }) => (c.finished ? "succeeded" : "queued")), made.map(({ r }) => r.triggerNodeId), made.map(({ i }) => ids[i]),
-      made.map(({ r }) => r.taskId ?? null), made.map(({ r }) => r.taskStep ?? null), made.map(({ r }) => r.retryOf ?? null),
-      made.map(({ r, c }, k) => (c.finished && r.taskId ? iso[k] : null)), iso, made.map(({ c }, k) => (c.finished ? iso[k] : null)),
-      made.map(({ c }, k) => (c.finished ? iso[k] : null)),
+/**
+ * One statement (so one round trip, atomic without BEGIN/COMMIT) for a whole batch: the events
+ * (duplicates dropped by the dedupe index), the runs of the events that were new (or that exist
+ * already, for runs created from a stored event), their first step jobs and outbox rows, and the
+ * intake counters on rows no other transaction holds. Rows travel as one JSON array per table
+ * (json_to_recordset): no array literal to escape, one JSON.stringify per batch. Named, so each
+ * connection parses and plans it once.
+ */
+const INGEST_SQL = `with ev as (
+  insert into events (id, workspace_id, intake_id, automation_id, node_id, dedupe_scope, dedupe_key, type, envelope, source, received_at)
+  select id, ws, intake, a, node, scope, key, type, envelope, source, at
+  from json_to_recordset($1::json) as t(id text, ws text, intake text, a text, node text, scope text, key text, type text, envelope json, source text, at text)
+  on conflict do nothing returning id
+), r as (
+  select * from json_to_recordset($2::json)
+    as t(id text, ws text, a text, v bigint, st text, tn text, ev text, fresh boolean, tk text, ts bigint, ro text, fu text, ca text, fa text)
+  where not t.fresh or t.ev in (select id from ev)
+), ru as (
+  insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, task_id, task_step, retry_of, error, followup_at, created_at, started_at, finished_at, updated_at)
+  select id, ws, a, v, st, tn, ev, tk, ts, ro, null, fu, ca, fa, fa, ca from r returning id
+), jo as (
+  insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, attempts, created_at)
+  select j.id, 'step', j.run, j.id, j.a, j.p, 'queued', j.at, 0, j.at from json_to_recordset($3::json) as j(id text, run text, a text, p json, at bigint)
+  where j.run in (select id from r)
+), ob as (
+  insert into outbox (run_id, available_at, created_at)
+  select o.run, o.at, o.at from json_to_recordset($4::json) as o(run text, at bigint) where o.run in (select id from r)
+  on conflict do nothing
+), ic as (
+  update intakes i set last_event_at = greatest(coalesce(i.last_event_at, ''), t.at), event_count = i.event_count + t.n
+  from json_to_recordset($5::json) as t(id text, n bigint, at text)
+  where i.id = t.id and i.id in (select id from intakes where id in (select x.id from json_to_recordset($5::json) as x(id text)) for update skip locked)
+  returning i.id
+)
+select 'r' as k, id from ru union all select 'i' as k, id from ic`;
+
+/**
+ * Commits a batch of new runs (with their events, first jobs and outbox rows) and intake counts;
+ * returns the created runs by candidate index and the intakes whose counts were applied.
+ */
+export async function ingestRows(q: Q, runs: NewRun[], counts: Counts): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string> }> {
+  const evIds = runs.map((r) => r.eventId ?? sortableId("evt"));
+  const cands = runs.map((r) => ({ runId: sortableId("run"), finished: r.firstNodes.length === 0 }));
+  const events: unknown[] = [];
+  const rows: unknown[] = [];
+  const jobs: unknown[] = [];
+  const outbox: unknown[] = [];
+  runs.forEach((r, i) => {
+    const fresh = !r.eventId;
+    const iso = r.at.toISOString();
+    const { runId, finished } = cands[i]!;
+    if (fresh) {
+      events.push({
+        id: evIds[i], ws: r.workspaceId, intake: r.intakeId ?? null, a: r.automationId, node: r.triggerNodeId,
+        scope: r.dedupeKey ? (r.dedupeScope ?? `automation:${r.automationId}`) : null, key: r.dedupeKey ?? null, type: r.envelope.type, envelope: r.envelope, source: r.source, at: iso,
+      });
+    }
+    rows.push({
+      id: runId, ws: r.workspaceId, a: r.automationId, v: r.version, st: finished ? "succeeded" : "queued", tn: r.triggerNodeId, ev: evIds[i], fresh,
+      tk: r.taskId ?? null, ts: r.taskStep ?? null, ro: r.retryOf ?? null, fu: finished && r.taskId ? iso : null, ca: iso, fa: finished ? iso : null,
+    });
+    const atMs = r.at.getTime();
+    for (const nodeId of r.firstNodes) jobs.push({ id: sortableId("stp"), run: runId, a: r.automationId, p: { nodeId, parentStepId: null }, at: atMs });
+    if (!finished) outbox.push({ run: runId, at: atMs });
+  });
+  const res = await q.query<{ k: string; id: string }>({
+    name: "conveyor_ingest",
+    text: INGEST_SQL,
+    values: [
+      JSON.stringify(events), JSON.stringify(rows), JSON.stringify(jobs), JSON.stringify(outbox),
+      JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
     ],
-  );
-  const jobs = made.flatMap(({ r, c }) => r.firstNodes.map((nodeId) => ({ id: sortableId("stp"), runId: c.runId, automationId: r.automationId, nodeId, atMs: r.at.getTime() })));
-  if (jobs.length) {
-    await q.query(
-      `insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, attempts, created_at)
-       select id, 'step', run, id, a, p, 'queued', at, 0, at from unnest($1::text[], $2::text[], $3::text[], $4::json[], $5::bigint[]) as t(id, run, a, p, at)`,
-      [jobs.map((j) => j.id), jobs.map((j) => j.runId), jobs.map((j) => j.automationId), jobs.map((j) => JSON.stringify({ nodeId: j.nodeId, parentStepId: null })), jobs.map((j) => j.atMs)],
-    );
-    const queued = made.filter(({ c }) => !c.finished);
-    await q.query(
-      `insert into outbox (run_id, available_at, created_at) select r, at, at from unnest($1::text[], $2::bigint[]) as t(r, at) on conflict do nothing`,
-      [queued.map(({ c }) => c.runId), queued.map(({ r }) => r.at.getTime())],
-    );
-  }
-  return out;
+  });
+  const made = new Set<string>();
+  const applied = new Set<string>();
+  for (const row of res.rows) (row.k === "r" ? made : applied).add(row.id);
+  return { created: cands.map((c) => (made.has(c.runId) ? c : null)), applied };
 }
 
 type Counts = Map<string, { n: number; at: string }>;
@@ -213,10 +238,7 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     const own = new Map(counts);
     takeCarry(counts);
     try {
-      const { created, applied } = await inTx(pool, async (q) => {
-        const made = await insertRuns(q, runs);
-        return { created: made, applied: counts.size ? await bumpIntakes(q, counts) : new Set<string>() };
-      });
+      const { created, applied } = runs.length ? await ingestRows(pool, runs, counts) : { created: [], applied: new Set<string>() };
       keepCarry(counts, applied);
       let k = 0;
       for (const p of batch) {

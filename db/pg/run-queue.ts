@@ -20,6 +20,12 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
   const c = await pool.connect();
   try {
     await c.query("BEGIN");
+    // Committed asynchronously (no wait for the WAL flush), so the automation's admission lock below is
+    // held for the few statements of a claim, not for a disk flush: claims of one automation's queued
+    // runs are serialised by it. Safe: a claim lost in a PostgreSQL crash only returns its jobs to the
+    // queue; the step commit that follows is synchronous and fenced by the lease, and WAL is flushed
+    // in order, so a durable step outcome implies its durable claim.
+    await c.query("SET LOCAL synchronous_commit TO OFF");
     const run = (
       await c.query<{ status: string; automationId: string; concurrency: number | null }>(
         `select r.status, r.automation_id as "automationId", a.concurrency from runs r left join automations a on a.id = r.automation_id where r.id = $1 for update of r`,
@@ -48,31 +54,32 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
       await c.query("COMMIT");
       return next === null ? { state: "gone" } : { state: "later", atMs: Number(next) };
     }
-    const iso = new Date(now).toISOString();
-    if (run.status === "queued") {
-      await c.query("select pg_advisory_xact_lock(hashtext($1))", [`conveyor:automation:${run.automationId}`]);
-      const running = Number((await c.query<{ n: number }>("select count(*) as n from runs where automation_id = $1 and status = 'running'", [run.automationId])).rows[0]!.n);
-      if (running >= (run.concurrency ?? 1)) {
-        await c.query("COMMIT");
-        return { state: "full" };
-      }
-    }
-    if (run.status !== "running") {
-      await c.query("update runs set status = 'running', started_at = coalesce(started_at, $1), updated_at = $1 where id = $2", [iso, runId]);
-    }
+    // The rest of the claim goes to the server as one string (simple query protocol: one round trip,
+    // each statement with its own snapshot). The automation's admission lock is then held only while
+    // the server runs these statements, never across a round trip to a busy worker's event loop
+    // (holding it across three round trips made claims queue for 40-250 ms behind it).
+    // The count runs in a statement after the lock's, so it sees every admission committed before.
+    const L = (v: string | number) => (typeof v === "number" ? String(Math.trunc(v)) : c.escapeLiteral(v));
+    const iso = L(new Date(now).toISOString());
     const token = sortableId("lt");
-    // A job taken over from an expired lease counts a stop (its previous worker died or hung while running it).
-    const rows = (
-      await c.query<{ id: string; automationId: string; payload: { nodeId: string; parentStepId: string | null; stops?: number }; attempts: number }>(
-        `update jobs set status = 'leased', lease_owner = $2, lease_token = $3, lease_until = $4, attempts = attempts + 1,
-           payload = case when status = 'leased'
-             then jsonb_set(payload::jsonb, '{stops}', to_jsonb(coalesce((payload->>'stops')::int, 0) + 1))::json else payload end
-         where run_id = $1 and ((status = 'queued' and available_at <= $5) or (status = 'leased' and lease_until < $5))
-         returning id, automation_id as "automationId", payload, attempts`,
-        [runId, owner, token, now + leaseMs, now],
-      )
-    ).rows;
-    await c.query("COMMIT");
+    const sql = [
+      run.status === "queued" ? `select pg_advisory_xact_lock(hashtext(${L(`conveyor:automation:${run.automationId}`)}))` : "select 1",
+      `update runs set status = 'running', started_at = coalesce(started_at, ${iso}), updated_at = ${iso} where id = ${L(runId)} and status <> 'running'` +
+        (run.status === "queued" ? ` and (select count(*) from runs where automation_id = ${L(run.automationId)} and status = 'running') < ${L(run.concurrency ?? 1)}` : ""),
+      // A job taken over from an expired lease counts a stop (its previous worker died or hung while running it).
+      `update jobs set status = 'leased', lease_owner = ${L(owner)}, lease_token = ${L(token)}, lease_until = ${L(now + leaseMs)}, attempts = attempts + 1,
+         payload = case when status = 'leased'
+           then jsonb_set(payload::jsonb, '{stops}', to_jsonb(coalesce((payload->>'stops')::int, 0) + 1))::json else payload end
+       where run_id = ${L(runId)} and ((status = 'queued' and available_at <= ${L(now)}) or (status = 'leased' and lease_until < ${L(now)}))
+         and exists (select 1 from runs where id = ${L(runId)} and status = 'running')
+       returning id, automation_id as "automationId", payload, attempts`,
+      "commit",
+    ].join(";\n");
+    const results = (await c.query(sql)) as unknown as pg.QueryResult[];
+    const rows = results[2]!.rows as Array<{ id: string; automationId: string; payload: { nodeId: string; parentStepId: string | null; stops?: number }; attempts: number }>;
+    // Not admitted (the automation is at its limit). A run already running always has its due jobs here:
+    // every claim and step commit locks the run row first.
+    if (!rows.length) return run.status === "queued" ? { state: "full" } : { state: "later", atMs: now + 250 };
     return {
       state: "claimed",
       jobs: rows.map((r) => ({ id: r.id, runId, automationId: r.automationId, nodeId: r.payload.nodeId, parentStepId: r.payload.parentStepId, attempts: Number(r.attempts), runStatus: "running", token, stops: r.payload.stops ?? 0 })),
@@ -111,32 +118,30 @@ export async function staleOutbox(pool: pg.Pool, beforeMs: number, limit: number
 }
 
 /**
- * Deletes the outbox rows of published runs. Committed asynchronously (no wait for the WAL flush): a
- * delete lost in a crash only leaves rows the sweeper publishes again, which is harmless (one BullMQ
- * job id per run; a run without due work is dropped at its claim).
+ * Deletes the outbox rows of published runs, in one statement committed asynchronously (no wait for
+ * the WAL flush: `set_config(…, true)` sets synchronous_commit for this statement's own transaction,
+ * and is evaluated before a row is deleted): a delete lost in a crash only leaves rows the sweeper
+ * publishes again, which is harmless (one BullMQ job id per run; a run without due work is dropped at
+ * its claim).
  */
 export async function clearOutbox(pool: pg.Pool, runIds: string[]): Promise<void> {
   if (!runIds.length) return;
-  const c = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await c.query("BEGIN");
-    await c.query("SET LOCAL synchronous_commit TO OFF");
-    await c.query("delete from outbox where run_id = any($1::text[])", [runIds]);
-    await c.query("COMMIT");
-  } catch (e) {
-    broken = e as Error;
-    throw e;
-  } finally {
-    c.release(broken);
-  }
+  await pool.query({
+    name: "conveyor_clear_outbox",
+    text: "delete from outbox where run_id = any($1::text[]) and set_config('synchronous_commit', 'off', true) is not null",
+    values: [runIds],
+  });
 }
 
-/** Runs with step jobs, after `afterRunId` (keyset), with when their next job is due. */
+/**
+ * Runs with step jobs, after `afterRunId` (keyset), with when their next job is due: the runs of the
+ * next `limit` job rows in run_id order (an index range scan that stops there; grouping the whole jobs
+ * table cost ~90 ms per sweep with 30,000 runs queued). Empty when there is nothing after the cursor.
+ */
 export async function runsWithWork(pool: pg.Pool, afterRunId: string, limit: number): Promise<Array<{ runId: string; dueAt: number }>> {
   const r = await pool.query<{ runId: string; dueAt: number }>(
     `select run_id as "runId", min(case when status = 'queued' then available_at else lease_until end) as "dueAt"
-     from jobs where run_id > $1 group by run_id order by run_id limit $2`,
+     from jobs where run_id in (select run_id from jobs where run_id > $1 order by run_id limit $2) group by run_id order by run_id`,
     [afterRunId, limit],
   );
   return r.rows.map((x) => ({ runId: x.runId, dueAt: Number(x.dueAt) }));

@@ -107,14 +107,16 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
           republished += stale.length;
         }
         const page = await runsWithWork(pool, cursor, 500);
-        cursor = page.length === 500 ? page[page.length - 1]!.runId : "";
-        const missing: Array<{ runId: string; dueAt: number }> = [];
-        await Promise.all(
-          page.map(async (r) => {
-            const job = await queue.getJob(r.runId);
-            if (!job) missing.push(r);
-          }),
-        );
+        cursor = page.length ? page[page.length - 1]!.runId : "";
+        // Which of them BullMQ does not know: one pipelined EXISTS per job hash (one round trip per page).
+        const pipe = producerConn.pipeline();
+        for (const r of page) pipe.exists(queue.toKey(r.runId));
+        const known = (await pipe.exec()) ?? [];
+        const missing = page.filter((_, i) => {
+          const [err, n] = known[i] ?? [new Error("no reply"), 0];
+          if (err) throw err;
+          return Number(n) === 0;
+        });
         if (missing.length) {
           await add(missing);
           republished += missing.length;
