@@ -12,6 +12,7 @@ import type { ExistingStep, RunEngine, RunRow, StepCommit, StepCommitResult, Ste
 import { sortableId } from "../sortable-id";
 import type { Envelope } from "../stores/runs";
 import type { PgBackend } from "./backend";
+import { named } from "./named";
 import { inTx, ingestBatcher, intakeHeads, type IngestOptions } from "./ingest";
 
 type Q = Pick<pg.PoolClient, "query">;
@@ -37,21 +38,21 @@ const UPSERT_STEP = `insert into run_steps (id, run_id, node_id, name, key, pare
 /** Ends an active run inside the caller's transaction; false when it was no longer active. */
 async function finishRun(c: Q, commit: Pick<StepCommit, "nodeInfo">, runId: string, status: "succeeded" | "failed", error: unknown, iso: string): Promise<boolean> {
   if (status !== "succeeded") {
-    const pending = await c.query<{ id: string; payload: { nodeId: string; parentStepId: string | null } }>(
+    const pending = await named<{ id: string; payload: { nodeId: string; parentStepId: string | null } }>(c, 
       "select j.id, j.payload from jobs j where j.run_id = $1 and not exists (select 1 from run_steps s where s.id = j.id)",
       [runId],
     );
     for (const j of pending.rows) {
       const n = commit.nodeInfo(j.payload.nodeId);
-      await c.query(UPSERT_STEP, rowToStepWrite({
+      await named(c, UPSERT_STEP, rowToStepWrite({
         id: j.id, runId, nodeId: j.payload.nodeId, name: n.name, key: n.key, parentStepId: j.payload.parentStepId, status: "cancelled",
         input: null, output: null, state: null, attempts: [], logs: [], error: null, createdAt: iso, startedAt: null, finishedAt: iso,
       }));
     }
-    await c.query("delete from jobs where run_id = $1", [runId]);
-    await c.query("update run_steps set status = 'cancelled', finished_at = $1 where run_id = $2 and status in ('queued', 'running', 'waiting')", [iso, runId]);
+    await named(c, "delete from jobs where run_id = $1", [runId]);
+    await named(c, "update run_steps set status = 'cancelled', finished_at = $1 where run_id = $2 and status in ('queued', 'running', 'waiting')", [iso, runId]);
   }
-  const r = await c.query(
+  const r = await named(c, 
     `update runs set status = $1, error = $2::json, finished_at = $3, updated_at = $3,
        followup_at = case when task_id is not null or $1 = 'failed' then $3 else followup_at end
      where id = $4 and status in ('running', 'waiting', 'queued')`,
@@ -64,18 +65,18 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
   return inTx(pool, async (q) => {
     const iso = c.now.toISOString();
     // Lock order run → job, as in claims and cancels, so concurrent ones serialize instead of deadlocking.
-    const run = (await q.query<{ status: string }>("select status from runs where id = $1 for update", [c.run.id])).rows[0];
-    const lease = (await q.query<{ owner: string | null; token: string | null }>("select lease_owner as owner, lease_token as token from jobs where id = $1 for update", [c.job.id])).rows[0];
+    const run = (await named<{ status: string }>(q, "select status from runs where id = $1 for update", [c.run.id])).rows[0];
+    const lease = (await named<{ owner: string | null; token: string | null }>(q, "select lease_owner as owner, lease_token as token from jobs where id = $1 for update", [c.job.id])).rows[0];
     if (!run || !["running", "waiting", "queued"].includes(run.status)) {
-      await q.query(UPSERT_STEP, rowToStepWrite({ ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso }));
-      await q.query("delete from jobs where id = $1", [c.job.id]);
+      await named(q, UPSERT_STEP, rowToStepWrite({ ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso }));
+      await named(q, "delete from jobs where id = $1", [c.job.id]);
       return { kind: "cancelled" };
     }
     if (!lease || lease.owner !== c.owner || lease.token !== c.job.token) return { kind: "fenced" };
-    await q.query(UPSERT_STEP, rowToStepWrite(c.step));
-    if (c.queue.kind === "complete") await q.query("delete from jobs where id = $1", [c.job.id]);
+    await named(q, UPSERT_STEP, rowToStepWrite(c.step));
+    if (c.queue.kind === "complete") await named(q, "delete from jobs where id = $1", [c.job.id]);
     else
-      await q.query(
+      await named(q, 
         `update jobs set status = 'queued', available_at = $1, lease_owner = null, lease_token = null, lease_until = null${c.queue.resetAttempts ? ", attempts = 0" : ""} where id = $2`,
         [c.queue.atMs, c.job.id],
       );
@@ -85,7 +86,7 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
     if (children.length) {
       const token = sortableId("lt");
       const ids = children.map(() => sortableId("stp"));
-      await q.query(
+      await named(q, 
         `insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, lease_owner, lease_token, lease_until, attempts, created_at)
          select id, 'step', $2, id, $3, p, 'leased', $4, $5, $6, $7, 1, $4 from unnest($1::text[], $8::json[]) as t(id, p)`,
         [ids, c.run.id, c.run.automationId, nowMs, c.owner, token, nowMs + c.leaseMs, children.map((nodeId) => JSON.stringify({ nodeId, parentStepId: c.job.id }))],
@@ -94,13 +95,13 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
     }
     const effect = c.runEffect;
     if (effect.kind === "completeIfDone" && !next.length) {
-      const left = Number((await q.query<{ n: number }>("select count(*) as n from jobs where run_id = $1", [c.run.id])).rows[0]!.n);
+      const left = Number((await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1", [c.run.id])).rows[0]!.n);
       if (left === 0 && (await finishRun(q, c, c.run.id, "succeeded", null, iso))) return { kind: "ok", next, finished: { status: "succeeded", run: c.run } };
     } else if (effect.kind === "fail") {
       if (await finishRun(q, c, c.run.id, "failed", effect.error, iso)) return { kind: "ok", next, finished: { status: "failed", run: c.run } };
     } else if (effect.kind === "waitingIfIdle") {
-      const others = Number((await q.query<{ n: number }>("select count(*) as n from jobs where run_id = $1 and status = 'leased' and id != $2", [c.run.id, c.job.id])).rows[0]!.n);
-      if (others === 0) await q.query("update runs set status = 'waiting', updated_at = $1 where id = $2 and status in ('running', 'waiting', 'queued')", [iso, c.run.id]);
+      const others = Number((await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1 and status = 'leased' and id != $2", [c.run.id, c.job.id])).rows[0]!.n);
+      if (others === 0) await named(q, "update runs set status = 'waiting', updated_at = $1 where id = $2 and status in ('running', 'waiting', 'queued')", [iso, c.run.id]);
     }
     return { kind: "ok", next };
   });
@@ -117,22 +118,22 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
     ingest,
     intakeHead,
     async automationsUsingConnection(workspaceId, connectionId) {
-      const r = await pool.query<{ id: string; version: number }>("select id, version from automations where workspace_id = $1 and enabled and graph::text like $2", [
+      const r = await named<{ id: string; version: number }>(pool, "select id, version from automations where workspace_id = $1 and enabled and graph::text like $2", [
         workspaceId, `%${connectionId}%`,
       ]);
       return r.rows;
     },
     async loadRun(runId) {
-      return (await pool.query<RunRow>(`select ${RUN_COLS} from runs where id = $1`, [runId])).rows[0];
+      return (await named<RunRow>(pool, `select ${RUN_COLS} from runs where id = $1`, [runId])).rows[0];
     },
     async loadEvent(eventId) {
-      const row = (await pool.query<{ envelope: Envelope }>("select envelope from events where id = $1", [eventId])).rows[0];
+      const row = (await named<{ envelope: Envelope }>(pool, "select envelope from events where id = $1", [eventId])).rows[0];
       if (!row) throw new Error(`Event ${eventId} is missing`);
       return row.envelope;
     },
     async loadStep(stepId): Promise<ExistingStep | undefined> {
       const r = (
-        await pool.query<ExistingStep & { state: unknown }>(
+        await named<ExistingStep & { state: unknown }>(pool, 
           `select state, attempts, logs, started_at as "startedAt", created_at as "createdAt" from run_steps where id = $1`,
           [stepId],
         )
@@ -142,7 +143,7 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
     async loadChain(parentStepId) {
       const steps: Record<string, Envelope> = {};
       if (!parentStepId) return steps;
-      const r = await pool.query<{ name: string; output: Envelope | null }>(
+      const r = await named<{ name: string; output: Envelope | null }>(pool, 
         `with recursive chain(id, name, output, parent, depth) as (
            select id, name, output, parent_step_id, 0 from run_steps where id = $1
            union all

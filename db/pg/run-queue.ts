@@ -6,6 +6,7 @@
 import type pg from "pg";
 import type { StepJob } from "../engine";
 import { sortableId } from "../sortable-id";
+import { named } from "./named";
 
 export type ClaimResult =
   | { state: "claimed"; jobs: StepJob[] }
@@ -36,7 +37,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     // in order, so a durable step outcome implies its durable claim.
     await c.query("SET LOCAL synchronous_commit TO OFF");
     const run = (
-      await c.query<{ status: string; automationId: string; concurrency: number | null }>(
+      await named<{ status: string; automationId: string; concurrency: number | null }>(c, 
         `select r.status, r.automation_id as "automationId", a.concurrency from runs r left join automations a on a.id = r.automation_id where r.id = $1 for update of r`,
         [runId],
       )
@@ -47,7 +48,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     }
     const due = Number(
       (
-        await c.query<{ n: number }>(
+        await named<{ n: number }>(c, 
           `select count(*) as n from jobs where run_id = $1 and ${DUE("$2")}`,
           [runId, now],
         )
@@ -55,7 +56,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     );
     if (due === 0) {
       const next = (
-        await c.query<{ at: number | null }>(
+        await named<{ at: number | null }>(c, 
           "select min(case when status = 'queued' then available_at else lease_until end) as at from jobs where run_id = $1",
           [runId],
         )
@@ -102,15 +103,15 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
 }
 
 export async function renewLeases(pool: pg.Pool, owner: string, until: number): Promise<void> {
-  await pool.query("update jobs set lease_until = $1 where lease_owner = $2 and status = 'leased'", [until, owner]);
+  await named(pool, "update jobs set lease_until = $1 where lease_owner = $2 and status = 'leased'", [until, owner]);
 }
 
 export async function releaseJob(pool: pg.Pool, jobId: string, owner: string, atMs: number): Promise<void> {
-  await pool.query("update jobs set status = 'queued', available_at = $1, lease_owner = null, lease_token = null, lease_until = null where id = $2 and lease_owner = $3", [atMs, jobId, owner]);
+  await named(pool, "update jobs set status = 'queued', available_at = $1, lease_owner = null, lease_token = null, lease_until = null where id = $2 and lease_owner = $3", [atMs, jobId, owner]);
 }
 
 export async function releaseAll(pool: pg.Pool, owner: string): Promise<string[]> {
-  const r = await pool.query<{ run: string }>(
+  const r = await named<{ run: string }>(pool, 
     "update jobs set status = 'queued', lease_owner = null, lease_token = null, lease_until = null where lease_owner = $1 and status = 'leased' returning run_id as run",
     [owner],
   );
@@ -148,7 +149,7 @@ export async function clearOutbox(pool: pg.Pool, runIds: string[]): Promise<void
  * table cost ~90 ms per sweep with 30,000 runs queued). Empty when there is nothing after the cursor.
  */
 export async function runsWithWork(pool: pg.Pool, afterRunId: string, limit: number): Promise<Array<{ runId: string; dueAt: number }>> {
-  const r = await pool.query<{ runId: string; dueAt: number }>(
+  const r = await named<{ runId: string; dueAt: number }>(pool, 
     `select p.run_id as "runId", (select min(case when j.status = 'queued' then j.available_at else j.lease_until end) from jobs j where j.run_id = p.run_id) as "dueAt"
      from (select distinct run_id from (select run_id from jobs where run_id > $1 order by run_id limit $2) x) p order by p.run_id`,
     [afterRunId, limit],
@@ -160,7 +161,7 @@ export async function runsWithWork(pool: pg.Pool, afterRunId: string, limit: num
 export async function tryLeadership(pool: pg.Pool, key: string): Promise<{ release(): Promise<void> } | null> {
   const c = await pool.connect();
   try {
-    const ok = (await c.query<{ ok: boolean }>("select pg_try_advisory_lock(hashtext($1)) as ok", [key])).rows[0]!.ok;
+    const ok = (await named<{ ok: boolean }>(c, "select pg_try_advisory_lock(hashtext($1)) as ok", [key])).rows[0]!.ok;
     if (!ok) {
       c.release();
       return null;
@@ -172,7 +173,7 @@ export async function tryLeadership(pool: pg.Pool, key: string): Promise<{ relea
   return {
     async release() {
       try {
-        await c.query("select pg_advisory_unlock(hashtext($1))", [key]);
+        await named(c, "select pg_advisory_unlock(hashtext($1))", [key]);
         c.release();
       } catch {
         c.release(true);
