@@ -5,15 +5,16 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { scaleOutMarkdown } from "../bench/scale-out/report.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
 
-function run(file, env = {}, flags = []) {
+function run(file, env = {}, flags = [], timeout = 290_000) {
   const started = Date.now();
   process.stderr.write(`bench: ${file} ${JSON.stringify(env)} ...\n`);
   // Same V8 flag as npm start / conveyor worker: a 16 MB young generation keeps RSS low without slowing the runner.
-  const r = spawnSync(process.execPath, ["--max-semi-space-size=16", ...flags, "--import", "tsx", file], { env: { ...process.env, ...env }, encoding: "utf8", timeout: 290_000 });
+  const r = spawnSync(process.execPath, ["--max-semi-space-size=16", ...flags, "--import", "tsx", file], { env: { ...process.env, ...env }, encoding: "utf8", timeout });
   const line = (r.stdout ?? "").trim().split("\n").filter((l) => l.startsWith("{")).pop();
   if (!line) {
     process.stderr.write(r.stdout + r.stderr);
@@ -35,6 +36,8 @@ const expressions = run("bench/expressions.ts");
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 const editor = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/editor.ts", { NEXT_DIST_DIR: distDir }) : null;
 const poison = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/poison.ts", { NEXT_DIST_DIR: distDir }) : null;
+// Both modes side by side: the embedded mode before/after the storage seam, and scale-out mode on PostgreSQL + Redis.
+const scaleOut = run("bench/scale-out.ts", {}, [], 1_200_000);
 const loadAfter = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
 
 const cpu = os.cpus();
@@ -121,6 +124,7 @@ Outcomes: ${poison.poison.outcomes.map((o) => `\`${o}\``).join("; ")}.
 Targets: health p99 < 100 ms during the poison runs; RSS back within 10 % of baseline (read as: the poison phase adds no
 more than an ordinary phase of the same length).` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
 
+${scaleOutMarkdown(scaleOut)}
 ## Why the numbers look like this
 
 See docs/engine.md: grouped commits per event-loop tick, time-ordered primary keys, cached statements,
