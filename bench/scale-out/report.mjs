@@ -67,8 +67,35 @@ ${so.checks.eventsWithTwoRuns} events with two runs.
 ${so.latency ? `
 ### Delivery → run finished (2 ingress + 3 workers, ${so.latency.rate} deliveries/s over HTTP for 8 s)
 
-${so.latency.finished} of ${so.latency.accepted} accepted deliveries finished: p50 **${so.latency.p50ms} ms**, p99 **${so.latency.p99ms} ms** (ingest p99 ${so.latency.ingestP99ms} ms).
+${so.latency.finished} runs finished (autocannon counted ${so.latency.accepted} 202s; requests in flight when it stopped were accepted
+too): p50 **${so.latency.p50ms} ms**, p99 **${so.latency.p99ms} ms** (ingest p99 ${so.latency.ingestP99ms} ms). The workers start with the phase; a rate
+above what they complete (see the table above) only measures the queue growing.
 ` : ""}
 PostgreSQL settings (durability as shipped): ${Object.entries(so.pgSettings).map(([k, v]) => `\`${k}=${v}\``).join(", ")}. Why: docs/scale-out.md, *Tuning PostgreSQL*.
 `;
+}
+
+/** One row per run of bench/scale-out.ts (for reporting repeated runs next to each other). */
+export function scaleOutRunsTable(runs) {
+  const f = (r) => {
+    const e = r.embedded;
+    const so = r.scaleOut;
+    const ing = (n) => so.ingest.find((i) => i.ingress === n);
+    const wk = (n) => so.runs.find((w) => w.workers === n);
+    const i1 = ing(1), i2 = ing(2), w1 = wk(1), w3 = wk(3);
+    return [
+      r.label,
+      r.load ?? "",
+      e ? `${e.before.ingest.perSecond} → ${e.after.ingest.perSecond} (${pct(e.change.ingestPerSecond)}); CPU ${e.before.ingest.serverCpuMicrosPerDelivery} → ${e.after.ingest.serverCpuMicrosPerDelivery} µs (${pct(e.change.ingestCpuPerDelivery)})` : "skipped",
+      e ? `${e.before.runs.runsPerSecond} → ${e.after.runs.runsPerSecond} (${pct(e.change.runsPerSecond)}); CPU ${pct(e.change.runnerScriptCpu)}` : "skipped",
+      i1 ? `${i1.perSecond}/s, p99 ${i1.p99ms} ms, ${i1.cpuMicrosPerDelivery.nodePlusPg} µs` : "",
+      i2 ? `${i2.perSecond}/s, p99 ${i2.p99ms} ms, ${i2.cpuMicrosPerDelivery.nodePlusPg} µs` : "",
+      w1 ? `${w1.runsPerSecond}/s, ${w1.cpuMicrosPerRun.nodePlusPg} µs` : "",
+      w3 ? `${w3.runsPerSecond}/s, ${w3.cpuMicrosPerRun.nodePlusPg} µs` : "",
+      so.latency ? `${so.latency.p50ms} / ${so.latency.p99ms} ms at ${so.latency.rate}/s` : "",
+    ];
+  };
+  return `| run | load average (before → after) | embedded ingest/s before → now; CPU per delivery | embedded runs/s before → now; runner CPU | scale-out ingest, 1 ingress (rate, p99, Node + PostgreSQL CPU per delivery) | 2 ingress | runs, 1 worker (rate, Node + PostgreSQL CPU per run) | 3 workers | delivery → run finished p50 / p99 |
+|---|---|---|---|---|---|---|---|---|
+${runs.map((r) => `| ${f(r).join(" | ")} |`).join("\n")}`;
 }

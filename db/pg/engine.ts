@@ -38,7 +38,7 @@ const UPSERT_STEP = `insert into run_steps (id, run_id, node_id, name, key, pare
 /** Ends an active run inside the caller's transaction; false when it was no longer active. */
 async function finishRun(c: Q, commit: Pick<StepCommit, "nodeInfo">, runId: string, status: "succeeded" | "failed", error: unknown, iso: string): Promise<boolean> {
   if (status !== "succeeded") {
-    const pending = await named<{ id: string; payload: { nodeId: string; parentStepId: string | null } }>(c, 
+    const pending = await named<{ id: string; payload: { nodeId: string; parentStepId: string | null } }>(c,
       "select j.id, j.payload from jobs j where j.run_id = $1 and not exists (select 1 from run_steps s where s.id = j.id)",
       [runId],
     );
@@ -52,7 +52,7 @@ async function finishRun(c: Q, commit: Pick<StepCommit, "nodeInfo">, runId: stri
     await named(c, "delete from jobs where run_id = $1", [runId]);
     await named(c, "update run_steps set status = 'cancelled', finished_at = $1 where run_id = $2 and status in ('queued', 'running', 'waiting')", [iso, runId]);
   }
-  const r = await named(c, 
+  const r = await named(c,
     `update runs set status = $1, error = $2::json, finished_at = $3, updated_at = $3,
        followup_at = case when task_id is not null or $1 = 'failed' then $3 else followup_at end
      where id = $4 and status in ('running', 'waiting', 'queued')`,
@@ -133,7 +133,7 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
     },
     async loadStep(stepId): Promise<ExistingStep | undefined> {
       const r = (
-        await named<ExistingStep & { state: unknown }>(pool, 
+        await named<ExistingStep & { state: unknown }>(pool,
           `select state, attempts, logs, started_at as "startedAt", created_at as "createdAt" from run_steps where id = $1`,
           [stepId],
         )
@@ -143,7 +143,7 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
     async loadChain(parentStepId) {
       const steps: Record<string, Envelope> = {};
       if (!parentStepId) return steps;
-      const r = await named<{ name: string; output: Envelope | null }>(pool, 
+      const r = await named<{ name: string; output: Envelope | null }>(pool,
         `with recursive chain(id, name, output, parent, depth) as (
            select id, name, output, parent_step_id, 0 from run_steps where id = $1
            union all

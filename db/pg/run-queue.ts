@@ -37,7 +37,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     // in order, so a durable step outcome implies its durable claim.
     await c.query("SET LOCAL synchronous_commit TO OFF");
     const run = (
-      await named<{ status: string; automationId: string; concurrency: number | null }>(c, 
+      await named<{ status: string; automationId: string; concurrency: number | null }>(c,
         `select r.status, r.automation_id as "automationId", a.concurrency from runs r left join automations a on a.id = r.automation_id where r.id = $1 for update of r`,
         [runId],
       )
@@ -48,7 +48,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     }
     const due = Number(
       (
-        await named<{ n: number }>(c, 
+        await named<{ n: number }>(c,
           `select count(*) as n from jobs where run_id = $1 and ${DUE("$2")}`,
           [runId, now],
         )
@@ -56,7 +56,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     );
     if (due === 0) {
       const next = (
-        await named<{ at: number | null }>(c, 
+        await named<{ at: number | null }>(c,
           "select min(case when status = 'queued' then available_at else lease_until end) as at from jobs where run_id = $1",
           [runId],
         )
@@ -111,7 +111,7 @@ export async function releaseJob(pool: pg.Pool, jobId: string, owner: string, at
 }
 
 export async function releaseAll(pool: pg.Pool, owner: string): Promise<string[]> {
-  const r = await named<{ run: string }>(pool, 
+  const r = await named<{ run: string }>(pool,
     "update jobs set status = 'queued', lease_owner = null, lease_token = null, lease_until = null where lease_owner = $1 and status = 'leased' returning run_id as run",
     [owner],
   );
@@ -149,7 +149,7 @@ export async function clearOutbox(pool: pg.Pool, runIds: string[]): Promise<void
  * table cost ~90 ms per sweep with 30,000 runs queued). Empty when there is nothing after the cursor.
  */
 export async function runsWithWork(pool: pg.Pool, afterRunId: string, limit: number): Promise<Array<{ runId: string; dueAt: number }>> {
-  const r = await named<{ runId: string; dueAt: number }>(pool, 
+  const r = await named<{ runId: string; dueAt: number }>(pool,
     `select p.run_id as "runId", (select min(case when j.status = 'queued' then j.available_at else j.lease_until end) from jobs j where j.run_id = p.run_id) as "dueAt"
      from (select distinct run_id from (select run_id from jobs where run_id > $1 order by run_id limit $2) x) p order by p.run_id`,
     [afterRunId, limit],
