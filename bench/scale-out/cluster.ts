@@ -128,7 +128,7 @@ export async function startCluster(opts: { pgss?: boolean; profileDir?: string }
 /** wrk against one ingress: distinct alerts (bench/post-distinct.lua); returns accepted, refused and latency percentiles. */
 export function wrk(base: string, token: string, o: { seconds: number; threads: number; connections: number; tag: string; bodyFile: string }) {
   return new Promise<{ accepted: number; refused: number; p50ms: number; p90ms: number; p99ms: number }>((resolve, reject) => {
-    const p = spawn("wrk", [`-t${o.threads}`, `-c${o.connections}`, `-d${o.seconds}s`, "--latency", "-s", path.join(import.meta.dirname, "..", "post-distinct.lua"), `${base}/hooks/${token}`], {
+    const p = spawn("wrk", [`-t${o.threads}`, `-c${o.connections}`, `-d${o.seconds}s`, "-s", path.join(import.meta.dirname, "..", "post-distinct.lua"), `${base}/hooks/${token}`], {
       env: { ...process.env, BODY_FILE: o.bodyFile, TAG: o.tag },
     });
     let out = "";
