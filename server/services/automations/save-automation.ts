@@ -18,6 +18,7 @@ import { applyTriggerLifecycle, syncIntakes } from "./trigger-lifecycle";
 import { toAutomations, type AutomationRow } from "./to-automation";
 import { validateAutomationDocument } from "./validate-automation";
 import { sealGraphSecrets } from "./node-secrets";
+import { chooseKey } from "../as-code/keys";
 
 export async function assertValidDocument(deps: AppDeps, workspaceId: string, doc: unknown, selfId?: string) {
   const problems = await validateAutomationDocument(deps, workspaceId, doc, selfId);
@@ -42,22 +43,43 @@ function insertVersion(tx: Db, automationId: string, version: number, name: stri
   tx.insert(automationVersions).values({ id: newId("ver"), automationId, version, name, description, graph, createdBy: actor.label, createdAt: at }).run();
 }
 
+type ValidDocument = Awaited<ReturnType<typeof assertValidDocument>>;
+
+/** The writes of a create inside the caller's transaction (also used by `conveyor apply`); the graph is sealed here. */
+export function insertAutomationTx(deps: AppDeps, tx: Db, actor: Actor, organizationId: string, row: AutomationRow): AutomationRow {
+  const sealed: AutomationRow = { ...row, graph: sealGraphSecrets(deps.box, GraphSchema.parse(row.graph)) };
+  tx.insert(automations).values(sealed).run();
+  insertVersion(tx, sealed.id, sealed.version, sealed.name, sealed.description, GraphSchema.parse(sealed.graph), actor, sealed.createdAt);
+  syncIntakes(deps, tx, { ...sealed, graph: GraphSchema.parse(sealed.graph) });
+  recordAudit(tx, { organizationId, workspaceId: sealed.workspaceId, actor: actor.label, action: "automation.create", target: sealed.id });
+  return sealed;
+}
+
+/** The writes of a replace (a new version) inside the caller's transaction; placeholders keep the stored secrets. */
+export function updateAutomationTx(deps: AppDeps, tx: Db, actor: Actor, organizationId: string, cur: AutomationRow, d: ValidDocument, at: string): AutomationRow {
+  const graph = sealGraphSecrets(deps.box, d.graph, GraphSchema.parse(cur.graph));
+  const next: AutomationRow = {
+    ...cur, name: d.name, key: d.key ?? cur.key, description: d.description ?? cur.description, enabled: d.enabled ?? cur.enabled, concurrency: d.concurrency ?? cur.concurrency,
+    errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph, version: cur.version + 1, updatedAt: at,
+  };
+  tx.update(automations).set(next).where(eq(automations.id, cur.id)).run();
+  insertVersion(tx, cur.id, next.version, next.name, next.description, graph, actor, at);
+  syncIntakes(deps, tx, { ...next, graph });
+  recordAudit(tx, { organizationId, workspaceId: cur.workspaceId, actor: actor.label, action: "automation.update", target: cur.id, data: { version: next.version } });
+  return next;
+}
+
 export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId: string, doc: AutomationDocument | unknown) {
   const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
   const d = await assertValidDocument(deps, workspaceId, doc);
-  d.graph = sealGraphSecrets(deps.box, d.graph);
   const at = deps.now().toISOString();
-  const row: AutomationRow = {
-    id: newId("aut"), workspaceId, name: d.name, description: d.description ?? "", enabled: d.enabled ?? false, concurrency: d.concurrency ?? 5,
-    version: 1, graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, createdBy: actor.label, createdAt: at, updatedAt: at,
-  };
-  transaction(deps.db, (tx) => {
-    tx.insert(automations).values(row).run();
-    insertVersion(tx, row.id, 1, row.name, row.description, d.graph, actor, at);
-    syncIntakes(deps, tx, row);
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.create", target: row.id });
-  });
-  const problems = await applyTriggerLifecycle(deps, row, null, row);
+  const row = transaction(deps.db, (tx) =>
+    insertAutomationTx(deps, tx, actor, ws.organizationId, {
+      id: newId("aut"), workspaceId, key: chooseKey(tx, "automation", workspaceId, d.name, d.key), name: d.name, description: d.description ?? "", enabled: d.enabled ?? false,
+      concurrency: d.concurrency ?? 5, version: 1, graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, source: null, createdBy: actor.label, createdAt: at, updatedAt: at,
+    }),
+  );
+  const problems = await applyTriggerLifecycle(deps, row, null, { enabled: row.enabled, graph: GraphSchema.parse(row.graph) });
   return one(deps, loadAutomationRow(deps.db, workspaceId, row.id), problems);
 }
 
@@ -72,18 +94,10 @@ export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId
   const after = transaction(deps.db, (tx) => {
     const cur = loadAutomationRow(tx, workspaceId, automationId);
     if (opts.ifVersion !== undefined && opts.ifVersion !== cur.version) throw new AppError("precondition_failed", `The automation changed meanwhile (now version ${cur.version}).`);
-    d.graph = sealGraphSecrets(deps.box, d.graph, GraphSchema.parse(cur.graph));
-    const next: AutomationRow = {
-      ...cur, name: d.name, description: d.description ?? cur.description, enabled: d.enabled ?? cur.enabled, concurrency: d.concurrency ?? cur.concurrency,
-      errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph: d.graph, version: cur.version + 1, updatedAt: at,
-    };
-    tx.update(automations).set(next).where(eq(automations.id, automationId)).run();
-    insertVersion(tx, automationId, next.version, next.name, next.description, d.graph, actor, at);
-    syncIntakes(deps, tx, next);
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: { version: next.version } });
-    return next;
+    if (d.key && d.key !== cur.key) chooseKey(tx, "automation", workspaceId, d.name, d.key, automationId);
+    return updateAutomationTx(deps, tx, actor, ws.organizationId, cur, d, at);
   });
-  const problems = await applyTriggerLifecycle(deps, after, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, after);
+  const problems = await applyTriggerLifecycle(deps, after, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, { enabled: after.enabled, graph: GraphSchema.parse(after.graph) });
   return one(deps, loadAutomationRow(deps.db, workspaceId, automationId), problems);
 }
 
@@ -99,6 +113,7 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
   const at = deps.now().toISOString();
   const after = transaction(deps.db, (tx) => {
     const cur = loadAutomationRow(tx, workspaceId, automationId);
+    if (p.data.key && p.data.key !== cur.key) chooseKey(tx, "automation", workspaceId, cur.name, p.data.key, automationId);
     const renamed = (p.data.name !== undefined && p.data.name !== cur.name) || (p.data.description !== undefined && p.data.description !== cur.description);
     const next: AutomationRow = { ...cur, ...Object.fromEntries(Object.entries(p.data).filter(([, v]) => v !== undefined)), updatedAt: at } as AutomationRow;
     if (renamed) {
@@ -118,22 +133,25 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
 export async function deleteAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string): Promise<void> {
   const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.delete");
   const before = loadAutomationRow(deps.db, workspaceId, automationId);
-  transaction(deps.db, (tx) => {
-    // A line step naming this automation would fail every task reaching it: refuse instead.
-    const usedBy = tx.select({ name: lines.name, steps: lines.steps }).from(lines).where(eq(lines.workspaceId, workspaceId)).all()
-      .filter((l) => l.steps.some((s) => s.appId === automationId)).map((l) => `"${l.name}"`);
-    if (usedBy.length) {
-      throw new AppError("conflict", `Automation ${automationId} is a step of line ${usedBy.join(", ")}; remove it from the line first.`);
-    }
-    const runIds = tx.select({ id: runs.id }).from(runs).where(eq(runs.automationId, automationId)).all().map((r) => r.id);
-    for (let i = 0; i < runIds.length; i += 500) tx.delete(jobs).where(inArray(jobs.runId, runIds.slice(i, i + 500))).run();
-    tx.delete(runs).where(eq(runs.automationId, automationId)).run();
-    tx.delete(intakes).where(eq(intakes.automationId, automationId)).run();
-    tx.update(automations).set({ errorHandlerId: null }).where(eq(automations.errorHandlerId, automationId)).run();
-    tx.delete(automations).where(eq(automations.id, automationId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
-  });
+  transaction(deps.db, (tx) => deleteAutomationTx(tx, actor, ws.organizationId, workspaceId, automationId));
   await applyTriggerLifecycle(deps, before, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, null);
+}
+
+/** The writes of a delete inside the caller's transaction (upstream teardown is the caller's, after the commit). */
+export function deleteAutomationTx(tx: Db, actor: Actor, organizationId: string, workspaceId: string, automationId: string): void {
+  // A line step naming this automation would fail every task reaching it: refuse instead.
+  const usedBy = tx.select({ name: lines.name, steps: lines.steps }).from(lines).where(eq(lines.workspaceId, workspaceId)).all()
+    .filter((l) => l.steps.some((s) => s.appId === automationId)).map((l) => `"${l.name}"`);
+  if (usedBy.length) {
+    throw new AppError("conflict", `Automation ${automationId} is a step of line ${usedBy.join(", ")}; remove it from the line first.`);
+  }
+  const runIds = tx.select({ id: runs.id }).from(runs).where(eq(runs.automationId, automationId)).all().map((r) => r.id);
+  for (let i = 0; i < runIds.length; i += 500) tx.delete(jobs).where(inArray(jobs.runId, runIds.slice(i, i + 500))).run();
+  tx.delete(runs).where(eq(runs.automationId, automationId)).run();
+  tx.delete(intakes).where(eq(intakes.automationId, automationId)).run();
+  tx.update(automations).set({ errorHandlerId: null }).where(eq(automations.errorHandlerId, automationId)).run();
+  tx.delete(automations).where(eq(automations.id, automationId)).run();
+  recordAudit(tx, { organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
 }
 
 export async function duplicateAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, opts: { name?: string } = {}) {

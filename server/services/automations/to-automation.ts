@@ -30,6 +30,7 @@ export function toAutomations(deps: AppDeps, db: Db, rows: AutomationRow[]): Aut
     return {
       id: r.id,
       workspaceId: r.workspaceId,
+      key: r.key ?? null,
       name: r.name,
       description: r.description,
       enabled: r.enabled,
@@ -38,6 +39,9 @@ export function toAutomations(deps: AppDeps, db: Db, rows: AutomationRow[]): Aut
       version: r.version,
       graph: maskGraphSecrets(graph),
       triggers,
+      source: r.source
+        ? { repository: r.source.repository ?? null, path: r.source.path ?? null, commit: r.source.commit ?? null, appliedAt: r.source.appliedAt, appliedBy: r.source.appliedBy, appliedVersion: r.source.appliedVersion ?? null }
+        : null,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

@@ -70,7 +70,7 @@ function ensureSharedIntake(tx: Db, workspaceId: string, connectionId: string, s
   const rows = tx.select().from(intakes).where(and(eq(intakes.connectionId, connectionId), eq(intakes.kind, "shared"))).all();
   const found = rows.find((r) => (r.config as { sharedKey?: string } | null)?.sharedKey === sharedKey);
   if (found) return found;
-  const row = { id: newId("int"), workspaceId, kind: "shared" as const, name: sharedKey, token: newToken(), automationId: null, nodeId: null, connectionId, lineId: null, secretEnc: null, config: { sharedKey }, status: "active" as const, statusMessage: null, lastEventAt: null, eventCount: 0, createdAt: at, updatedAt: at };
+  const row = { id: newId("int"), workspaceId, kind: "shared" as const, name: sharedKey, key: null, source: null, token: newToken(), automationId: null, nodeId: null, connectionId, lineId: null, secretEnc: null, config: { sharedKey }, status: "active" as const, statusMessage: null, lastEventAt: null, eventCount: 0, createdAt: at, updatedAt: at };
   tx.insert(intakes).values(row).run();
   return row;
 }

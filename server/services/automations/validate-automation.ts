@@ -90,7 +90,29 @@ export function graphProblems(graph: Graph, isTrigger: (key: string) => boolean)
   return out;
 }
 
+/** What validation needs to know about the workspace; the database in the services, the files offline (`conveyor validate`). */
+export interface DocumentLookup {
+  /** The connections among `ids` that exist; `integration: null` when it exists but its integration is unknown (offline). */
+  connections(ids: string[]): Array<{ id: string; integration: string | null; config: unknown; state: unknown }>;
+  automationExists(id: string): boolean;
+}
+
+export function workspaceLookup(deps: AppDeps, workspaceId: string): DocumentLookup {
+  return {
+    connections: (ids) =>
+      ids.length
+        ? deps.db.select({ id: connections.id, integration: connections.integration, config: connections.config, state: connections.state }).from(connections).where(and(eq(connections.workspaceId, workspaceId), inArray(connections.id, ids))).all()
+        : [],
+    automationExists: (id) => !!deps.db.select({ id: automations.id }).from(automations).where(and(eq(automations.id, id), eq(automations.workspaceId, workspaceId))).get(),
+  };
+}
+
 export async function validateAutomationDocument(deps: AppDeps, workspaceId: string, doc: unknown, selfId?: string): Promise<DocumentProblem[]> {
+  return validateDocument(doc, workspaceLookup(deps, workspaceId), selfId);
+}
+
+/** The whole check, pure apart from `lookup`: every problem at once, each with its path and node. */
+export function validateDocument(doc: unknown, lookup: DocumentLookup, selfId?: string): DocumentProblem[] {
   const parsed = AutomationDocumentSchema.safeParse(doc);
   if (!parsed.success) return zodProblems(parsed.error, "");
   const { graph } = parsed.data;
@@ -98,10 +120,7 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
   const seenIds = new Set<string>();
   const seenNames = new Map<string, string>();
   const connIds = [...new Set(graph.nodes.map((n) => n.connectionId).filter((x): x is string => !!x))];
-  const conns = connIds.length
-    ? deps.db.select({ id: connections.id, integration: connections.integration, config: connections.config, state: connections.state }).from(connections).where(and(eq(connections.workspaceId, workspaceId), inArray(connections.id, connIds))).all()
-    : [];
-  const connById = new Map(conns.map((c) => [c.id, c]));
+  const connById = new Map(lookup.connections(connIds).map((c) => [c.id, c]));
 
   graph.nodes.forEach((node, i) => {
     const at = `graph.nodes.${i}`;
@@ -123,7 +142,7 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
       else {
         const c = connById.get(node.connectionId);
         if (!c) problems.push({ path: `${at}.connectionId`, nodeId: node.id, message: `Connection ${node.connectionId} does not exist in this workspace` });
-        else if (c.integration !== integration.key) problems.push({ path: `${at}.connectionId`, nodeId: node.id, message: `Connection ${node.connectionId} is a ${c.integration} connection, not ${integration.key}` });
+        else if (c.integration !== null && c.integration !== integration.key) problems.push({ path: `${at}.connectionId`, nodeId: node.id, message: `Connection ${node.connectionId} is a ${c.integration} connection, not ${integration.key}` });
       }
     }
     if (cfg.success && unit.validate) {
@@ -140,8 +159,7 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
   problems.push(...graphProblems(graph, (key) => findUnit(key)?.unit.kind === "trigger"));
   const handler = parsed.data.errorHandlerId;
   if (handler) {
-    const found = deps.db.select({ id: automations.id }).from(automations).where(and(eq(automations.id, handler), eq(automations.workspaceId, workspaceId))).get();
-    if (!found) problems.push({ path: "errorHandlerId", message: `Automation ${handler} does not exist in this workspace` });
+    if (!lookup.automationExists(handler)) problems.push({ path: "errorHandlerId", message: `Automation ${handler} does not exist in this workspace` });
     else if (handler === selfId) problems.push({ path: "errorHandlerId", message: "An automation cannot be its own error handler" });
   }
   return problems;

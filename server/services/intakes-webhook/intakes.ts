@@ -12,8 +12,9 @@ import { newId, newToken } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
 import { decodeCursor, encodeCursor } from "../tasks/cursor";
+import { chooseKey } from "../as-code/keys";
 
-type IntakeRow = typeof intakes.$inferSelect;
+export type IntakeRow = typeof intakes.$inferSelect;
 
 export function intakeUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/hooks/${token}`;
@@ -35,6 +36,7 @@ function toIntake(publicUrl: string, r: IntakeRow, reg: { upstreamId: string; ex
   return {
     id: r.id,
     kind: r.kind,
+    key: r.key ?? null,
     name: r.name,
     appId: r.automationId ?? null,
     nodeId: r.nodeId ?? null,
@@ -66,47 +68,75 @@ export async function listIntakes(deps: AppDeps, actor: Actor, workspaceId: stri
   };
 }
 
-export async function createWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, input: { name: string; lineId: string; open?: boolean }) {
+export async function createWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, input: { name: string; key?: string; lineId: string; open?: boolean }) {
   const ws = await requireWorkspace(deps.db, actor, workspaceId, "intake.write");
   return transaction(deps.db, (tx) => {
-    const line = tx.select().from(lines).where(and(eq(lines.id, input.lineId), eq(lines.workspaceId, workspaceId))).get();
-    if (!line) throw new AppError("validation_failed", `Line ${input.lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
     const secret = newToken(24);
-    const at = deps.now().toISOString();
-    const row: IntakeRow = {
-      id: newId("int"),
-      workspaceId,
-      kind: "webhook",
-      name: input.name,
-      token: newToken(24),
-      automationId: null,
-      nodeId: null,
-      connectionId: null,
-      lineId: line.id,
-      secretEnc: deps.box.encrypt(secret),
-      config: { open: input.open ?? true },
-      status: "active",
-      statusMessage: null,
-      lastEventAt: null,
-      eventCount: 0,
-      createdAt: at,
-      updatedAt: at,
-    };
-    tx.insert(intakes).values(row).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "intake.create", target: row.id, data: { lineId: line.id } });
+    const row = insertWebhookIntakeTx(deps, tx, actor, ws.organizationId, workspaceId, { ...input, key: chooseKey(tx, "intake", workspaceId, input.name, input.key), secret });
     return { ...toIntake(deps.publicUrl, row, null), secret };
   });
 }
 
+function lineOrThrow(tx: Db, workspaceId: string, lineId: string) {
+  const line = tx.select().from(lines).where(and(eq(lines.id, lineId), eq(lines.workspaceId, workspaceId))).get();
+  if (!line) throw new AppError("validation_failed", `Line ${lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
+  return line;
+}
+
+/** The writes of a create inside the caller's transaction (also used by `conveyor apply`, which brings its own secret). */
+export function insertWebhookIntakeTx(deps: AppDeps, tx: Db, actor: Actor, organizationId: string, workspaceId: string, input: { name: string; key: string; lineId: string; open?: boolean; secret: string }): IntakeRow {
+  const line = lineOrThrow(tx, workspaceId, input.lineId);
+  const at = deps.now().toISOString();
+  const row: IntakeRow = {
+    id: newId("int"),
+    workspaceId,
+    kind: "webhook",
+    name: input.name,
+    key: input.key,
+    source: null,
+    token: newToken(24),
+    automationId: null,
+    nodeId: null,
+    connectionId: null,
+    lineId: line.id,
+    secretEnc: deps.box.encrypt(input.secret),
+    config: { open: input.open ?? true },
+    status: "active",
+    statusMessage: null,
+    lastEventAt: null,
+    eventCount: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+  tx.insert(intakes).values(row).run();
+  recordAudit(tx, { organizationId, workspaceId, actor: actor.label, action: "intake.create", target: row.id, data: { lineId: line.id } });
+  return row;
+}
+
+/** Name, line, open flag and (when given) the secret of a webhook intake; the URL stays. Inside the caller's transaction. */
+export function updateWebhookIntakeTx(deps: AppDeps, tx: Db, actor: Actor, organizationId: string, row: IntakeRow, input: { name: string; lineId: string; open: boolean; secret?: string }): IntakeRow {
+  lineOrThrow(tx, row.workspaceId, input.lineId);
+  const next: IntakeRow = {
+    ...row, name: input.name, lineId: input.lineId, config: { ...(row.config ?? {}), open: input.open },
+    secretEnc: input.secret !== undefined ? deps.box.encrypt(input.secret) : row.secretEnc, updatedAt: deps.now().toISOString(),
+  };
+  tx.update(intakes).set({ name: next.name, lineId: next.lineId, config: next.config, secretEnc: next.secretEnc, updatedAt: next.updatedAt }).where(eq(intakes.id, row.id)).run();
+  recordAudit(tx, { organizationId, workspaceId: row.workspaceId, actor: actor.label, action: "intake.update", target: row.id });
+  return next;
+}
+
 export async function deleteWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, intakeId: string) {
   const ws = await requireWorkspace(deps.db, actor, workspaceId, "intake.write");
-  transaction(deps.db, (tx) => {
-    const row = tx.select().from(intakes).where(and(eq(intakes.id, intakeId), eq(intakes.workspaceId, workspaceId))).get();
-    if (!row) throw new AppError("not_found", `Intake ${intakeId} does not exist in this workspace.`);
-    if (row.kind !== "webhook") {
-      throw new AppError("conflict", `Intake ${intakeId} belongs to trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}; remove the trigger or disable the automation instead.`);
-    }
-    tx.delete(intakes).where(eq(intakes.id, intakeId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "intake.delete", target: intakeId });
-  });
+  transaction(deps.db, (tx) => deleteWebhookIntakeTx(tx, actor, ws.organizationId, workspaceId, intakeId));
+}
+
+/** The writes of a delete inside the caller's transaction. */
+export function deleteWebhookIntakeTx(tx: Db, actor: Actor, organizationId: string, workspaceId: string, intakeId: string): void {
+  const row = tx.select().from(intakes).where(and(eq(intakes.id, intakeId), eq(intakes.workspaceId, workspaceId))).get();
+  if (!row) throw new AppError("not_found", `Intake ${intakeId} does not exist in this workspace.`);
+  if (row.kind !== "webhook") {
+    throw new AppError("conflict", `Intake ${intakeId} belongs to trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}; remove the trigger or disable the automation instead.`);
+  }
+  tx.delete(intakes).where(eq(intakes.id, intakeId)).run();
+  recordAudit(tx, { organizationId, workspaceId, actor: actor.label, action: "intake.delete", target: intakeId });
 }

@@ -9,8 +9,9 @@ import { newId } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
 import { decodeCursor, encodeCursor } from "../tasks/cursor";
+import { chooseKey } from "../as-code/keys";
 
-type LineRow = typeof lines.$inferSelect;
+export type LineRow = typeof lines.$inferSelect;
 type StepInput = { name: string; appId: string };
 
 function openTaskCount(db: Db, lineId: string): number {
@@ -18,7 +19,7 @@ function openTaskCount(db: Db, lineId: string): number {
 }
 
 function toLine(db: Db, row: LineRow) {
-  return { id: row.id, name: row.name, steps: row.steps, openTasks: openTaskCount(db, row.id), createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return { id: row.id, key: row.key ?? null, name: row.name, steps: row.steps, openTasks: openTaskCount(db, row.id), createdAt: row.createdAt, updatedAt: row.updatedAt };
 }
 
 function checkSteps(db: Db, workspaceId: string, steps: StepInput[]) {
@@ -56,41 +57,53 @@ export async function getLine(deps: AppDeps, actor: Actor, workspaceId: string, 
   return toLine(deps.db, getLineRow(deps.db, workspaceId, lineId));
 }
 
-export async function createLine(deps: AppDeps, actor: Actor, workspaceId: string, input: { name: string; steps?: StepInput[] }) {
+export async function createLine(deps: AppDeps, actor: Actor, workspaceId: string, input: { name: string; key?: string; steps?: StepInput[] }) {
   const ws = await requireWorkspace(deps.db, actor, workspaceId, "line.write");
-  return transaction(deps.db, (tx) => {
-    const steps = (input.steps ?? []).map((s) => ({ name: s.name, appId: s.appId }));
-    checkSteps(tx, workspaceId, steps);
-    const at = deps.now().toISOString();
-    const row: LineRow = { id: newId("lin"), workspaceId, name: input.name, steps, createdAt: at, updatedAt: at };
-    tx.insert(lines).values(row).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "line.create", target: row.id });
-    return toLine(tx, row);
-  });
+  return transaction(deps.db, (tx) => toLine(tx, insertLineTx(deps, tx, actor, ws.organizationId, workspaceId, { ...input, key: chooseKey(tx, "line", workspaceId, input.name, input.key) })));
 }
 
-export async function updateLine(deps: AppDeps, actor: Actor, workspaceId: string, lineId: string, input: { name?: string; steps?: StepInput[] }) {
+/** The writes of a create inside the caller's transaction (also used by `conveyor apply`). */
+export function insertLineTx(deps: AppDeps, tx: Db, actor: Actor, organizationId: string, workspaceId: string, input: { id?: string; name: string; key: string; steps?: StepInput[] }): LineRow {
+  const steps = (input.steps ?? []).map((s) => ({ name: s.name, appId: s.appId }));
+  checkSteps(tx, workspaceId, steps);
+  const at = deps.now().toISOString();
+  const row: LineRow = { id: input.id ?? newId("lin"), workspaceId, key: input.key, name: input.name, steps, source: null, createdAt: at, updatedAt: at };
+  tx.insert(lines).values(row).run();
+  recordAudit(tx, { organizationId, workspaceId, actor: actor.label, action: "line.create", target: row.id });
+  return row;
+}
+
+export async function updateLine(deps: AppDeps, actor: Actor, workspaceId: string, lineId: string, input: { name?: string; key?: string; steps?: StepInput[] }) {
   const ws = await requireWorkspace(deps.db, actor, workspaceId, "line.write");
   return transaction(deps.db, (tx) => {
     const row = getLineRow(tx, workspaceId, lineId);
-    const steps = input.steps ? input.steps.map((s) => ({ name: s.name, appId: s.appId })) : row.steps;
-    if (input.steps) checkSteps(tx, workspaceId, steps);
-    const next = { ...row, name: input.name ?? row.name, steps, updatedAt: deps.now().toISOString() };
-    tx.update(lines).set({ name: next.name, steps: next.steps, updatedAt: next.updatedAt }).where(eq(lines.id, lineId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "line.update", target: lineId });
-    return toLine(tx, next);
+    if (input.key && input.key !== row.key) chooseKey(tx, "line", workspaceId, row.name, input.key, lineId);
+    return toLine(tx, updateLineTx(deps, tx, actor, ws.organizationId, row, input));
   });
+}
+
+/** The writes of an update inside the caller's transaction. */
+export function updateLineTx(deps: AppDeps, tx: Db, actor: Actor, organizationId: string, row: LineRow, input: { name?: string; key?: string; steps?: StepInput[] }): LineRow {
+  const steps = input.steps ? input.steps.map((s) => ({ name: s.name, appId: s.appId })) : row.steps;
+  if (input.steps) checkSteps(tx, row.workspaceId, steps);
+  const next = { ...row, name: input.name ?? row.name, key: input.key ?? row.key, steps, updatedAt: deps.now().toISOString() };
+  tx.update(lines).set({ name: next.name, key: next.key, steps: next.steps, updatedAt: next.updatedAt }).where(eq(lines.id, row.id)).run();
+  recordAudit(tx, { organizationId, workspaceId: row.workspaceId, actor: actor.label, action: "line.update", target: row.id });
+  return next;
 }
 
 /** Refused (409) while draft or open tasks are on the line; closed tasks are deleted with it. */
 export async function deleteLine(deps: AppDeps, actor: Actor, workspaceId: string, lineId: string) {
   const ws = await requireWorkspace(deps.db, actor, workspaceId, "line.write");
-  transaction(deps.db, (tx) => {
-    getLineRow(tx, workspaceId, lineId);
-    const open = openTaskCount(tx, lineId);
-    if (open > 0) throw new AppError("conflict", `Line ${lineId} still has ${open} task(s) that are not closed; close or move them first.`);
-    tx.delete(tasks).where(eq(tasks.lineId, lineId)).run();
-    tx.delete(lines).where(eq(lines.id, lineId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "line.delete", target: lineId });
-  });
+  transaction(deps.db, (tx) => deleteLineTx(tx, actor, ws.organizationId, workspaceId, lineId));
+}
+
+/** The writes of a delete inside the caller's transaction. */
+export function deleteLineTx(tx: Db, actor: Actor, organizationId: string, workspaceId: string, lineId: string): void {
+  getLineRow(tx, workspaceId, lineId);
+  const open = openTaskCount(tx, lineId);
+  if (open > 0) throw new AppError("conflict", `Line ${lineId} still has ${open} task(s) that are not closed; close or move them first.`);
+  tx.delete(tasks).where(eq(tasks.lineId, lineId)).run();
+  tx.delete(lines).where(eq(lines.id, lineId)).run();
+  recordAudit(tx, { organizationId, workspaceId, actor: actor.label, action: "line.delete", target: lineId });
 }

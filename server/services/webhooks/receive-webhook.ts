@@ -176,7 +176,7 @@ async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: Incomin
     }
     const row = prepared(tx, "select * from intakes where id = ?").get(intake.id) as Record<string, unknown>;
     const task = createTaskFromIntake(deps, tx, {
-      id: intake.id, workspaceId: intake.workspaceId, kind: "webhook", name: intake.name, token: "", automationId: null, nodeId: null, connectionId: null,
+      id: intake.id, workspaceId: intake.workspaceId, kind: "webhook", name: intake.name, key: null, source: null, token: "", automationId: null, nodeId: null, connectionId: null,
       lineId: intake.lineId, secretEnc: null, config: intake.config ? JSON.parse(intake.config) : null, status: "active", statusMessage: null,
       lastEventAt: null, eventCount: 0, createdAt: String(row.created_at), updatedAt: String(row.updated_at),
     }, d.body);

@@ -13,7 +13,7 @@ export function createWorkspaceRow(tx: Db, organizationId: string, name: string)
   const now = nowIso();
   const ws = { id: newId("ws"), organizationId, name, createdAt: now, updatedAt: now };
   tx.insert(workspaces).values(ws).run();
-  tx.insert(lines).values({ id: newId("lin"), workspaceId: ws.id, name: "default", steps: [], createdAt: now, updatedAt: now }).run();
+  tx.insert(lines).values({ id: newId("lin"), workspaceId: ws.id, name: "default", key: "default", steps: [], createdAt: now, updatedAt: now }).run();
   return ws;
 }
 
