@@ -9,9 +9,10 @@ import { ERROR_TITLES, ERROR_STATUS } from "../errors";
 import type { Operation } from "./operation";
 import { workspaceOps } from "./operations/workspace-ops";
 import { appOps } from "./operations/app-ops";
+import { asCodeOps } from "./operations/as-code-ops";
 import pkg from "@/package.json";
 
-export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps] as Operation[];
+export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps, ...asCodeOps] as Operation[];
 
 const RATE_HEADERS = {
   "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
@@ -101,7 +102,7 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
       },
       servers: [{ url: serverUrl }],
       security: [{ bearerAuth: [] }],
-      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog"].map((name) => ({ name })),
+      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog", "As code"].map((name) => ({ name })),
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Organization API key `cvk_<prefix>_<secret>`." } } },
       paths,
     },
