@@ -124,7 +124,7 @@ describe("automations as code over REST", () => {
     const put = await api.put(`/api/v1/factories/${s.other}/apps/${app.id}`, { key: s.keys.editor, body: { name: app.name, enabled: app.enabled, graph: { ...app.graph, nodes: app.graph.nodes.map((n: { id: string; config: object }) => (n.id === "s" ? { ...n, config: { ...n.config, comment: "edited in the editor" } } : n)) } } });
     expect(put.status).toBe(200);
     const conflictPlan = await importInto(s.other, { ...changed, dryRun: true });
-    expect(conflictPlan.body.conflicts).toEqual([expect.objectContaining({ kind: "automation", key: "silence-disk-alerts", message: expect.stringMatching(/version 1 → 2, last saved by api-key:) })]);
+    expect(conflictPlan.body.conflicts).toEqual([expect.objectContaining({ kind: "automation", key: "silence-disk-alerts", message: expect.stringMatching(/version 1 → 2, last saved by api-key:/) })]);
     const refused = await importInto(s.other, changed);
     expect(refused.status).toBe(409);
     expect(refused.body.errors[0].path).toBe("apps.0");
