@@ -61,3 +61,27 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
 }
 
 export const env: Env = parseEnv(process.env);
+
+/**
+ * Settings of the command line as an API client (`conveyor export|plan|apply`; docs/automations-as-code.md)
+ * and CI facts it records with an apply. Read on demand: they matter only to those commands.
+ */
+export function clientEnv() {
+  const e = process.env;
+  return {
+    url: e.CONVEYOR_URL,
+    apiKey: e.CONVEYOR_API_KEY,
+    workspace: e.CONVEYOR_WORKSPACE,
+    /** The directory `npx conveyor` was started from (bin/conveyor.mjs runs the CLI from the checkout). */
+    cwd: e.CONVEYOR_CWD ?? process.cwd(),
+    commit: e.GITHUB_SHA ?? e.CI_COMMIT_SHA,
+    repository: e.GITHUB_REPOSITORY ? `${e.GITHUB_SERVER_URL ?? "https://github.com"}/${e.GITHUB_REPOSITORY}` : e.CI_PROJECT_URL,
+    githubActions: e.GITHUB_ACTIONS === "true",
+  };
+}
+
+/** The value of a secret reference at apply time: `CONVEYOR_SECRET_<NAME>` (see secretEnvName). */
+export function secretFromEnv(envName: string): string | undefined {
+  const v = process.env[envName];
+  return v === undefined || v === "" ? undefined : v;
+}

@@ -64,15 +64,16 @@ export function specPath(p: string): Array<string | number> {
 
 export function problemAt(file: ParsedFile, path: Array<string | number>, message: string, preferKey = false): FileProblem {
   const at = file.positionOf(path, preferKey);
-  return { file: file.file, line: at.line, column: at.column, message, path: path.join(".") };
+  // A field that is not in the file is reported where it belongs, by name.
+  const prefix = at.missing.length && !message.startsWith(`${at.missing.join(".")}:`) ? `${at.missing.join(".")}: ` : "";
+  return { file: file.file, line: at.line, column: at.column, message: prefix + message, path: path.join(".") };
 }
 
 function zodFileProblems(file: ParsedFile, error: z.ZodError): FileProblem[] {
   return error.issues.map((i) => {
     const path = i.path as Array<string | number>;
     if (i.code === "unrecognized_keys") return problemAt(file, [...path, i.keys[0]!], `Unknown field "${i.keys.join('", "')}"`, true);
-    const where = path.length ? `${path.join(".")}: ` : "";
-    return problemAt(file, path, `${where}${i.message}`);
+    return problemAt(file, path, i.message);
   });
 }
 

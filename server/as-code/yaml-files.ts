@@ -40,7 +40,7 @@ export interface ParsedFile {
   value: unknown;
   problems: FileProblem[];
   /** Position of the deepest node that exists along `path` (`preferKey`: the key of the last pair). */
-  positionOf(path: Array<string | number>, preferKey?: boolean): { line: number; column: number };
+  positionOf(path: Array<string | number>, preferKey?: boolean): { line: number; column: number; missing: Array<string | number> };
 }
 
 export function parseYamlFile(file: string, text: string): ParsedFile {
@@ -66,7 +66,8 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
   const positionOf = (path: Array<string | number>, preferKey = false) => {
     let node: unknown = doc.contents;
     let at = pos((doc.contents as YamlNode | null)?.range?.[0]);
-    for (let i = 0; i < path.length; i++) {
+    let i = 0;
+    for (; i < path.length; i++) {
       const seg = path[i]!;
       const last = i === path.length - 1;
       if (isMap(node)) {
@@ -83,7 +84,7 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
         node = item;
       } else break;
     }
-    return at;
+    return { ...at, missing: path.slice(i) };
   };
   return { file, value, problems, positionOf };
 }
