@@ -103,9 +103,7 @@ function storedSecrets(bundle: { apps: Array<{ key: string; graph: { nodes: Arra
 describe("round trip over the tests' automations", () => {
   it("harvests the automations the tests build (and finds the ones made to be refused)", () => {
     // 42 when this was written (4 refused: graphs built to fail validation, and an editor draft).
-    expect(created.length, `refused:
-${refused.join("
-")}`).toBeGreaterThanOrEqual(40);
+    expect(created.length, `refused:\n${refused.join("\n")}`).toBeGreaterThanOrEqual(40);
     expect(refused.length).toBeGreaterThan(0);
   });
 
