@@ -26,6 +26,7 @@ import { problemsFromError } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
 import { VersionsDrawer } from "./versions-drawer";
+import { ManagedInGitBanner } from "@/components/automations/managed-in-git-banner";
 
 const draftKey = (automationId: string) => `conveyor:draft:${automationId}`;
 
@@ -268,6 +269,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         onHelp={() => setHelpOpen(true)}
         readOnly={readOnly}
       />
+      <ManagedInGitBanner automationId={a.id} source={a.source} version={a.version} readOnly={readOnly} />
       <div className="flex min-h-0 flex-1">
         {!readOnly && <BuildingBlocks onAdd={(u) => addUnit(u)} onAddNote={() => { const c = flow.getViewport(); store.getState().addNote({ x: -c.x / c.zoom + 80, y: -c.y / c.zoom + 80 }); }} />}
         <div className="relative min-w-0 flex-1" data-testid="canvas">
