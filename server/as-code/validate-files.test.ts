@@ -128,3 +128,13 @@ describe("conveyor validate (offline)", () => {
     expect(validate(parse(GOOD.replace("duration: 1h", "duration: 5")))).toBe(false);
   });
 });
+
+describe("docs/automations-as-code.md", () => {
+  it("its worked example (automation, line, intake) is valid", async () => {
+    const { readFileSync } = await import("node:fs");
+    const md = readFileSync(new URL("../../docs/automations-as-code.md", import.meta.url), "utf8");
+    const blocks = [...md.matchAll(/```yaml\n(\$schema: [\s\S]*?)```/g)].map((m, i) => ({ file: `example-${i}.yaml`, text: m[1]! }));
+    expect(blocks.map((b) => parse(b.text).kind)).toEqual(["automation", "line", "intake"]);
+    expect(validateFiles(blocks).problems).toEqual([]);
+  });
+});

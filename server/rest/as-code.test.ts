@@ -110,7 +110,7 @@ describe("automations as code over REST", () => {
   });
 
   it("shows field-level changes, refuses (409) over an editor change unless forced, and deletes only with prune", async () => {
-    const bundle = bundleOf((await exportOf(s.other)).body) as { apps: Array<Record<string, any>>; lines: unknown[]; intakes: unknown[] };
+    const bundle = bundleOf((await exportOf(s.other)).body) as { apps: Array<{ graph: { nodes: Array<{ config: Record<string, unknown> }> } }>; lines: Array<{ key: string }>; intakes: unknown[] };
     const changed = structuredClone(bundle);
     changed.apps[0]!.graph.nodes[1].config.duration = "2h";
     const plan = await importInto(s.other, { ...changed, dryRun: true });
@@ -136,7 +136,7 @@ describe("automations as code over REST", () => {
     expect(after.source.appliedVersion).toBe(3);
 
     // Without the automation (and its line and intake) in the bundle: kept unless --prune.
-    const without = { apps: [], lines: bundle.lines.filter((l: any) => l.key === "default"), intakes: [] };
+    const without = { apps: [], lines: bundle.lines.filter((l) => l.key === "default"), intakes: [] };
     const kept = await importInto(s.other, { ...without, dryRun: true });
     expect(kept.body.summary).toMatchObject({ delete: 0, unmanaged: 3 });
     const pruned = await importInto(s.other, { ...without, prune: true });
