@@ -107,7 +107,7 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
       continue;
     }
     const kind = value.kind as ResourceKind;
-    if (!(kind in FILE_SCHEMAS)) {
+    if (typeof kind !== "string" || !Object.hasOwn(FILE_SCHEMAS, kind)) {
       problems.push(problemAt(parsed, ["kind"], `kind must be automation, line or intake (found ${JSON.stringify(value.kind ?? null)})`));
       continue;
     }

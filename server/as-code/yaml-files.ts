@@ -27,7 +27,7 @@ export function toYaml(kind: ResourceKind, spec: object, schemaRef = `../${SCHEM
     Map(_, node, path) {
       const parent = path[path.length - 1];
       const keyName = isPair(parent) && isScalar(parent.key) ? String(parent.key.value) : undefined;
-      const isSecretRef = node.items.length === 1 && isScalar(node.items[0]!.key) && node.items[0]!.key.value === "secret" && kind !== "intake";
+      const isSecretRef = node.items.length === 1 && isScalar(node.items[0]!.key) && node.items[0]!.key.value === "secret";
       const inEdges = path.some((p) => isPair(p) && isScalar(p.key) && p.key.value === "edges");
       if ((keyName && FLOW_KEYS.has(keyName)) || isSecretRef || (inEdges && isSeq(parent))) node.flow = true;
     },

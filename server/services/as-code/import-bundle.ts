@@ -56,7 +56,7 @@ function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Body) {
     const by = lastEditor(deps.db, row.id);
     conflicts.push({
       kind: "automation", key: state.appKey.get(row.id)!, id: row.id, path,
-      message: `changed outside the files since the last apply (version ${row.source!.appliedVersion ?? "?"} → ${row.version}${by ? `, last saved by ${by}` : ""} at ${row.updatedAt}); export it to keep that change, or apply with --force to overwrite it`,
+      message: `changed outside the files since the last apply (${row.version !== row.source!.appliedVersion ? `version ${row.source!.appliedVersion ?? "?"} → ${row.version}${by ? `, last saved by ${by}` : ""}` : "settings"} at ${row.updatedAt}); export it to keep that change, or apply with --force to overwrite it`,
     });
   };
   for (const a of r.apps) {
