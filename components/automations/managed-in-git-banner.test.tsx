@@ -11,7 +11,11 @@ const store = () => useCanvasStore.getState();
 beforeEach(() => {
   // jsdom has no <dialog> methods.
   HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) { this.setAttribute("open", ""); };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) { this.removeAttribute("open"); };
+  // Like browsers, closing fires "close" (the Dialog calls onClose then).
+  HTMLDialogElement.prototype.close = function (this: HTMLDialogElement) {
+    this.removeAttribute("open");
+    this.dispatchEvent(new Event("close"));
+  };
   sessionStorage.clear();
   store().load(structuredClone(graph), () => "trigger");
 });

@@ -46,7 +46,8 @@ export function ManagedInGitBanner({ automationId, source, version, readOnly }: 
             : "Change the file and apply it; edits made here make the next apply refuse unless --force."}
         </span>
       </div>
-      <Dialog open={asking} onClose={undo} title="Edit an automation managed in Git?">
+      {/* Closing the dialog (Esc) undoes; it also "closes" once answered, when there is nothing left to ask. */}
+      <Dialog open={asking} onClose={() => asking && undo()} title="Edit an automation managed in Git?">
         <p className="text-sm">
           This automation is applied from <code>{where}</code>. If you change it here, the next <code>conveyor apply</code> refuses until the change is exported back to the
           repository (<code>conveyor export</code>) or overwritten with <code>--force</code>.
