@@ -1,7 +1,8 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { Toaster } from "sonner";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
+import { THEME_SCRIPT } from "@/components/theme/theme-script";
+import { ThemedToaster } from "@/components/theme/themed-toaster";
 import "@xyflow/react/dist/style.css";
 import "./globals.css";
 
@@ -11,12 +12,25 @@ export const metadata: Metadata = {
   icons: { icon: "/favicon.svg" },
 };
 
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#141417" },
+  ],
+};
+
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // The theme script sets class/style on <html> before React hydrates.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body>
         <TRPCReactProvider>{children}</TRPCReactProvider>
-        <Toaster position="bottom-right" richColors closeButton />
+        <ThemedToaster />
       </body>
     </html>
   );

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /** `/`: first visit → owner set-up; signed out → sign-in; else the first workspace. */
 export default async function Home() {
   const deps = await getDeps();
-  if (!(await hasOwner(deps.db))) redirect("/setup");
+  if (!(await hasOwner(deps.store))) redirect("/setup");
   const actor = await getSessionActor();
   if (!actor) redirect("/sign-in");
   const [first] = await listWorkspaces(deps, actor);

@@ -6,58 +6,10 @@
  * or uses BENCH_BASE_URL + BENCH_EMAIL/BENCH_PASSWORD/BENCH_API_KEY/BENCH_WORKSPACE when given.
  * Prints one JSON line with the figures (scripts/bench.mjs convention).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
+import { startApp } from "./app";
 
 const NODES = Number(process.env.BENCH_NODES ?? 200);
-const root = path.resolve(import.meta.dirname, "..");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, ms: number) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-async function startApp() {
-  const distDir = process.env.NEXT_DIST_DIR ?? ".next";
-  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`no build in ${distDir}: run \`npm run build\` first`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-editor-bench-"));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, CONVEYOR_DATA_DIR: dataDir, LOG_LEVEL: "silent" };
-  const cli = (args: string[]) => execFileSync(process.execPath, ["--import", "tsx", "server/cli/main.ts", ...args], { cwd: root, env, encoding: "utf8" }).trim();
-  const email = "bench@example.test";
-  const password = "bench password 123";
-  const workspaceId = cli(["owner", "create", "--email", email, "--password", password, "--name", "Bench"]).split("\n").pop()!;
-  const apiKey = cli(["keys", "create", "--name", "bench", "--role", "admin"]).split("\n").pop()!;
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
-    env: { ...env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", CONVEYOR_PUBLIC_URL: base, NEXTAUTH_URL: base, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "ignore",
-  });
-  await waitFor(`${base}/api/health`, 120_000);
-  return { base, email, password, apiKey, workspaceId, stop: () => { child.kill("SIGTERM"); fs.rmSync(dataDir, { recursive: true, force: true }); } };
-}
 
 function bigGraph(n: number) {
   const cols = 20;
@@ -99,7 +51,7 @@ async function frames(page: Page, action: () => Promise<void>) {
 async function main() {
   const app = process.env.BENCH_BASE_URL
     ? { base: process.env.BENCH_BASE_URL, email: process.env.BENCH_EMAIL!, password: process.env.BENCH_PASSWORD!, apiKey: process.env.BENCH_API_KEY!, workspaceId: process.env.BENCH_WORKSPACE!, stop: () => {} }
-    : await startApp();
+    : await startApp("editor");
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu"] });
   try {
     const res = await fetch(`${app.base}/api/v1/factories/${app.workspaceId}/apps`, {

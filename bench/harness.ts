@@ -5,27 +5,29 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { openDb, closeDb } from "@/db/client";
+import { openStorage } from "@/db/open";
 import { createSecretBox } from "@/server/crypto/secret-box";
 import { silentLogger } from "@/server/logger";
-import type { AppDeps } from "@/server/deps";
+import { depsFromStorage, type AppDeps } from "@/server/deps";
 import { seedWorkspace } from "@/server/runner/testing/seed";
 import { createAutomation } from "@/server/services/automations";
 import { handleHookRequest } from "@/server/webhooks/lean-listener";
 
 export const BODY = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "alertmanager-webhook.json"));
 
-export function benchDeps(synchronous: "NORMAL" | "FULL" = "NORMAL") {
+export async function benchDeps(synchronous: "NORMAL" | "FULL" = "NORMAL") {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-bench-"));
-  const db = openDb(path.join(dir, "bench.db"), { synchronous });
+  const storage = await openStorage(path.join(dir, "bench.db"), { synchronous });
+  // Bench-only access to the SQLite connection (pragmas to compare, counters of the grouped commits).
+  const db = storage.sqlite!;
   if (process.env.BENCH_PRAGMAS) for (const p of process.env.BENCH_PRAGMAS.split(";")) db.$client.pragma(p);
-  const deps: AppDeps = { db, box: createSecretBox(randomBytes(32)), publicUrl: "http://127.0.0.1", log: silentLogger, now: () => new Date() };
-  return { deps, dir, close: () => { closeDb(db); fs.rmSync(dir, { recursive: true, force: true }); } };
+  const deps: AppDeps = await depsFromStorage(storage, { box: createSecretBox(randomBytes(32)), publicUrl: "http://127.0.0.1", log: silentLogger, now: () => new Date() });
+  return { deps, db, file: path.join(dir, "bench.db"), dir, close: async () => { await storage.store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
 }
 
 /** Enabled automation: core.webhook → 3 core.filter steps (expressions against the Alertmanager body). */
 export async function threeStepAutomation(deps: AppDeps, steps = 3) {
-  const ws = seedWorkspace(deps);
+  const ws = await seedWorkspace(deps);
   const nodes = [{ id: "t", name: "alert", key: "core.webhook", config: {} as Record<string, unknown> }];
   const exprs = ["{{ $trigger.data.body.status = 'firing' }}", "{{ $count($trigger.data.body.alerts) > 0 }}", "{{ $steps.s1.data.passed and $steps.s2.data.passed }}"];
   for (let i = 1; i <= steps; i++) nodes.push({ id: `s${i}`, name: `s${i}`, key: "core.filter", config: { condition: exprs[(i - 1) % 3]! } });

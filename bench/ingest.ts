@@ -6,16 +6,16 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { startCheckpointer } from "@/db/checkpointer";
-import { groupCommitter } from "@/db/group-commit";
+import { startCheckpointer } from "@/db/sqlite/checkpointer";
+import { groupCommitter } from "@/db/sqlite/group-commit";
 import { BODY, benchDeps, listen, threeStepAutomation } from "./harness";
 
 const duration = process.env.BENCH_SECONDS ?? "10";
 const sync = (process.env.BENCH_SYNC ?? "NORMAL") as "NORMAL" | "FULL";
-const { deps, dir, close } = benchDeps(sync);
+const { deps, db, dir, close } = await benchDeps(sync);
 const { token } = await threeStepAutomation(deps);
 const { server, port } = await listen(deps);
-const checkpointer = process.env.BENCH_CHECKPOINTER === "0" ? null : startCheckpointer(deps.db); // as in the server, where the runner starts it
+const checkpointer = process.env.BENCH_CHECKPOINTER === "0" ? null : startCheckpointer(db); // as in the server, where the runner starts it
 const bodyFile = path.join(dir, "body.json");
 fs.writeFileSync(bodyFile, BODY);
 
@@ -30,8 +30,8 @@ const run = (secs: string) =>
 
 await run("2"); // warm-up (JIT, caches)
 await new Promise((r) => setTimeout(r, 300)); // let the warm-up's last deliveries commit before counting
-const before = (deps.db.$client.prepare("select count(*) as n from events").get() as { n: number }).n;
-const commitsBefore = groupCommitter(deps.db).commits;
+const before = (db.$client.prepare("select count(*) as n from events").get() as { n: number }).n;
+const commitsBefore = groupCommitter(db).commits;
 const cpu0 = process.cpuUsage();
 const out = await run(duration);
 const cpu = process.cpuUsage(cpu0);
@@ -39,8 +39,8 @@ await new Promise((r) => setTimeout(r, 200));
 const num = (re: RegExp) => Number(out.match(re)?.[1] ?? NaN);
 const accepted = num(/ACCEPTED (\d+)/);
 const other = num(/OTHER (\d+)/);
-const stored = (deps.db.$client.prepare("select count(*) as n from events").get() as { n: number }).n - before;
-const runs = (deps.db.$client.prepare("select count(*) as n from runs r join jobs j on j.run_id = r.id").get() as { n: number }).n;
+const stored = (db.$client.prepare("select count(*) as n from events").get() as { n: number }).n - before;
+const runs = (db.$client.prepare("select count(*) as n from runs r join jobs j on j.run_id = r.id").get() as { n: number }).n;
 const result = {
   bench: "ingest",
   synchronous: sync,
@@ -54,8 +54,8 @@ const result = {
   storedEvents: stored,
   queuedRunsWithJobs: runs,
   allAcceptedDurable: stored >= accepted && stored - accepted <= 32,
-  commits: groupCommitter(deps.db).commits - commitsBefore,
-  busyRetries: groupCommitter(deps.db).busyRetries,
+  commits: groupCommitter(db).commits - commitsBefore,
+  busyRetries: groupCommitter(db).busyRetries,
   serverCpuMicrosPerDelivery: Math.round((cpu.user + cpu.system) / accepted),
 };
 console.log(JSON.stringify(result));

@@ -6,33 +6,33 @@
  * C. memory: RSS after 100k runs in total went through.
  * Prints one JSON line.
  */
+import { runnerHooks } from "../server/runner-hooks";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
-import { groupCommitter } from "@/db/group-commit";
 import { envelope } from "@/integrations/core/define";
-import { createRunInTx } from "@/server/runner/create-run";
 import { startRunner } from "@/server/runner/runner-loop";
-import { getVersionGraph } from "@/server/runner/graph-cache";
+import { getVersionGraph } from "@/server/graphs";
 import { BODY, benchDeps, listen, pct, threeStepAutomation } from "./harness";
 
 const N = Number(process.env.BENCH_RUNS ?? 20_000);
 const TOTAL = Number(process.env.BENCH_TOTAL_RUNS ?? 100_000);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-const { deps, close } = benchDeps();
+const { deps, db, file, close } = await benchDeps();
 const { ws, automation, token } = await threeStepAutomation(deps);
-const graph = getVersionGraph(deps.db, automation.id, automation.version);
+const graph = await getVersionGraph(deps.store, automation.id, automation.version);
 const body = JSON.parse(BODY.toString());
-const q = <T>(sql: string, ...a: unknown[]) => deps.db.$client.prepare(sql).get(...a) as T;
+const q = <T>(sql: string, ...a: unknown[]) => db.$client.prepare(sql).get(...a) as T;
 
 async function enqueue(n: number) {
   for (let i = 0; i < n; i += 1000) {
     await Promise.all(
       Array.from({ length: Math.min(1000, n - i) }, () =>
-        groupCommitter(deps.db).run((tx) =>
-          createRunInTx(tx, { workspaceId: ws.workspaceId, automationId: automation.id, version: 1, triggerNodeId: "t", graph, source: "webhook", envelope: envelope("core.webhook", { body, headers: {}, query: {} }) }),
-        ),
+        deps.store.engine.ingest({
+          intakeId: "",
+          runs: [{ workspaceId: ws.workspaceId, automationId: automation.id, version: 1, triggerNodeId: "t", firstNodes: graph.children.get("t") ?? [], source: "webhook", envelope: envelope("core.webhook", { body, headers: {}, query: {} }), at: new Date() }],
+        }),
       ),
     );
   }
@@ -53,12 +53,13 @@ const waitAll = async (target: number) => {
 
 // A. throughput
 await enqueue(N);
+deps.queue.publish([]);
 // BENCH_SPLIT=1: the runner runs as a separate `worker` process on the same database (second core).
 const SPLIT = process.env.BENCH_SPLIT === "1";
 async function startBenchRunner(): Promise<{ stop(): Promise<void> }> {
-  if (!SPLIT) return startRunner(deps, { concurrency: CONCURRENCY, maintenance: process.env.BENCH_MAINT === "0" ? false : { pruneEveryMs: 3_600_000, retentionCount: 1_000_000 } });
+  if (!SPLIT) return startRunner(deps, runnerHooks(deps), { concurrency: CONCURRENCY, maintenance: process.env.BENCH_MAINT === "0" ? false : { pruneEveryMs: 3_600_000, retentionCount: 1_000_000 } });
   const child = spawn(process.execPath, ["--import", "tsx", "server/runner/testing/worker-child.ts"], {
-    env: { ...process.env, DB_FILE: deps.db.$client.name, SECRET_HEX: randomBytes(32).toString("hex"), CONCURRENCY: String(CONCURRENCY), LEASE_MS: "30000" },
+    env: { ...process.env, DB_URL: file, SECRET_HEX: randomBytes(32).toString("hex"), CONCURRENCY: String(CONCURRENCY), LEASE_MS: "30000" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve) => child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve()));
@@ -80,7 +81,7 @@ const ac = await autocannon({
   connections: 32, overallRate: RATE, duration: Number(process.env.BENCH_LATENCY_SECONDS ?? 8),
 });
 await waitAll(before + ac["2xx"]);
-const lat = (deps.db.$client.prepare(
+const lat = (db.$client.prepare(
   "select (julianday(r.finished_at) - julianday(e.received_at)) * 86400000.0 as ms from runs r join events e on e.id = r.event_id where e.received_at >= ?",
 ).all(mark) as Array<{ ms: number }>).map((r) => r.ms).sort((a, b) => a - b);
 

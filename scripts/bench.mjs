@@ -30,9 +30,11 @@ const ingestFull = run("bench/ingest.ts", { BENCH_SECONDS: "5", BENCH_SYNC: "FUL
 const runner = run("bench/runner.ts", { BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "100000", BENCH_RATE: "1000" }, ["--expose-gc"]);
 const split = run("bench/runner.ts", { BENCH_SPLIT: "1", BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "20000", BENCH_RATE: "1000" }, ["--expose-gc"]);
 const idle = run("bench/idle.ts", {}, ["--expose-gc"]);
+const expressions = run("bench/expressions.ts");
 // The editor bench needs the production build (npm run build); it is skipped, and said so, without one.
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
 const editor = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/editor.ts", { NEXT_DIST_DIR: distDir }) : null;
+const poison = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/poison.ts", { NEXT_DIST_DIR: distDir }) : null;
 const loadAfter = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
 
 const cpu = os.cpus();
@@ -89,6 +91,35 @@ ${editor ? `| measure | value |
 | drag a node | ${editor.drag.fps} fps, p50 frame ${editor.drag.p50FrameMs} ms, p95 ${editor.drag.p95FrameMs} ms, ${editor.drag.longFrames} frames > 50 ms |
 
 Target: opens in under 1 s; pans and drags smoothly. Method: docs/editor-bench.md.` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
+
+## Expressions: main-thread fast path vs worker pool (bench/expressions.ts)
+
+| path | cost |
+|---|---|
+${expressions.results.map((r) => `| ${r.label} | ${r.microsPerOp} µs per evaluation |`).join("\n")}
+| 64 at once, cheap (main thread) | ${expressions.perSecondAt64.cheap} per second |
+| 64 at once, pooled (${expressions.workers} worker processes) | ${expressions.perSecondAt64.pooled} per second |
+
+Bindings sent to the pool: ${expressions.bindingsBytes} bytes of JSON. Cheap expressions (paths, comparisons, linear
+functions over at most 1,000 reachable values) stay on the main thread; everything else pays the round trip. See docs/security.md.
+
+## Poison automations vs the HTTP doors (bench/poison.ts)
+
+${poison ? `Ten runs whose \`core.http\` body is a poison expression (regex backtracking, a huge value, a runaway loop) against
+the whole server (\`server/main.ts\`: Next.js + runner + ingress), \`/api/health\` sampled back to back.
+
+| phase | health samples | p50 ms | p99 ms | max ms | failures |
+|---|---|---|---|---|---|
+| quiet (5 s) | ${poison.healthQuiet.samples} | ${poison.healthQuiet.p50ms} | ${poison.healthQuiet.p99ms} | ${poison.healthQuiet.maxMs} | ${poison.healthQuiet.failures} |
+| ${poison.runs} ordinary runs of the same shape | ${poison.ordinary.health.samples} | ${poison.ordinary.health.p50ms} | ${poison.ordinary.health.p99ms} | ${poison.ordinary.health.maxMs} | ${poison.ordinary.health.failures} |
+| **${poison.runs} poison runs** (all ended in ${poison.poison.allFinishedMs} ms) | ${poison.poison.health.samples} | **${poison.poison.health.p50ms}** | **${poison.poison.health.p99ms}** | ${poison.poison.health.maxMs} | ${poison.poison.health.failures} |
+
+Server RSS: baseline ${poison.rss.baselineMB} MB, after ${poison.phaseMs / 1000} s of ordinary runs ${poison.rss.afterOrdinaryMB} MB, after ${poison.phaseMs / 1000} s of poison runs
+**${poison.rss.afterPoisonMB} MB** (the poison phase added ${poison.rss.growthPoisonPhaseMB} MB, the ordinary phase ${poison.rss.growthOrdinaryPhaseMB} MB: the server's RSS drifts
+upward under any request load). V8 heap used: ${poison.heapUsedMB.baseline} → ${poison.heapUsedMB.afterOrdinary} → ${poison.heapUsedMB.afterPoison} MB.
+Outcomes: ${poison.poison.outcomes.map((o) => `\`${o}\``).join("; ")}.
+Targets: health p99 < 100 ms during the poison runs; RSS back within 10 % of baseline (read as: the poison phase adds no
+more than an ordinary phase of the same length).` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
 
 ## Why the numbers look like this
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: system packages (when missing) → vitest (unit + integration, real SQLite, real
-// Prometheus/Alertmanager, fake Atlassian) → next build → Playwright e2e in Debian Chromium.
+// Prometheus/Alertmanager, fake Atlassian) → the same suite again on PostgreSQL 15 + Redis 7 (the
+// scale-out backends, started by the tests from the Debian packages) → next build → the REST suites
+// over HTTP against the built app on both backends → Playwright e2e in Debian Chromium.
 // Ends with one line `N passed, N failed` and a non-zero exit code on any failure.
 //   SKIP_E2E=1 npm test      unit/integration only
+//   SKIP_PG=1 npm test       SQLite only (skips the PostgreSQL + Redis pass)
 //   npm test -- path/filter  passes filters to vitest and skips e2e
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -33,21 +36,31 @@ if (run("bash", ["scripts/ensure-system-deps.sh"]) !== 0) failures.push("system 
 
 const vitestCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest.json")}`, ...filters]);
 if (vitestCode !== 0) failures.push("vitest");
+const pg = !process.env.SKIP_PG;
+if (pg) {
+  const pgCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-pg.json")}`, ...filters], { CONVEYOR_TEST_BACKEND: "postgres" });
+  if (pgCode !== 0) failures.push("vitest on PostgreSQL");
+}
 
 const e2e = !filters.length && !process.env.SKIP_E2E;
 if (e2e) {
   if (run(bin("next"), ["build"]) !== 0) failures.push("next build");
   else {
     // The REST suites once more, over HTTP against the built app (server/main.ts on a loopback port).
-    const httpCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http.json")}`, "server/rest/resources.test.ts", "server/rest/apps.test.ts", "server/rest/connections.test.ts"], { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next" });
+    const restSuites = ["server/rest/resources.test.ts", "server/rest/apps.test.ts", "server/rest/connections.test.ts", "server/rest/runs-recovery.test.ts"];
+    const httpCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http.json")}`, ...restSuites], { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next" });
     if (httpCode !== 0) failures.push("REST over HTTP");
+    if (pg) {
+      const httpPgCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http-pg.json")}`, ...restSuites], { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next", CONVEYOR_TEST_BACKEND: "postgres" });
+      if (httpPgCode !== 0) failures.push("REST over HTTP on PostgreSQL");
+    }
     const code = run(bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(out, "playwright.json"), CI: "true" });
     if (code !== 0) failures.push("playwright");
   }
 }
 
 let passed = 0, failed = 0, skipped = 0;
-for (const [file, required] of [["vitest.json", true], ["vitest-http.json", false]]) {
+for (const [file, required] of [["vitest.json", true], ["vitest-pg.json", pg], ["vitest-http.json", false], ["vitest-http-pg.json", false]]) {
   const full = path.join(out, file);
   if (!required && !fs.existsSync(full)) continue;
   try {

@@ -4,12 +4,16 @@
  * globalThis (Next dev re-evaluates modules; the custom server and Next's bundle share it).
  * Services receive these as arguments, so tests pass their own (see server/testing.ts).
  */
-import type { Db } from "@/db/client";
+import type { Store } from "@/db/store";
+import type { WorkQueue } from "@/db/queue/types";
 import type { SecretBox } from "./crypto/secret-box";
 import type { Logger } from "@/integrations/core/define";
 
 export interface AppDeps {
-  db: Db;
+  /** Every read and write of state goes through the store (SQLite or PostgreSQL). */
+  store: Store;
+  /** Where committed work is published for runners (embedded SQLite queue, or BullMQ in scale-out mode). */
+  queue: WorkQueue;
   box: SecretBox;
   /** Base URL for webhook URLs and OAuth redirects, no trailing slash. */
   publicUrl: string;
@@ -20,25 +24,48 @@ export interface AppDeps {
 const KEY = Symbol.for("conveyor.deps");
 type G = typeof globalThis & { [KEY]?: AppDeps };
 
+const PENDING = Symbol.for("conveyor.deps.pending");
+type GP = typeof globalThis & { [PENDING]?: Promise<AppDeps> };
+
 export async function getDeps(): Promise<AppDeps> {
-  const g = globalThis as G;
+  const g = globalThis as G & GP;
   if (g[KEY]) return g[KEY];
-  const [{ env }, { openDb }, { createSecretBox, loadOrCreateKey }, { createLogger }] = await Promise.all([
+  g[PENDING] ??= buildDeps().then((d) => (g[KEY] ??= d));
+  return g[PENDING];
+}
+
+async function buildDeps(): Promise<AppDeps> {
+  const [{ env }, { openStorage }, { createSecretBox, loadOrCreateKey }, { createLogger }] = await Promise.all([
     import("./env"),
-    import("@/db/client"),
+    import("@/db/open"),
     import("./crypto/secret-box"),
     import("./logger"),
   ]);
-  if (g[KEY]) return g[KEY];
+  const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, checkpoint: true, pg: { max: env.CONVEYOR_PG_POOL_MAX } });
+  const queue = storage.queue ?? (await (await import("@/db/queue/bullmq")).openBullmqQueue(env.REDIS_URL!, storage));
   const deps: AppDeps = {
-    db: openDb(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS }),
+    store: storage.store,
+    queue,
     box: createSecretBox(loadOrCreateKey(env.dataDir, env.CONVEYOR_SECRET_KEY)),
     publicUrl: env.publicUrl,
     log: createLogger({ service: "conveyor" }, env.LOG_LEVEL),
     now: () => new Date(),
   };
-  g[KEY] = deps;
+  const { installEgressGuard } = await import("./services/settings/egress-policy");
+  installEgressGuard(deps, { endpoints: env.serviceEndpoints, allowPrivateByDefault: env.CONVEYOR_EGRESS_PRIVATE_NETWORKS === "allow" });
   return deps;
+}
+
+/** Deps over already-opened storage (child processes, benchmarks, test harnesses). */
+export async function depsFromStorage(
+  storage: import("@/db/open").OpenedStorage,
+  rest: Pick<AppDeps, "box" | "publicUrl" | "log" | "now">,
+  redis?: { url?: string; prefix?: string },
+): Promise<AppDeps> {
+  const queue =
+    storage.queue ??
+    (await (await import("@/db/queue/bullmq")).openBullmqQueue(redis?.url ?? process.env.REDIS_URL ?? process.env.CONVEYOR_TEST_REDIS_URL!, storage, { prefix: redis?.prefix }));
+  return { store: storage.store, queue, ...rest };
 }
 
 /** For the custom server / worker / CLI which build deps themselves. */

@@ -4,6 +4,7 @@
  * Every variable is documented in README.md ("Configuration").
  */
 import path from "node:path";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 const bool = z
@@ -17,8 +18,30 @@ const EnvSchema = z.object({
   /** Public base URL used in webhook URLs and OAuth redirects (default http://localhost:PORT). */
   CONVEYOR_PUBLIC_URL: z.url().optional(),
   CONVEYOR_DATA_DIR: z.string().default("./data"),
-  /** SQLite file path (or file: URL); default <CONVEYOR_DATA_DIR>/conveyor.db. */
+  /** SQLite file path (or file: URL), default <CONVEYOR_DATA_DIR>/conveyor.db; or postgres://… (scale-out mode). */
   DATABASE_URL: z.string().optional(),
+  /** redis://… : BullMQ on Redis distributes the work (scale-out mode; required with a PostgreSQL DATABASE_URL); never an egress destination. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+  /** PostgreSQL connections per process (scale-out mode). */
+  CONVEYOR_PG_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
+  /**
+   * Proxies whose X-Forwarded-For is believed (comma-separated addresses, CIDRs or `loopback`,
+   * `linklocal`, `uniquelocal`); unset: the socket's address is the client's.
+   */
+  CONVEYOR_TRUST_PROXY: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((x) => x.trim()).filter(Boolean))
+    .refine((list) => {
+      try {
+        proxyaddr.compile(list);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "a comma-separated list of IP addresses, CIDRs, loopback, linklocal or uniquelocal"),
+  /** Default of the egress policy's private-network rule until an admin saves one in Settings. */
+  CONVEYOR_EGRESS_PRIVATE_NETWORKS: z.enum(["allow", "refuse"]).default("allow"),
   /** 32-byte key, base64 or hex. Generated into the data dir when unset. */
   CONVEYOR_SECRET_KEY: z.string().optional(),
   /** next-auth signing secret; generated into the data dir when unset. */
@@ -37,13 +60,47 @@ const EnvSchema = z.object({
   CONVEYOR_API_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
   CONVEYOR_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   CONVEYOR_RUN_RETENTION_COUNT: z.coerce.number().int().min(100).default(10_000),
+  /** Hard wall time of one `{{ }}` expression evaluated in a worker process. */
+  CONVEYOR_EXPRESSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Heap limit of each expression worker process (MB). */
+  CONVEYOR_EXPRESSION_MAX_HEAP_MB: z.coerce.number().int().min(16).max(4096).default(64),
+  /** Expression worker processes at most, per Conveyor process. */
+  CONVEYOR_EXPRESSION_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  /** A step whose worker stopped this many times while running it fails its run instead of resuming. */
+  CONVEYOR_STEP_QUARANTINE_AFTER: z.coerce.number().int().min(1).max(100).default(3),
   CONVEYOR_SYNCHRONOUS: z.enum(["NORMAL", "FULL"]).default("NORMAL"),
   /** Next.js build output folder (default .next). */
   NEXT_DIST_DIR: z.string().default(".next"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 
-export type Env = z.infer<typeof EnvSchema> & { dataDir: string; databasePath: string; publicUrl: string };
+export interface ServiceEndpoint {
+  host: string;
+  port: number;
+  label: string;
+}
+
+export type Env = z.infer<typeof EnvSchema> & {
+  dataDir: string;
+  /** SQLite file path, or the PostgreSQL URL in scale-out mode. */
+  databasePath: string;
+  scaleOut: boolean;
+  publicUrl: string;
+  /** host:port pairs the service itself listens on or uses (own HTTP port, PostgreSQL, Redis): never egress destinations. */
+  serviceEndpoints: ServiceEndpoint[];
+};
+
+function endpointOf(url: string | undefined, protocols: Record<string, number>, label: string): ServiceEndpoint[] {
+  if (!url) return [];
+  try {
+    const u = new URL(url);
+    const port = protocols[u.protocol];
+    if (port === undefined || !u.hostname) return [];
+    return [{ host: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port) || port, label }];
+  } catch {
+    return [];
+  }
+}
 
 function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (source.SKIP_ENV_VALIDATION) return parseEnv({} as NodeJS.ProcessEnv);
@@ -54,10 +111,21 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.CONVEYOR_DATA_DIR);
+  const scaleOut = /^postgres(ql)?:\/\//i.test(e.DATABASE_URL ?? "");
+  if (scaleOut && !e.REDIS_URL) throw new Error("Invalid environment variables:\n  REDIS_URL: required when DATABASE_URL is a PostgreSQL URL (scale-out mode)");
+  if (scaleOut && !e.CONVEYOR_SECRET_KEY) throw new Error("Invalid environment variables:\n  CONVEYOR_SECRET_KEY: required in scale-out mode (every process must share the same key)");
+  if (scaleOut && !(e.NEXTAUTH_SECRET ?? e.AUTH_SECRET)) throw new Error("Invalid environment variables:\n  NEXTAUTH_SECRET: required in scale-out mode (every web process must share it)");
+  if (e.REDIS_URL && !scaleOut) throw new Error("Invalid environment variables:\n  REDIS_URL: only used with a PostgreSQL DATABASE_URL (scale-out mode)");
   const rawDb = e.DATABASE_URL?.replace(/^file:/, "");
-  const databasePath = rawDb ? path.resolve(rawDb) : path.join(dataDir, "conveyor.db");
-  const publicUrl = (e.CONVEYOR_PUBLIC_URL ?? e.NEXTAUTH_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
-  return { ...e, dataDir, databasePath, publicUrl };
+  const databasePath = scaleOut ? e.DATABASE_URL! : rawDb ? path.resolve(rawDb) : path.join(dataDir, "conveyor.db");
+  // NEXTAUTH_URL may name next-auth's base path; the public URL is the site's root.
+  const publicUrl = (e.CONVEYOR_PUBLIC_URL ?? e.NEXTAUTH_URL?.replace(/\/api\/auth\/?$/, "") ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const serviceEndpoints: ServiceEndpoint[] = [
+    { host: e.HOST, port: e.PORT, label: "this service's own port" },
+    ...endpointOf(e.DATABASE_URL, { "postgres:": 5432, "postgresql:": 5432 }, "the PostgreSQL server this service uses"),
+    ...endpointOf(e.REDIS_URL, { "redis:": 6379, "rediss:": 6379 }, "the Redis server this service uses"),
+  ];
+  return { ...e, dataDir, databasePath, scaleOut, publicUrl, serviceEndpoints };
 }
 
 export const env: Env = parseEnv(process.env);

@@ -43,6 +43,7 @@ export interface FieldProblem {
   message: string;
   /** Node id for automation document problems. */
   nodeId?: string;
+  severity?: "error" | "warning";
 }
 
 export class AppError extends Error {

@@ -7,11 +7,12 @@
  * - runs the durable runner in-process (set CONVEYOR_RUNNER=0 to leave it to `npm run worker`).
  * This replaces DESIGN.md's instrumentation.ts start-up deliberately: one place owns start and shutdown.
  */
+import { runnerHooks } from "./runner-hooks";
 import http from "node:http";
 import next from "next";
 import { env } from "./env";
 import { getDeps } from "./deps";
-import { closeDb } from "@/db/client";
+import { startUsageFlusher } from "./usage-counters";
 
 async function main() {
   const dev = process.argv.includes("--dev");
@@ -20,21 +21,40 @@ async function main() {
   await app.prepare();
   const handle = app.getRequestHandler();
   const { handleHookRequest } = await import("./webhooks/lean-listener");
+  const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
+  const { malformedPathResponse } = await import("./http/front-door");
+  const clientAddress = createClientAddressResolver(env.CONVEYOR_TRUST_PROXY);
 
   const server = http.createServer((req, res) => {
     if (req.url && req.url.startsWith("/hooks/")) {
       handleHookRequest(req, res, deps, { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES });
       return;
     }
+    const refused = malformedPathResponse(req.url ?? "/");
+    if (refused) {
+      req.resume();
+      void refused.text().then((text) => {
+        res.writeHead(refused.status, Object.fromEntries(refused.headers));
+        res.end(text);
+      });
+      return;
+    }
+    stampClientAddress(req, clientAddress);
     handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
 
   let runner: { stop(): Promise<void> } | undefined;
+  let stopFlusher: (() => Promise<void>) | undefined;
   if (env.CONVEYOR_RUNNER) {
     const { startRunner } = await import("./runner/runner-loop");
-    runner = startRunner(deps, { concurrency: env.CONVEYOR_RUNNER_CONCURRENCY });
+    const { runnerOptionsFromEnv } = await import("./runner/runner-env");
+    runner = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
+  } else {
+    // Without a runner (it flushes in its maintenance), this process flushes its own usage counters.
+    stopFlusher = startUsageFlusher(deps.store);
   }
+  const stopSweeper = deps.queue.startSweeper();
 
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
   const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
@@ -47,8 +67,11 @@ async function main() {
     console.log(`${signal}: stopping (finishing in-flight work)…`);
     server.close();
     await runner?.stop();
+    await stopFlusher?.();
+    await stopSweeper();
     await app.close?.();
-    closeDb(deps.db);
+    await deps.queue.close();
+    await deps.store.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -6,6 +6,6 @@ export const dynamic = "force-dynamic";
 /** GET /metrics: Prometheus text format (runs by status, queue depth/age, step durations, webhook deliveries, upstream errors). */
 export async function GET() {
   const metrics = getMetrics();
-  metrics.bindDb((await getDeps()).db);
+  metrics.bind(await getDeps());
   return new Response(await metrics.registry.metrics(), { headers: { "content-type": metrics.registry.contentType } });
 }

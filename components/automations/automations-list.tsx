@@ -66,6 +66,14 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
                 <tr key={a.id} className={a.lastRun?.status === "failed" ? "bg-red-50/40" : ""} data-testid={`automation-row-${a.name}`}>
                   <td>
                     <Link href={`/w/${workspaceId}/automations/${a.id}`} className="font-medium hover:text-accent hover:underline">{a.name}</Link>
+                    {(() => {
+                      const errors = (a.problems ?? []).filter((p) => p.severity !== "warning").length;
+                      return errors > 0 ? (
+                        <span className="badge ml-2 border-amber-200 bg-amber-50 text-amber-800" data-testid="draft-badge" title="Saved as a draft: fix its problems to enable it">
+                          Draft · {errors} problem{errors === 1 ? "" : "s"}
+                        </span>
+                      ) : null;
+                    })()}
                     {a.description && <div className="max-w-md truncate text-xs text-muted">{a.description}</div>}
                   </td>
                   <td>

@@ -10,19 +10,25 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { ConnectionDialog } from "@/components/connections/connection-dialog";
 import { SiteChooser } from "@/components/connections/site-chooser";
 import { CanvasFlow } from "./canvas-flow";
+import { useCanvasMenus, focusedNodeId } from "./canvas-menus";
 import { useCanvasStore } from "./canvas-store";
+import { ConnectDialog } from "./connect-dialog";
 import { useNodeClipboard } from "./use-node-clipboard";
 import { CatalogProvider, useCatalog } from "./catalog-context";
 import { ConfigPanel } from "./config-panel/config-panel";
 import type { SampleData } from "./config-panel/use-expression-env";
 import type { TriggerEventSummary } from "./config-panel/trigger-panel";
 import { EditorToolbar } from "./editor-toolbar";
-import { defaultNameFor } from "./graph-utils";
 import { BuildingBlocks } from "./palette/building-blocks";
+import { PaletteDrawer } from "./palette/palette-drawer";
 import { RunDialog } from "./run-dialog";
 import { ShortcutsDialog } from "./shortcuts-dialog";
-import { isUnitNode, type CatalogIntegration, type FlowNode, type FlowNodeData, type GraphDoc, type PaletteUnit } from "./types";
-import { problemsFromError } from "./use-trpc-problems";
+import { isUnitNode, isWarning, type CatalogIntegration, type FlowNode, type FlowNodeData, type GraphDoc } from "./types";
+import { revealNode, useAddUnit } from "./use-add-unit";
+import { useFittedView } from "./use-fitted-view";
+import { useRunFrom } from "./use-run-from";
+import { useNarrow } from "./use-narrow";
+import { problemsFromError, problemsFromList } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
 import { VersionsDrawer } from "./versions-drawer";
@@ -74,11 +80,15 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const connections = useQuery(trpc.connections.list.queryOptions({ workspaceId }));
   const me = useQuery(trpc.me.get.queryOptions());
   const readOnly = me.data ? !me.data.can.editAutomations : false;
+  const canRun = me.data ? me.data.can.runAutomations : false;
 
   const [name, setName] = useState("");
   const [metaDirty, setMetaDirty] = useState(false);
   const [siteFor, setSiteFor] = useState<string | null>(null);
   const loadedVersion = useRef<string | null>(null);
+  const [canvasEl, setCanvasEl] = useState<HTMLDivElement | null>(null);
+  const view = useFittedView(canvasEl);
+  const narrow = useNarrow();
   useEffect(() => {
     const a = automation.data;
     if (!a) return;
@@ -88,38 +98,57 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     if (loadedVersion.current && store.getState().dirty) return;
     loadedVersion.current = stamp;
     store.getState().load(a.graph, kindOf);
+    // A draft reopens with its problems marked.
+    store.getState().setProblems(problemsFromList(a.problems ?? [], a.graph));
     setName(a.name);
     setMetaDirty(false);
     restoreOAuthDraft(a.id, a.version, kindOf, setName, setSiteFor);
-  }, [automation.data, kindOf, store]);
+    // A (re)opened automation is shown whole, whatever the previous one's view was.
+    void view.fit(0);
+  }, [automation.data, kindOf, store, view]);
   const dirty = graphDirty || metaDirty;
   useLeaveGuard(dirty);
 
-  // ---- save
+  // ---- save (a disabled automation saves as a draft with its problems; an enabled one must have none)
   const save = useMutation(trpc.automations.save.mutationOptions());
-  const doSave = useCallback(async () => {
+  const doSave = useCallback(async function saveNow(opts: { asDraft?: boolean } = {}): Promise<void> {
     const a = automation.data;
     if (!a || readOnly) return;
     const graph = store.getState().toDocument();
+    const enabled = opts.asDraft ? false : a.enabled;
     try {
-      const saved = await save.mutateAsync({ workspaceId, automationId, document: { name: name.trim() || a.name, description: a.description, enabled: a.enabled, concurrency: a.concurrency, graph } });
+      const saved = await save.mutateAsync({ workspaceId, automationId, document: { name: name.trim() || a.name, description: a.description, enabled, concurrency: a.concurrency, graph } });
       loadedVersion.current = `${saved.id}@${saved.version}`;
       store.getState().markSaved();
-      store.getState().setProblems([]);
+      const list = problemsFromList(saved.problems ?? [], graph);
+      store.getState().setProblems(list);
       setMetaDirty(false);
       qc.setQueryData(trpc.automations.get.queryKey(ids), saved);
       qc.invalidateQueries({ queryKey: trpc.automations.triggerInfo.queryKey() });
-      toast.success(`Saved · version ${saved.version}`);
+      const errors = list.filter((p) => !isWarning(p)).length;
+      const warnings = list.length - errors;
+      if (errors) toast.warning(`Saved as a draft · version ${saved.version}. ${errors} problem${errors === 1 ? "" : "s"} to fix before it can be enabled.`);
+      else toast.success(`Saved · version ${saved.version}${warnings ? ` · ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`);
     } catch (err) {
       const list = problemsFromError(err, graph);
       store.getState().setProblems(list);
       if (list.length) {
-        toast.error(`Not saved: ${list.length} problem${list.length === 1 ? "" : "s"} to fix (marked on the nodes).`);
+        toast.error(`Not saved: an enabled automation must have no problems (${list.length} marked on the nodes).`, {
+          action: { label: "Disable and save as draft", onClick: () => void saveNow({ asDraft: true }) },
+          duration: 10_000,
+        });
         const first = list.find((p) => p.nodeId);
         if (first?.nodeId) store.getState().select([first.nodeId]);
       } else toast.error(`Not saved: ${(err as Error).message}`);
     }
   }, [automation.data, readOnly, save, workspaceId, automationId, name, store, qc, trpc, ids]);
+
+  // ---- test runs use the saved version: save first when there are changes
+  const ensureSaved = useCallback(async () => {
+    if (!readOnly && (store.getState().dirty || metaDirty)) await doSave();
+    return !store.getState().dirty;
+  }, [readOnly, store, metaDirty, doSave]);
+  const runFrom = useRunFrom(workspaceId, automationId, ensureSaved);
 
   // ---- enable / disable (applies to the saved automation right away)
   const patch = useMutation(trpc.automations.patch.mutationOptions());
@@ -136,23 +165,13 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     }
   };
 
-  // ---- adding nodes
-  const addUnit = useCallback(
-    (unit: PaletteUnit, position?: { x: number; y: number }) => {
-      if (readOnly) return;
-      let at = position;
-      if (!at) {
-        const box = document.querySelector(".react-flow")?.getBoundingClientRect();
-        const c = flow.screenToFlowPosition({ x: (box?.left ?? 0) + (box?.width ?? 800) / 2, y: (box?.top ?? 0) + (box?.height ?? 600) / 2 });
-        const n = store.getState().nodes.length;
-        at = { x: c.x - 120 + (n % 5) * 16, y: c.y - 40 + (n % 5) * 16 };
-      }
-      const id = store.getState().addNode({ key: unit.key, kind: unit.kind, baseName: defaultNameFor(unit), position: at });
-      // The node panel opens and narrows the canvas: keep the new node in view.
-      setTimeout(() => revealNode(flow, id), 60);
-    },
-    [flow, readOnly, store],
-  );
+  // ---- adding nodes (click: after the selected node, connected; drop: where dropped)
+  const addUnit = useAddUnit(readOnly, view, connections.data);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const addNoteInView = () => {
+    const c = flow.getViewport();
+    store.getState().addNote({ x: -c.x / c.zoom + 80, y: -c.y / c.zoom + 80 });
+  };
 
   const { copy, paste } = useNodeClipboard(readOnly);
 
@@ -161,6 +180,16 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const [runOpen, setRunOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [connectFor, setConnectFor] = useState<string | null>(null);
+  const [connectFrom, setConnectFrom] = useState<string | null>(null);
+  const menus = useCanvasMenus(
+    useMemo(
+      () => ({
+        readOnly, copy, paste, connectFrom: setConnectFrom, runFrom: canRun ? (id: string) => void runFrom(id) : undefined,
+        fit: () => void view.fit(), tidy: () => void store.getState().tidyUp().then(() => setTimeout(() => void view.fit(), 30)),
+      }),
+      [readOnly, canRun, runFrom, copy, paste, view, store],
+    ),
+  );
   const selected = useMemo(() => {
     const sel = nodes.filter((n) => n.selected);
     return sel.length === 1 && isUnitNode(sel[0]) ? (sel[0] as FlowNode & { data: FlowNodeData }) : null;
@@ -169,14 +198,15 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   // Opening the panel narrows the canvas: keep the selected node in view.
   const selectedId = selected?.id;
   useEffect(() => {
-    if (!selectedId) return;
+    // A fitted view is fitted again to the narrower canvas instead (use-fitted-view.ts).
+    if (!selectedId || view.isFitted()) return;
     const t = setTimeout(() => revealNode(flow, selectedId), 80);
     return () => clearTimeout(t);
-  }, [selectedId, flow]);
+  }, [selectedId, flow, view]);
 
   const handlers = useMemo(
     () => ({
-      save: doSave,
+      save: () => doSave(),
       undo: () => !readOnly && store.getState().undo(),
       redo: () => !readOnly && store.getState().redo(),
       copy,
@@ -185,14 +215,25 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       remove: () => !readOnly && store.getState().deleteSelected(),
       selectAll: () => store.getState().select(store.getState().nodes.map((n) => n.id)),
       help: () => setHelpOpen(true),
-      fit: () => flow.fitView({ padding: 0.2, duration: 200 }),
+      fit: () => void view.fit(),
       tidy: async () => {
         await store.getState().tidyUp();
-        setTimeout(() => flow.fitView({ padding: 0.2, duration: 200 }), 30);
+        setTimeout(() => void view.fit(), 30);
       },
       escape: () => store.getState().select([]),
+      disable: () => {
+        if (readOnly) return;
+        const id = focusedNodeId();
+        const sel = store.getState().nodes.filter((n) => n.selected).map((n) => n.id);
+        store.getState().toggleDisabled(id && !sel.includes(id) ? [id] : sel);
+      },
+      connect: () => {
+        const id = focusedNodeId();
+        if (!readOnly && id) setConnectFrom(id);
+      },
+      menu: menus.openFromKeyboard,
     }),
-    [doSave, readOnly, store, copy, paste, flow],
+    [doSave, readOnly, store, copy, paste, view, menus.openFromKeyboard],
   );
   useEditorShortcuts(handlers);
 
@@ -246,7 +287,8 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   if (!automation.data) return <EditorSkeleton />;
   const a = automation.data;
   return (
-    <div className="flex h-screen flex-col">
+    // Narrow screens: the shell's top bar takes --shell-bar-h; the editor fills the rest (no page scroll).
+    <div className="flex h-screen flex-col max-md:h-[calc(100dvh-var(--shell-bar-h))]">
       <EditorToolbar
         backHref={`/w/${workspaceId}/automations`}
         runsHref={`/w/${workspaceId}/runs?automationId=${automationId}`}
@@ -263,49 +305,58 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         problems={problems.length}
         canRun={!!manualTrigger}
         onRun={() => (dirty ? toast.error("Save first: runs use the saved version.") : setRunOpen(true))}
-        onSave={doSave}
+        onSave={() => doSave()}
         onTidy={handlers.tidy}
         onHistory={() => setHistoryOpen(true)}
         onHelp={() => setHelpOpen(true)}
+        onOpenPalette={narrow ? () => setPaletteOpen(true) : undefined}
         readOnly={readOnly}
       />
       <ManagedInGitBanner automationId={a.id} source={a.source} version={a.version} readOnly={readOnly} />
       <div className="flex min-h-0 flex-1">
-        {!readOnly && <BuildingBlocks onAdd={(u) => addUnit(u)} onAddNote={() => { const c = flow.getViewport(); store.getState().addNote({ x: -c.x / c.zoom + 80, y: -c.y / c.zoom + 80 }); }} />}
-        <div className="relative min-w-0 flex-1" data-testid="canvas">
-          <CanvasFlow onAddUnit={addUnit} readOnly={readOnly} />
+        {/* max-md:hidden too: before hydration settles, `narrow` is not known yet. */}
+        {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
+        {!readOnly && narrow && <PaletteDrawer open={paletteOpen} onClose={() => setPaletteOpen(false)} onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
+        <div ref={setCanvasEl} className="relative min-w-0 flex-1" data-testid="canvas">
+          <CanvasFlow onAddUnit={addUnit} readOnly={readOnly} onNodeMenu={menus.openForNodes} onPaneMenu={menus.openForPane} onUserMove={view.onUserMove} onFitted={view.onFitted} />
+          {menus.element}
           {nodes.length === 0 && (
-            <div className="pointer-events-none absolute inset-0 flex items-center justify-center">
-              <div className="rounded-lg border border-dashed border-zinc-300 bg-white/80 px-6 py-5 text-center">
+            <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-4">
+              <div className="rounded-lg border border-dashed border-zinc-300 bg-surface/80 px-6 py-5 text-center">
                 <p className="font-medium">Start with a trigger</p>
-                <p className="text-xs text-muted">Drag one from the left, or press it to add. Press ? for shortcuts.</p>
+                <p className="text-xs text-muted">{narrow ? "Press + to add one." : "Drag one from the left, or press it to add. Press ? for shortcuts."}</p>
               </div>
             </div>
           )}
         </div>
         {selected && (
-          <ConfigPanel
-            key={selected.id}
-            node={selected}
-            onClose={() => store.getState().select([])}
-            connections={(connections.data ?? []) as Array<{ id: string; name: string; integration: string; status: string }>}
-            onNewConnection={setConnectFor}
-            loadResources={loadResources}
-            lastRun={sample}
-            readOnly={readOnly}
-            trigger={{
-              info: triggerInfo.data ?? null,
-              saved: !!a.triggers.find((t) => t.nodeId === selected.id),
-              dirty,
-              listening,
-              onListen: setListening,
-              onRunNow: (args) => runNow({ nodeId: selected.id, ...args }),
-              onUseEvent: (e: TriggerEventSummary) => setTestEvent({ trigger: e.envelope, steps: {}, source: "chosen event" }),
-            }}
-          />
+          // Narrow screens: the panel is a full-width sheet over the canvas, under the toolbar (Save stays reachable).
+          <div className={narrow ? "fixed inset-x-0 bottom-0 top-[calc(var(--shell-bar-h)+3.25rem)] z-30 flex [&>aside]:w-full [&>aside]:border-l-0 [&>aside]:border-t" : "contents"}>
+            <ConfigPanel
+              key={selected.id}
+              node={selected}
+              onClose={() => store.getState().select([])}
+              connections={(connections.data ?? []) as Array<{ id: string; name: string; integration: string; status: string }>}
+              onNewConnection={setConnectFor}
+              loadResources={loadResources}
+              lastRun={sample}
+              readOnly={readOnly}
+              trigger={{
+                info: triggerInfo.data ?? null,
+                saved: !!a.triggers.find((t) => t.nodeId === selected.id),
+                dirty,
+                listening,
+                onListen: setListening,
+                onRunNow: (args) => runNow({ nodeId: selected.id, ...args }),
+                onUseEvent: (e: TriggerEventSummary) => setTestEvent({ trigger: e.envelope, steps: {}, source: "chosen event" }),
+              }}
+              test={{ workspaceId, automationId, ensureSaved, runFrom: (id) => void runFrom(id), lastRun, canRun }}
+            />
+          </div>
         )}
       </div>
       <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <ConnectDialog nodeId={connectFrom} onClose={() => setConnectFrom(null)} />
       <RunDialog open={runOpen} busy={start.isPending} onClose={() => setRunOpen(false)} onStart={(payload) => runNow({ nodeId: manualTrigger?.id, payload })} />
       <VersionsDrawer
         open={historyOpen}
@@ -317,6 +368,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         onRestored={(restored) => {
           loadedVersion.current = `${restored.id}@${restored.version}`;
           store.getState().load(restored.graph, kindOf);
+          void view.fit();
           setName(restored.name);
           setMetaDirty(false);
           qc.setQueryData(trpc.automations.get.queryKey(ids), restored);
@@ -377,19 +429,6 @@ function restoreOAuthDraft(automationId: string, version: number, kindOf: (key: 
   else if (connected) toast.success("Connected. Your unsaved changes are back; save when ready.");
 }
 
-function revealNode(flow: ReturnType<typeof useReactFlow>, id: string) {
-  const node = flow.getNode(id);
-  const box = document.querySelector(".react-flow")?.getBoundingClientRect();
-  if (!node || !box) return;
-  const { x, y, zoom } = flow.getViewport();
-  const w = (node.measured?.width ?? 240) * zoom;
-  const h = (node.measured?.height ?? 80) * zoom;
-  const left = node.position.x * zoom + x;
-  const top = node.position.y * zoom + y;
-  if (left >= 0 && top >= 0 && left + w <= box.width && top + h <= box.height) return;
-  flow.setCenter(node.position.x + (node.measured?.width ?? 240) / 2, node.position.y + (node.measured?.height ?? 80) / 2, { zoom, duration: 200 });
-}
-
 /** The latest run's envelopes (trigger + steps by name), offered to autocomplete and previews. */
 function useLastRunSample(workspaceId: string, automationId: string): SampleData | undefined {
   const trpc = useTRPC();
@@ -401,6 +440,6 @@ function useLastRunSample(workspaceId: string, automationId: string): SampleData
     if (!d) return undefined;
     const steps: Record<string, unknown> = {};
     for (const s of d.steps) if (s.output) steps[s.name] = s.output;
-    return { trigger: d.event ?? undefined, steps, source: "last run" };
+    return { trigger: d.event ?? undefined, steps, source: "last run", runId: d.id };
   }, [detail.data]);
 }

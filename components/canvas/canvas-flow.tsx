@@ -1,25 +1,63 @@
 "use client";
-/** <ReactFlow> wiring only: store-driven nodes/edges, drop from the palette, connect rules, minimap and controls. */
-import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, useReactFlow, type Connection } from "@xyflow/react";
-import { useCallback, type DragEvent } from "react";
+/** <ReactFlow> wiring only: store-driven nodes/edges, drop from the palette, connect rules, menus, minimap and controls. */
+import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, useReactFlow, type Connection, type DefaultEdgeOptions, type Edge, type Viewport } from "@xyflow/react";
+import { useCallback, useMemo, type DragEvent, type MouseEvent as ReactMouseEvent } from "react";
 import { toast } from "sonner";
+import { useTheme } from "@/components/theme/theme";
 import { useCanvasStore } from "./canvas-store";
 import { useCatalog } from "./catalog-context";
 import { nodeTypes } from "./node-types";
 import { DRAG_MIME } from "./palette/building-blocks";
-import type { PaletteUnit } from "./types";
+import type { FlowNodeData, PaletteUnit } from "./types";
 
-const defaultEdgeOptions = { type: "smoothstep", style: { strokeWidth: 1.75, stroke: "#a1a1aa" } };
+/** The fit used everywhere (initial, "1", the controls, after loading and while the view stays fitted). */
+export const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1 } as const;
+const EDGE_COLOR = { light: "#a1a1aa", dark: "#6b6b74" } as const;
+const edgeOptions = (theme: "light" | "dark"): DefaultEdgeOptions => ({
+  type: "smoothstep",
+  style: { strokeWidth: 1.75, stroke: EDGE_COLOR[theme] },
+  markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: EDGE_COLOR[theme] },
+});
+const EDGE_OPTIONS = { light: edgeOptions("light"), dark: edgeOptions("dark") };
+const DISABLED_EDGE_STYLE = { strokeDasharray: "5 4", opacity: 0.6 };
 const proOptions = { hideAttribution: true };
 
-export function CanvasFlow({ onAddUnit, readOnly }: { onAddUnit: (unit: PaletteUnit, position: { x: number; y: number }) => void; readOnly?: boolean }) {
+export interface CanvasFlowProps {
+  onAddUnit: (unit: PaletteUnit, position: { x: number; y: number }) => void;
+  readOnly?: boolean;
+  onNodeMenu?: (ids: string[], x: number, y: number) => void;
+  onPaneMenu?: (x: number, y: number) => void;
+  /** A pan or zoom by the user ended here (the view may no longer be the fitted one). */
+  onUserMove?: (viewport: Viewport) => void;
+  /** The controls' fit button was used. */
+  onFitted?: () => void;
+}
+
+export function CanvasFlow({ onAddUnit, readOnly, onNodeMenu, onPaneMenu, onUserMove, onFitted }: CanvasFlowProps) {
   const nodes = useCanvasStore((s) => s.nodes);
   const edges = useCanvasStore((s) => s.edges);
+  // A string, so that only enabling/disabling (not every drag frame) recomputes the edge styles.
+  const disabledKey = useCanvasStore((s) => s.nodes.filter((n) => (n.data as FlowNodeData).disabled).map((n) => n.id).join(","));
   const onNodesChange = useCanvasStore((s) => s.onNodesChange);
   const onEdgesChange = useCanvasStore((s) => s.onEdgesChange);
   const connect = useCanvasStore((s) => s.connect);
   const { screenToFlowPosition } = useReactFlow();
   const { byKey } = useCatalog();
+  const { resolved: theme } = useTheme();
+
+  // Names change rarely; a string keeps drag frames from rebuilding the edges below.
+  const namesKey = useCanvasStore((s) => s.nodes.map((n) => `${n.id}\u0000${(n.data as FlowNodeData).name ?? ""}`).join("\u0001"));
+  // Edges are named by their nodes ("Connection from start to fetch"); edges into or out of a disabled node
+  // are dashed: events pass through, nothing runs there.
+  const shownEdges = useMemo(() => {
+    const names = new Map(namesKey.split("\u0001").map((p) => p.split("\u0000") as [string, string]));
+    const off = new Set(disabledKey ? disabledKey.split(",") : []);
+    return edges.map((e): Edge => ({
+      ...e,
+      ariaLabel: `Connection from ${names.get(e.source) || "note"} to ${names.get(e.target) || "note"}`,
+      ...(off.has(e.source) || off.has(e.target) ? { style: { ...EDGE_OPTIONS[theme].style, ...DISABLED_EDGE_STYLE } } : {}),
+    }));
+  }, [edges, disabledKey, namesKey, theme]);
 
   const onConnect = useCallback(
     (c: Connection) => {
@@ -45,18 +83,36 @@ export function CanvasFlow({ onAddUnit, readOnly }: { onAddUnit: (unit: PaletteU
     },
     [byKey, onAddUnit, screenToFlowPosition],
   );
+  const nodeMenu = useCallback(
+    (e: ReactMouseEvent, ids: string[]) => {
+      if (!onNodeMenu) return;
+      e.preventDefault();
+      onNodeMenu(ids, e.clientX, e.clientY);
+    },
+    [onNodeMenu],
+  );
 
   return (
     <ReactFlow
       nodes={nodes}
-      edges={edges}
+      edges={shownEdges}
       nodeTypes={nodeTypes}
       onNodesChange={onNodesChange}
       onEdgesChange={onEdgesChange}
       onConnect={onConnect}
       onDragOver={onDragOver}
       onDrop={onDrop}
-      defaultEdgeOptions={defaultEdgeOptions}
+      onNodeContextMenu={(e, n) => nodeMenu(e, [n.id])}
+      onSelectionContextMenu={(e, list) => nodeMenu(e, list.map((n) => n.id))}
+      onPaneContextMenu={(e) => {
+        if (!onPaneMenu) return;
+        e.preventDefault();
+        onPaneMenu(e.clientX, e.clientY);
+      }}
+      onMoveEnd={(e, viewport) => e && onUserMove?.(viewport)}
+      defaultEdgeOptions={EDGE_OPTIONS[theme]}
+      defaultMarkerColor={EDGE_COLOR[theme]}
+      colorMode={theme}
       proOptions={proOptions}
       deleteKeyCode={null}
       multiSelectionKeyCode={["Meta", "Control", "Shift"]}
@@ -65,13 +121,21 @@ export function CanvasFlow({ onAddUnit, readOnly }: { onAddUnit: (unit: PaletteU
       nodesConnectable={!readOnly}
       onlyRenderVisibleElements
       fitView
-      fitViewOptions={{ maxZoom: 1.1, padding: 0.2 }}
+      fitViewOptions={FIT_OPTIONS}
       minZoom={0.1}
       className="bg-canvas"
     >
-      <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#d4d4d8" />
-      <Controls showInteractive={false} position="bottom-left" />
-      <MiniMap pannable zoomable position="bottom-right" style={{ width: 160, height: 110 }} className="!rounded-md !border !border-border" nodeStrokeWidth={2} maskColor="rgba(244,244,245,0.7)" />
+      <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
+      <Controls showInteractive={false} position="bottom-left" fitViewOptions={FIT_OPTIONS} onFitView={onFitted} />
+      <MiniMap
+        pannable
+        zoomable
+        position="bottom-right"
+        style={{ width: 160, height: 110 }}
+        className="!rounded-md !border !border-border max-md:!hidden"
+        nodeStrokeWidth={2}
+        maskColor={theme === "dark" ? "rgba(14,14,16,0.7)" : "rgba(244,244,245,0.7)"}
+      />
     </ReactFlow>
   );
 }

@@ -5,8 +5,8 @@
  */
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { create } from "zustand";
-import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, wouldCycle } from "./graph-utils";
-import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, Problem } from "./types";
+import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, unitNodeA11y, wouldCycle } from "./graph-utils";
+import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, PinnedData, Problem } from "./types";
 import { isUnitNode } from "./types";
 
 interface Snapshot {
@@ -41,16 +41,22 @@ export interface CanvasState {
   onEdgesChange(changes: EdgeChange<FlowEdge>[]): void;
   connect(connection: Connection): { ok: boolean; reason?: string };
 
-  addNode(args: { key: string; kind: "trigger" | "component"; baseName: string; position: { x: number; y: number }; config?: Record<string, unknown> }): string;
+  /** Adds a node (selected); `connectFrom` also draws an edge from that node to it, in the same undo step. */
+  addNode(args: { key: string; kind: "trigger" | "component"; baseName: string; position: { x: number; y: number }; config?: Record<string, unknown>; connectionId?: string | null; connectFrom?: string }): string;
   addNote(position: { x: number; y: number }, text?: string): string;
-  updateNodeConfig(nodeId: string, patch: Record<string, unknown>): void;
+  /** `labels`: display names of picked values by config path to set (null removes one), in the same undo step. */
+  updateNodeConfig(nodeId: string, patch: Record<string, unknown>, labels?: Record<string, { value: string; label: string } | null>): void;
   setNodeConfig(nodeId: string, config: Record<string, unknown>): void;
   setConnection(nodeId: string, connectionId: string | null): void;
+  /** Pins (or with null unpins) a node's output: test runs use it instead of calling the node's upstream. */
+  setPinned(nodeId: string, pinned: PinnedData | null): void;
   updateNote(nodeId: string, text: string): void;
   renameNode(nodeId: string, name: string): { ok: boolean; reason?: string };
   select(nodeIds: string[]): void;
   deleteSelected(): void;
   deleteNodes(ids: string[]): void;
+  /** Disables the given unit nodes, or enables them when all of them are disabled already. */
+  toggleDisabled(ids: string[]): void;
   duplicateSelected(): void;
   copySelection(): ClipboardPayload | null;
   paste(payload: ClipboardPayload, at?: { x: number; y: number }): string[];
@@ -67,6 +73,36 @@ export function newNodeId(prefix = "n") {
   return `${prefix}_${rand}${counter.toString(36)}`;
 }
 
+/**
+ * After nodes are deleted: fields of the remaining nodes that read `$steps.<deleted>` get a problem at
+ * once (the save-time validator would say the same). The parser loads on first use, off the editor bundle.
+ */
+async function danglingReferenceProblems(nodes: FlowNode[], deleted: string[]): Promise<Problem[]> {
+  if (!deleted.length) return [];
+  const { referencesInTemplate, templatesIn } = await import("@/integrations/core/references");
+  const gone = new Set(deleted);
+  const out: Problem[] = [];
+  for (const n of nodes) {
+    if (!isUnitNode(n)) continue;
+    for (const { path, template } of templatesIn(n.data.config)) {
+      for (const name of new Set(referencesInTemplate(template).map((r) => r.step).filter((x): x is string => !!x && gone.has(x)))) {
+        out.push({ nodeId: n.id, path: `config.${path}`, severity: "error", message: `"${name}" was deleted, so $steps.${name} no longer has a value here.` });
+      }
+    }
+  }
+  return out;
+}
+
+/** A problem saying that no step is called `name` (from the save-time validator or a deletion). */
+const isMissingStep = (p: Problem, name: string) => p.message.startsWith(`No step is named "${name}".`) || p.message.startsWith(`"${name}" was deleted,`);
+
+/** Drops missing-step problems about names that exist again (after undoing a deletion). */
+function withoutResolvedMissing(problems: Problem[], nodes: FlowNode[]): Problem[] {
+  const present = nodes.filter(isUnitNode).map((n) => (n.data as FlowNodeData).name);
+  const kept = problems.filter((p) => !present.some((name) => isMissingStep(p, name)));
+  return kept.length === problems.length ? problems : kept;
+}
+
 function clearProblemsFor(problems: Problem[], nodeId: string, keys?: string[]) {
   return problems.filter((p) => p.nodeId !== nodeId || (keys && !keys.some((k) => p.path === k || p.path.startsWith(k + ".") || p.path.startsWith(`config.${k}`))));
 }
@@ -80,6 +116,20 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       dirty: true,
       ...next,
     }));
+
+  const flagDangling = (deletedNames: string[]) => {
+    if (!deletedNames.length) return;
+    void danglingReferenceProblems(get().nodes, deletedNames).then((found) => {
+      const live = new Set(get().nodes.map((n) => n.id));
+      const fresh = found.filter((p) => live.has(p.nodeId!) && !get().problems.some((q) => q.nodeId === p.nodeId && q.path === p.path && q.message === p.message));
+      if (fresh.length) set({ problems: [...get().problems, ...fresh] });
+    });
+  };
+  const vanished = (before: FlowNode[], after: FlowNode[]) => {
+    const still = new Set(after.filter(isUnitNode).map((n) => (n.data as FlowNodeData).name));
+    return before.filter(isUnitNode).map((n) => (n.data as FlowNodeData).name).filter((name) => !still.has(name));
+  };
+  const unitNames = (nodes: FlowNode[], ids: Set<string>) => nodes.filter((n) => ids.has(n.id) && isUnitNode(n)).map((n) => (n.data as FlowNodeData).name);
 
   const names = (except?: string) =>
     get()
@@ -117,6 +167,7 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       } else if (removes) {
         const gone = new Set(changes.filter((c) => c.type === "remove").map((c) => (c as { id: string }).id));
         commit({ nodes, edges: s.edges.filter((e) => !gone.has(e.source) && !gone.has(e.target)) });
+        flagDangling(unitNames(s.nodes, gone));
       } else if (dragEnd) {
         set({ nodes, dragging: false });
       } else if (meaningful.some((c) => c.type === "position" || c.type === "add" || c.type === "replace")) {
@@ -142,16 +193,20 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       return { ok: true };
     },
 
-    addNode({ key, kind, baseName, position, config }) {
+    addNode({ key, kind, baseName, position, config, connectionId, connectFrom }) {
       const id = newNodeId();
       const node: FlowNode = {
         id,
         type: kind,
         position,
         selected: true,
-        data: { key, name: uniqueName(baseName, names()), config: config ?? {}, connectionId: null },
+        ...unitNodeA11y(id),
+        data: { key, name: uniqueName(baseName, names()), config: config ?? {}, connectionId: connectionId ?? null },
       };
-      commit({ nodes: [...get().nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node] });
+      const s = get();
+      const from = connectFrom ? s.nodes.find((n) => n.id === connectFrom) : undefined;
+      const edges = from && isUnitNode(from) && kind === "component" ? [...s.edges, { id: edgeId(from.id, id), source: from.id, target: id }] : s.edges;
+      commit({ nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node], edges });
       return id;
     },
     addNote(position, text = "") {
@@ -159,10 +214,19 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       commit({ nodes: [...get().nodes, { id, type: "note", position, width: 220, height: 120, data: { text } }] });
       return id;
     },
-    updateNodeConfig(nodeId, patch) {
+    updateNodeConfig(nodeId, patch, labels) {
       const s = get();
+      const withLabels = (current: FlowNodeData["labels"]) => {
+        if (!labels || !Object.keys(labels).length) return current;
+        const next = { ...current };
+        for (const [path, l] of Object.entries(labels)) {
+          if (l) next[path] = l;
+          else delete next[path];
+        }
+        return next;
+      };
       commit({
-        nodes: s.nodes.map((n) => (n.id === nodeId && isUnitNode(n) ? { ...n, data: { ...n.data, config: { ...n.data.config, ...patch } } } : n)),
+        nodes: s.nodes.map((n) => (n.id === nodeId && isUnitNode(n) ? { ...n, data: { ...n.data, config: { ...n.data.config, ...patch }, labels: withLabels(n.data.labels) } } : n)),
         problems: clearProblemsFor(s.problems, nodeId, Object.keys(patch)),
       });
     },
@@ -179,6 +243,15 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         problems: s.problems.filter((p) => !(p.nodeId === nodeId && p.path.startsWith("connection"))),
       });
     },
+    setPinned(nodeId, pinned) {
+      commit({
+        nodes: get().nodes.map((n) => {
+          if (n.id !== nodeId || !isUnitNode(n)) return n;
+          const { pinned: _was, ...data } = n.data;
+          return { ...n, data: pinned ? { ...data, pinned } : data };
+        }),
+      });
+    },
     updateNote(nodeId, text) {
       commit({ nodes: get().nodes.map((n) => (n.id === nodeId && n.type === "note" ? { ...n, data: { text } } : n)) });
     },
@@ -191,13 +264,17 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       if (names(nodeId).includes(trimmed)) return { ok: false, reason: `Another node is already called ${trimmed}.` };
       const old = node.data.name;
       if (old === trimmed) return { ok: true };
+      const rewritten = new Set<string>();
       commit({
         nodes: s.nodes.map((n) => {
           if (!isUnitNode(n)) return n;
           const config = renameInValue(n.data.config, old, trimmed) as Record<string, unknown>;
+          if (config !== n.data.config) rewritten.add(n.id);
           if (n.id === nodeId) return { ...n, data: { ...n.data, name: trimmed, config } };
           return config === n.data.config ? n : { ...n, data: { ...n.data, config } };
         }),
+        // References that followed the rename, and ones that were waiting for this name, are no longer missing.
+        problems: s.problems.filter((p) => !(p.nodeId && rewritten.has(p.nodeId) && p.message.includes(`"${old}"`)) && !isMissingStep(p, trimmed)),
       });
       return { ok: true };
     },
@@ -216,10 +293,25 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         edges: s.edges.filter((e) => !edgeIds.has(e.id) && !gone.has(e.source) && !gone.has(e.target)),
         problems: s.problems.filter((p) => !p.nodeId || !gone.has(p.nodeId)),
       });
+      flagDangling(unitNames(s.nodes, gone));
     },
     deleteNodes(ids) {
       get().select(ids);
       get().deleteSelected();
+    },
+    toggleDisabled(ids) {
+      const s = get();
+      const want = new Set(ids);
+      const targets = s.nodes.filter((n) => want.has(n.id) && isUnitNode(n));
+      if (!targets.length) return;
+      const disable = targets.some((n) => !(n.data as FlowNodeData).disabled);
+      commit({
+        nodes: s.nodes.map((n) => {
+          if (!want.has(n.id) || !isUnitNode(n)) return n;
+          const { disabled: _was, ...data } = n.data;
+          return { ...n, data: disable ? { ...data, disabled: true } : data };
+        }),
+      });
     },
     duplicateSelected() {
       const payload = get().copySelection();
@@ -254,7 +346,7 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         const name = uniqueName(d.name, taken);
         taken.push(name);
         if (name !== d.name) renames.push([d.name, name]);
-        return { id, type: n.type as "trigger" | "component", position, selected: true, data: { ...d, name } };
+        return { id, type: n.type as "trigger" | "component", position, selected: true, ...unitNodeA11y(id), data: { ...d, name } };
       });
       // References between pasted nodes follow their new names.
       for (const n of fresh) {
@@ -278,13 +370,15 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       const s = get();
       const prev = s.past[s.past.length - 1];
       if (!prev) return;
-      set({ nodes: prev.nodes, edges: prev.edges, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: true });
+      set({ nodes: prev.nodes, edges: prev.edges, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: true, problems: withoutResolvedMissing(s.problems, prev.nodes) });
+      flagDangling(vanished(s.nodes, prev.nodes));
     },
     redo() {
       const s = get();
       const next = s.future[0];
       if (!next) return;
-      set({ nodes: next.nodes, edges: next.edges, future: s.future.slice(1), past: [...s.past, { nodes: s.nodes, edges: s.edges }], dirty: true });
+      set({ nodes: next.nodes, edges: next.edges, future: s.future.slice(1), past: [...s.past, { nodes: s.nodes, edges: s.edges }], dirty: true, problems: withoutResolvedMissing(s.problems, next.nodes) });
+      flagDangling(vanished(s.nodes, next.nodes));
     },
   };
 });

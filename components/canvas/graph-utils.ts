@@ -6,6 +6,11 @@ export function edgeId(from: string, to: string) {
   return `e:${from}->${to}`;
 }
 
+/** The sr-only element in a unit node that names it (React Flow's wrapper points at it; see unit-node.tsx). */
+export const nodeLabelId = (id: string) => `cv-node-label-${id}`;
+/** Accessible naming for a unit node's wrapper: constant per id, so it never needs updating on rename. */
+export const unitNodeA11y = (id: string) => ({ domAttributes: { "aria-labelledby": nodeLabelId(id) } });
+
 export function docToFlow(graph: GraphDoc, kindOf: (key: string) => "trigger" | "component"): { nodes: FlowNode[]; edges: FlowEdge[] } {
   const nodes: FlowNode[] = graph.nodes.map((n, i) => ({
     id: n.id,
@@ -14,7 +19,11 @@ export function docToFlow(graph: GraphDoc, kindOf: (key: string) => "trigger" | 
     // Known sizes let React Flow fit the view and cull before the first measurement pass.
     initialWidth: 240,
     initialHeight: 82,
-    data: { key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null },
+    ...unitNodeA11y(n.id),
+    data: {
+      key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null, ...(n.labels ? { labels: n.labels } : {}), ...(n.disabled ? { disabled: true } : {}),
+      ...(n.pinned ? { pinned: n.pinned } : {}),
+    },
   }));
   for (const note of graph.notes ?? []) {
     nodes.push({
@@ -35,7 +44,10 @@ export function flowToDoc(nodes: FlowNode[], edges: FlowEdge[]): GraphDoc {
     const position = { x: Math.round(n.position.x), y: Math.round(n.position.y) };
     if (isUnitNode(n)) {
       const d = n.data as FlowNodeData;
-      doc.nodes.push({ id: n.id, name: d.name, key: d.key, connectionId: d.connectionId ?? null, config: d.config, position });
+      doc.nodes.push({
+        id: n.id, name: d.name, key: d.key, connectionId: d.connectionId ?? null, config: d.config, position,
+        ...(d.labels && Object.keys(d.labels).length ? { labels: d.labels } : {}), ...(d.disabled ? { disabled: true } : {}), ...(d.pinned ? { pinned: d.pinned } : {}),
+      });
     } else {
       const size = n.width && n.height ? { width: Math.round(n.width), height: Math.round(n.height) } : undefined;
       doc.notes!.push({ id: n.id, text: (n.data as NoteData).text, position, ...(size ? { size } : {}) });
@@ -118,13 +130,15 @@ export function wouldCycle(from: string, to: string, edges: Array<{ source: stri
   return upstreamOf(from, edges).includes(to);
 }
 
-/** A one-line summary of a node's key config for the node card. */
-export function summarize(config: Record<string, unknown>, max = 48): string {
+/** A one-line summary of a node's key config for the node card; picked values show their label ("Bug", not 10002). */
+export function summarize(config: Record<string, unknown>, max = 48, labels?: Record<string, { value: string; label: string }>): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(config)) {
     if (v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0)) continue;
     let text: string;
-    if (typeof v === "string") text = v;
+    const l = labels?.[k];
+    if (l && (typeof v === "string" || typeof v === "number") && String(v) === l.value) text = l.label;
+    else if (typeof v === "string") text = v;
     else if (Array.isArray(v)) text = v.every((x) => typeof x === "string") ? v.join(", ") : `${v.length} item${v.length === 1 ? "" : "s"}`;
     else if (typeof v === "object") continue;
     else text = String(v);
@@ -133,4 +147,35 @@ export function summarize(config: Record<string, unknown>, max = 48): string {
   }
   const s = parts.join(" · ");
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}
+
+export const NODE_W = 240;
+export const NODE_H = 82;
+const GAP_X = 80;
+const GAP_Y = 36;
+
+type Box = { position: { x: number; y: number }; measured?: { width?: number; height?: number }; width?: number | null; height?: number | null };
+const sizeOf = (n: Box) => ({ w: n.measured?.width ?? n.width ?? NODE_W, h: n.measured?.height ?? n.height ?? NODE_H });
+
+/**
+ * Where a new node goes so that it covers nothing: right of `anchor` (the selected node) on its row, or at
+ * `around` (the view's centre) when there is no anchor; stepping down, then up, row by row until free.
+ */
+export function freeSpot(nodes: Box[], opts: { anchor?: Box; around?: { x: number; y: number } }): { x: number; y: number } {
+  const start = opts.anchor
+    ? { x: opts.anchor.position.x + sizeOf(opts.anchor).w + GAP_X, y: opts.anchor.position.y }
+    : { x: Math.round((opts.around?.x ?? 0) - NODE_W / 2), y: Math.round((opts.around?.y ?? 0) - NODE_H / 2) };
+  const hits = (x: number, y: number) =>
+    nodes.some((n) => {
+      const { w, h } = sizeOf(n);
+      return x < n.position.x + w + 16 && x + NODE_W + 16 > n.position.x && y < n.position.y + h + 12 && y + NODE_H + 12 > n.position.y;
+    });
+  const step = NODE_H + GAP_Y;
+  for (let i = 0; i < 200; i++) {
+    // 0, +1, -1, +2, -2 … rows; below first, the way branches usually grow.
+    const row = i === 0 ? 0 : i % 2 ? (i + 1) / 2 : -i / 2;
+    const y = start.y + row * step;
+    if (!hits(start.x, y)) return { x: start.x, y };
+  }
+  return { x: start.x, y: start.y + step };
 }

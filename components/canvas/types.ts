@@ -3,7 +3,9 @@
  * the editor reads it loosely so that extra keys from the server never break the canvas.
  */
 import type { Edge, Node } from "@xyflow/react";
-import type { Graph } from "@/server/contracts/graph";
+import type { Graph, PinnedData } from "@/server/contracts/graph";
+
+export type { PinnedData };
 
 export interface JsonSchema {
   type?: string | string[];
@@ -30,6 +32,8 @@ export interface JsonSchema {
   resource?: { type: string; dependsOn?: string[]; allowCustom?: boolean };
   visibleWhen?: { field: string; equals: unknown };
   togglable?: boolean;
+  /** Form-only starting value (new node, enabled section, new row); not a schema default. */
+  prefill?: unknown;
   order?: number;
   enumLabels?: Record<string, string>;
   [key: string]: unknown;
@@ -65,11 +69,19 @@ export interface PaletteUnit extends CatalogUnit {
   integration: CatalogIntegration;
 }
 
+/** Display names of picked values by config path (see NodeLabelsSchema in server/contracts/graph.ts). */
+export type NodeLabels = Record<string, { value: string; label: string }>;
+
 export interface FlowNodeData extends Record<string, unknown> {
   key: string;
   name: string;
   config: Record<string, unknown>;
   connectionId?: string | null;
+  labels?: NodeLabels;
+  /** Skipped in runs (events flow through it); shown greyed. */
+  disabled?: boolean;
+  /** Pinned output: used by test runs instead of calling the node's upstream; never by production runs. */
+  pinned?: PinnedData;
 }
 
 export interface NoteData extends Record<string, unknown> {
@@ -86,7 +98,11 @@ export interface Problem {
   path: string;
   message: string;
   nodeId?: string;
+  /** "warning" never blocks enabling; absent means error. */
+  severity?: "error" | "warning";
 }
+
+export const isWarning = (p: Pick<Problem, "severity">) => p.severity === "warning";
 
 export function isUnitNode(n: FlowNode): n is Node<FlowNodeData, "trigger" | "component"> {
   return n.type === "trigger" || n.type === "component";

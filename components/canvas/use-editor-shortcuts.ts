@@ -15,6 +15,12 @@ export interface ShortcutHandlers {
   fit(): void;
   tidy(): void;
   escape(): void;
+  /** Disable / enable the focused or selected nodes. */
+  disable(): void;
+  /** Open "connect" for the focused or selected node. */
+  connect(): void;
+  /** The context menu of the focused node (or of the canvas). */
+  menu(): void;
 }
 
 export const SHORTCUTS: Array<{ keys: string; action: string }> = [
@@ -22,6 +28,7 @@ export const SHORTCUTS: Array<{ keys: string; action: string }> = [
   { keys: "Mod+Z", action: "Undo" },
   { keys: "Mod+Shift+Z / Mod+Y", action: "Redo" },
   { keys: "Mod+C / Mod+V", action: "Copy / paste nodes (also across automations)" },
+  { keys: "Right-click", action: "Actions for a node, a selection or the canvas" },
   { keys: "Mod+D", action: "Duplicate selection" },
   { keys: "Delete / Backspace", action: "Delete selection" },
   { keys: "Mod+A", action: "Select all" },
@@ -29,6 +36,11 @@ export const SHORTCUTS: Array<{ keys: string; action: string }> = [
   { keys: "Mod/Shift+click", action: "Add to selection" },
   { keys: "1", action: "Fit view" },
   { keys: "Shift+T", action: "Tidy up" },
+  { keys: "Tab / Shift+Tab", action: "Move focus between nodes (Enter selects and opens settings)" },
+  { keys: "Arrow keys", action: "Move the selected nodes" },
+  { keys: "C", action: "Connect the focused node to another (list, ↑ ↓, Enter)" },
+  { keys: "D", action: "Disable / enable the focused or selected nodes" },
+  { keys: "Shift+F10 / Menu", action: "Actions for the focused node (or the canvas)" },
   { keys: "Esc", action: "Clear selection / close panel" },
   { keys: "?", action: "This help" },
 ];
@@ -59,6 +71,10 @@ export function useEditorShortcuts(h: ShortcutHandlers) {
       if (mod && k === "d") return (e.preventDefault(), h.duplicate());
       if (mod && k === "a") return (e.preventDefault(), h.selectAll());
       if (mod) return;
+      if (e.key === "ContextMenu" || (e.key === "F10" && e.shiftKey)) return (e.preventDefault(), h.menu());
+      if (e.altKey) return;
+      if (k === "d" && !e.shiftKey) return (e.preventDefault(), h.disable());
+      if (k === "c" && !e.shiftKey) return (e.preventDefault(), h.connect());
       if (e.key === "Delete" || e.key === "Backspace") return (e.preventDefault(), h.remove());
       if (e.key === "?") return h.help();
       if (e.key === "1") return h.fit();

@@ -16,7 +16,8 @@ export function useNodeClipboard(readOnly: boolean) {
     await navigator.clipboard?.writeText(text).catch(() => undefined);
     toast.success(`Copied ${payload.nodes.length} node${payload.nodes.length === 1 ? "" : "s"}`);
   }, [store]);
-  const paste = useCallback(async () => {
+  /** Pastes at `at` (flow coordinates; e.g. where the canvas menu was opened), else next to the originals. */
+  const paste = useCallback(async (at?: { x: number; y: number }) => {
     if (readOnly) return;
     let payload: ClipboardPayload | null = null;
     for (const read of [() => navigator.clipboard?.readText(), () => Promise.resolve(localStorage.getItem(CLIPBOARD_KEY))]) {
@@ -32,7 +33,7 @@ export function useNodeClipboard(readOnly: boolean) {
       }
     }
     if (!payload) return toast.message("Nothing to paste: copy nodes first.");
-    store.getState().paste(payload);
+    store.getState().paste(payload, at);
   }, [readOnly, store]);
   return { copy, paste };
 }

@@ -1,9 +1,9 @@
-/** Reads `data.problems` (server field problems) from a tRPC error, mapping `graph.nodes.<i>` paths to node ids. */
+/** Maps server problems (`graph.nodes.<i>…` paths) to node ids, from a tRPC error's `data.problems` or a saved automation's `problems`. */
 import type { GraphDoc, Problem } from "./types";
 
-export function problemsFromError(error: unknown, doc?: GraphDoc): Problem[] {
-  const data = (error as { data?: { problems?: Array<{ path: string; message: string; nodeId?: string }> | null } })?.data;
-  const list = data?.problems ?? [];
+type ServerProblem = { path: string; message: string; nodeId?: string; severity?: "error" | "warning" };
+
+export function problemsFromList(list: ServerProblem[], doc?: GraphDoc): Problem[] {
   return list.map((p) => {
     let path = p.path ?? "";
     let nodeId = p.nodeId;
@@ -12,6 +12,11 @@ export function problemsFromError(error: unknown, doc?: GraphDoc): Problem[] {
       nodeId ??= doc?.nodes[Number(m[1])]?.id;
       path = m[2];
     }
-    return { path, message: p.message, nodeId };
+    return { path, message: p.message, nodeId, ...(p.severity ? { severity: p.severity } : {}) };
   });
+}
+
+export function problemsFromError(error: unknown, doc?: GraphDoc): Problem[] {
+  const data = (error as { data?: { problems?: ServerProblem[] | null } })?.data;
+  return problemsFromList(data?.problems ?? [], doc);
 }

@@ -1,10 +1,13 @@
 "use client";
 /**
  * Create or edit a connection: name + the integration's settings form (generated from its schema).
- * Secret fields are write-only: left empty on edit, they keep their stored value.
+ * Secret fields are write-only: left empty on edit, they keep their stored value. OAuth connections
+ * show the callback URL to register in the vendor's console, the site they are connected to, and a
+ * Test button once authorised.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { CheckCircle2, ExternalLink, Loader2, PlugZap, XCircle } from "lucide-react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { CheckCircle2, ExternalLink, Globe, Loader2, PlugZap, XCircle } from "lucide-react";
+import { CopyButton } from "@/components/canvas/copy-button";
 import { useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
@@ -20,6 +23,34 @@ export interface ConnectionRecord {
   config: Record<string, unknown>;
   status: string;
   statusMessage?: string | null;
+  /** Non-secret integration state, e.g. the tracker site (`siteName`, `siteUrl`). */
+  state?: Record<string, unknown>;
+}
+
+/** "Acme (https://acme.atlassian.net)" for a connection bound to a site, else null. */
+export function siteOf(c: Pick<ConnectionRecord, "state"> | undefined): string | null {
+  const name = typeof c?.state?.siteName === "string" ? c.state.siteName : null;
+  const url = typeof c?.state?.siteUrl === "string" ? c.state.siteUrl : null;
+  if (name && url) return `${name} (${url})`;
+  return name ?? url;
+}
+
+/** Step 1 of an OAuth connection: the callback URL to paste into the vendor's developer console. */
+function CallbackUrl({ workspaceId, integration }: { workspaceId: string; integration: CatalogIntegration }) {
+  const trpc = useTRPC();
+  const cb = useQuery(trpc.connections.oauthCallbackUrl.queryOptions({ workspaceId, integration: integration.key }));
+  return (
+    <div className="rounded-md border border-border bg-zinc-50 p-3 text-sm" data-testid="oauth-callback">
+      <p className="mb-1.5 text-xs text-zinc-700">
+        In the settings of your OAuth app for {integration.title} (the vendor&apos;s developer console), set the <strong>callback URL</strong> to:
+      </p>
+      <div className="flex gap-1.5">
+        <input readOnly aria-label="OAuth callback URL" className="input font-mono text-xs" value={cb.data?.url ?? ""} data-testid="oauth-callback-url" onFocus={(e) => e.target.select()} />
+        {cb.data && <CopyButton text={cb.data.url} label="Copy the callback URL" testId="copy-oauth-callback" />}
+      </div>
+      <p className="mt-1.5 text-xs text-muted">Then paste the app&apos;s Client ID and Secret below. It must be reachable by your browser (set CONVEYOR_PUBLIC_URL).</p>
+    </div>
+  );
 }
 
 /** Drops empty strings so optional fields and unchanged secrets are simply absent. */
@@ -70,8 +101,26 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
     }
   };
   const busy = create.isPending || update.isPending || begin.isPending;
+  const site = siteOf(current);
+  const test = async () => {
+    setResult(null);
+    try {
+      const saved = await save();
+      const r = await verify.mutateAsync({ workspaceId, connectionId: saved.id });
+      setResult(r as { ok: boolean; message?: string });
+    } catch (err) {
+      if (!fieldProblems(err) || !Object.keys(fieldProblems(err)).length) setResult({ ok: false, message: (err as Error).message });
+    }
+  };
   return (
     <form className="space-y-4" onSubmit={onSubmit} data-testid="connection-form">
+      {oauth && <CallbackUrl workspaceId={workspaceId} integration={integration} />}
+      {oauth && current && (
+        <p className="flex items-center gap-2 text-sm" data-testid="connection-site">
+          <Globe size={14} className="text-accent" aria-hidden />
+          {current.status === "ready" && site ? <span>Connected to <strong>{site}</strong></span> : <span className="text-muted">Not connected to a site yet ({current.status.replace(/_/g, " ")}).</span>}
+        </p>
+      )}
       <div>
         <label htmlFor="connection-name" className="label">Name</label>
         <input id="connection-name" className="input" value={name} onChange={(e) => setName(e.target.value)} required aria-invalid={!!problems.name || undefined} />
@@ -94,24 +143,16 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
           {busy && <Loader2 size={14} className="animate-spin" />}
           {oauth ? <><ExternalLink size={14} aria-hidden /> {current?.status === "ready" ? "Save" : "Save and connect"}</> : current ? "Save" : "Create connection"}
         </button>
-        {!oauth && (
+        {(!oauth || current) && (
           <button
             type="button"
             className="btn"
-            disabled={verify.isPending || busy}
+            disabled={verify.isPending || busy || (oauth && current?.status !== "ready")}
+            title={oauth && current?.status !== "ready" ? "Connect the account first" : undefined}
             data-testid="connection-test"
-            onClick={async () => {
-              setResult(null);
-              try {
-                const saved = await save();
-                const r = await verify.mutateAsync({ workspaceId, connectionId: saved.id });
-                setResult(r as { ok: boolean; message?: string });
-              } catch (err) {
-                if (!fieldProblems(err) || !Object.keys(fieldProblems(err)).length) setResult({ ok: false, message: (err as Error).message });
-              }
-            }}
+            onClick={test}
           >
-            {verify.isPending ? <Loader2 size={14} className="animate-spin" /> : <PlugZap size={14} aria-hidden />} Save and test
+            {verify.isPending ? <Loader2 size={14} className="animate-spin" /> : <PlugZap size={14} aria-hidden />} {oauth ? "Test" : "Save and test"}
           </button>
         )}
       </div>

@@ -9,7 +9,7 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { Dialog } from "@/components/canvas/dialog";
 import { IntegrationIcon } from "@/components/canvas/integration-icon";
 import type { CatalogIntegration } from "@/components/canvas/types";
-import { ConnectionForm, type ConnectionRecord } from "./connection-form";
+import { ConnectionForm, siteOf, type ConnectionRecord } from "./connection-form";
 import { SiteChooser } from "./site-chooser";
 
 const STATUS: Record<string, string> = {
@@ -81,12 +81,12 @@ export function ConnectionsPage({ workspaceId }: { workspaceId: string }) {
                     <h2 className="truncate">{c.name}</h2>
                     <span className={`badge ${STATUS[c.status] ?? "border-border"}`} data-testid="connection-status">{c.status.replace(/_/g, " ")}</span>
                   </div>
-                  <p className="text-xs text-muted">{integ?.title ?? c.integration}{typeof c.config.siteUrl === "string" ? ` · ${c.config.siteUrl}` : ""}</p>
+                  <p className="text-xs text-muted" data-testid="connection-site">{integ?.title ?? c.integration}{siteOf(c) ? ` · ${siteOf(c)}` : ""}</p>
                   {c.statusMessage && <p className="mt-1 text-xs text-danger">{c.statusMessage}</p>}
                 </div>
               </div>
               <div className="mt-3 flex flex-wrap gap-1.5">
-                {!oauth && (
+                {(!oauth || c.status === "ready") && (
                   <button className="btn btn-sm" disabled={verify.isPending} onClick={async () => {
                     try {
                       const r = (await verify.mutateAsync({ workspaceId, connectionId: c.id })) as { ok: boolean; message?: string };

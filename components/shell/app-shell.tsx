@@ -5,6 +5,7 @@ import { useState, type ReactNode } from "react";
 import { Activity, BarChart3, Cable, ClipboardList, KeyRound, Menu, Rows3, Settings, Webhook, Workflow, X } from "lucide-react";
 import { WorkspaceSwitcher } from "./workspace-switcher";
 import { UserMenu } from "./user-menu";
+import { ThemeToggle } from "@/components/theme/theme-toggle";
 
 const NAV = [
   { href: "automations", label: "Automations", icon: Workflow },
@@ -60,7 +61,10 @@ export function AppShell({ workspace, workspaces, user, canCreateWorkspace, chil
         <WorkspaceSwitcher current={workspace} workspaces={workspaces} canCreate={canCreateWorkspace} />
       </div>
       {nav}
-      <div className="px-2">
+      <div className="space-y-2 px-2">
+        <div className="flex items-center justify-between px-1 text-xs text-muted">
+          Theme <ThemeToggle />
+        </div>
         <UserMenu label={user.label} role={user.role} />
       </div>
     </div>
@@ -75,7 +79,7 @@ export function AppShell({ workspace, workspaces, user, canCreateWorkspace, chil
         </div>
       )}
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="flex items-center gap-2 border-b border-border bg-surface px-3 py-2 md:hidden">
+        <header className="flex h-(--shell-bar-h) items-center gap-2 border-b border-border bg-surface px-3 md:hidden">
           <button className="btn btn-ghost btn-sm" aria-label="Open navigation" onClick={() => setOpen(true)}>
             {open ? <X size={18} /> : <Menu size={18} />}
           </button>

@@ -20,7 +20,15 @@ export function AuditLog() {
                 <td className="whitespace-nowrap text-muted">{new Date(e.at).toLocaleString()}</td>
                 <td>{e.actor.replace(/^user:/, "")}</td>
                 <td><code className="text-xs">{e.action}</code></td>
-                <td className="text-xs text-muted">{e.target}</td>
+                <td className="text-xs" data-testid="audit-target">
+                  {e.targetName ? (
+                    <>
+                      <span className="font-medium text-zinc-800">{e.targetName}</span> <span className="font-mono text-muted">{e.target}</span>
+                    </>
+                  ) : (
+                    <span className="font-mono text-muted">{e.target}</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { Copy } from "lucide-react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { AuditLog } from "./audit-log";
+import { EgressSettings } from "./egress-settings";
 
 const ROLES = ["viewer", "operator", "editor", "admin"] as const;
 
@@ -106,6 +107,7 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
           </div>
         )}
       </section>
+      {admin && <EgressSettings />}
       {admin && <AuditLog />}
     </div>
   );

@@ -38,3 +38,15 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.apiKeyId, t.key] })],
 );
+
+/**
+ * Shared fixed-window request counters for the REST rate limit in scale-out mode (several web
+ * processes behind one PostgreSQL): one row per limited subject (`api-key:<id>`), holding the
+ * current window only, so the table stays as small as the number of keys.
+ */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text().primaryKey(),
+  /** Start of the current window (epoch ms, aligned to the window length). */
+  windowStart: integer().notNull(),
+  count: integer().notNull(),
+});

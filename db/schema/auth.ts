@@ -47,12 +47,24 @@ export const invitations = sqliteTable("invitations", {
   acceptedBy: text(),
 });
 
-/** Sign-in attempts for rate limiting (by email and by IP). */
-export const signInAttempts = sqliteTable("sign_in_attempts", {
-  id: integer().primaryKey({ autoIncrement: true }),
-  subject: text().notNull(),
-  at: integer().notNull(),
-  ok: integer({ mode: "boolean" }).notNull(),
+/**
+ * Sign-in limits: one counter per subject (`email:<address>` / `ip:<address>`) and fixed window.
+ * The counter is incremented in SQL before the password is checked (see services/users/sign-in.ts),
+ * so concurrent attempts cannot all pass a check made before any of them was counted.
+ */
+export const signInLimits = sqliteTable("sign_in_limits", {
+  subject: text().primaryKey(),
+  /** Window start, epoch ms. */
+  windowStart: integer().notNull(),
+  attempts: integer().notNull(),
+});
+
+/** Installation-wide settings an admin changes (key → JSON value), e.g. `egress` (the outbound network policy). */
+export const settings = sqliteTable("settings", {
+  key: text().primaryKey(),
+  value: text({ mode: "json" }).$type<unknown>().notNull(),
+  updatedAt: text().notNull(),
+  updatedBy: text().notNull(),
 });
 
 export const auditLog = sqliteTable("audit_log", {

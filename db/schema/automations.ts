@@ -11,6 +11,9 @@ export type StoredGraph = {
     config: Record<string, unknown>;
     position?: { x: number; y: number };
     notes?: string;
+    /** Display names of picked values by config path (editor only; the runner ignores them). */
+    labels?: Record<string, { value: string; label: string }>;
+    disabled?: boolean;
   }>;
   edges: Array<{ from: string; to: string }>;
   notes?: Array<{ id: string; text: string; position: { x: number; y: number }; size?: { width: number; height: number } }>;
@@ -49,6 +52,8 @@ export const automations = sqliteTable(
     graph: text({ mode: "json" }).$type<StoredGraph>().notNull(),
     errorHandlerId: text(),
     source: text({ mode: "json" }).$type<ManagedSource>(),
+    /** Problems of the current version as of its save (drafts may have some; see validate-automation.ts). */
+    problems: text({ mode: "json" }).$type<Array<{ path: string; nodeId?: string; message: string; severity?: "error" | "warning" }>>(),
     createdBy: text(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),

@@ -17,7 +17,8 @@ export const events = sqliteTable(
     type: text().notNull(),
     /** The full envelope `{type, timestamp, data}`. */
     envelope: text({ mode: "json" }).$type<{ type: string; timestamp: string; data: unknown }>().notNull(),
-    source: text({ enum: ["webhook", "manual", "api", "schedule", "line", "error_handler", "replay"] }).notNull(),
+    /** `test`: a test run's trigger event taken from pinned data (editor "run step" / "run from here"). */
+    source: text({ enum: ["webhook", "manual", "api", "schedule", "line", "error_handler", "replay", "test"] }).notNull(),
     receivedAt: text().notNull(),
   },
   (t) => [
@@ -39,9 +40,27 @@ export const runs = sqliteTable(
     /** Set when the run is a step of a task on a line. */
     taskId: text(),
     taskStep: integer(),
-    /** Run this one retried (retry-from-failed-step). */
+    /**
+     * The run this one retries (retry with the current version: a new run on the current version that
+     * reuses the original's succeeded steps). At most one retry per run (unique), so a double click
+     * cannot start two.
+     */
     retryOf: text(),
+    /**
+     * `production` (every trigger, start, replay, line step, error handler and retry), or `test`: started
+     * from the editor at one node with earlier data (last run or pinned); never counted as a production
+     * run, never advances a task, never starts an error handler. Pinned data is only ever read by tests.
+     */
+    mode: text({ enum: ["production", "test"] }).notNull().default("production"),
+    /** Test runs: the node it started at, and whether only that step runs (`single`) or everything after it too. */
+    test: text({ mode: "json" }).$type<{ nodeId: string; single: boolean } | null>(),
     error: text({ mode: "json" }).$type<{ message: string; nodeId?: string; code?: string } | null>(),
+    /**
+     * Set when a finished run still has follow-ups to do after its commit (advance its task on a line,
+     * start the automation's error handler); cleared once they are done. Idempotent, so a crash between
+     * the two only repeats them (see server/runner/follow-ups.ts).
+     */
+    followupAt: text(),
     createdAt: text().notNull(),
     startedAt: text(),
     finishedAt: text(),
@@ -52,6 +71,8 @@ export const runs = sqliteTable(
     index("runs_workspace_created_idx").on(t.workspaceId, t.createdAt),
     index("runs_task_idx").on(t.taskId).where(sql`task_id is not null`),
     index("runs_status_automation_idx").on(t.status, t.automationId),
+    index("runs_followup_idx").on(t.followupAt).where(sql`followup_at is not null`),
+    uniqueIndex("runs_retry_of_idx").on(t.retryOf).where(sql`retry_of is not null`),
   ],
 );
 
@@ -62,6 +83,14 @@ export interface StepAttempt {
   retryable?: boolean;
   durationMs?: number;
 }
+
+/**
+ * Where a step's output came from when it did not run in this run (`null`: it ran here): `run` — the
+ * succeeded step of an earlier run (retry with the current version reuses them; a test run takes the
+ * upstream outputs of the last run), recorded with the version it ran on; `pinned` — the node's pinned
+ * output (test runs only).
+ */
+export type StepOrigin = { kind: "run"; runId: string; stepId: string; version: number } | { kind: "pinned"; version: number };
 
 /** One node execution inside a run. */
 export const runSteps = sqliteTable(
@@ -84,6 +113,8 @@ export const runSteps = sqliteTable(
     attempts: text({ mode: "json" }).$type<StepAttempt[]>().notNull(),
     logs: text({ mode: "json" }).$type<Array<{ at: string; level: string; message: string; fields?: unknown }>>().notNull(),
     error: text(),
+    /** Set when the output was taken over rather than produced here (see StepOrigin). */
+    origin: text({ mode: "json" }).$type<StepOrigin | null>(),
     createdAt: text().notNull(),
     startedAt: text(),
     finishedAt: text(),
@@ -107,9 +138,22 @@ export const jobs = sqliteTable(
     status: text({ enum: ["queued", "leased", "done", "failed"] }).notNull(),
     availableAt: integer().notNull(),
     leaseOwner: text(),
+    /** Changes at every claim: a step's outcome is written only under the token it was claimed with (fencing). */
+    leaseToken: text(),
     leaseUntil: integer(),
     attempts: integer().notNull().default(0),
     createdAt: integer().notNull(),
   },
   (t) => [index("jobs_claim_idx").on(t.status, t.availableAt), index("jobs_run_idx").on(t.runId)],
 );
+
+/**
+ * Scale-out mode: one row per run with work to publish to the distributed queue, written in the same
+ * transaction as that work and deleted once published; a sweeper republishes rows left behind (a
+ * crash after commit, Redis unreachable). Unused by the embedded queue.
+ */
+export const outbox = sqliteTable("outbox", {
+  runId: text().primaryKey(),
+  availableAt: integer().notNull(),
+  createdAt: integer().notNull(),
+});

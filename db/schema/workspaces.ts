@@ -49,6 +49,8 @@ export const tasks = sqliteTable(
     /** A failed step closes the task with outcome `failed`; retrying re-opens it at that step. */
     createdBy: text(),
     intakeId: text(),
+    /** Last activity sequence number (incremented atomically for each entry). */
+    activitySeq: integer().notNull().default(0),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),
     closedAt: text(),

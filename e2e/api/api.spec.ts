@@ -45,6 +45,11 @@ test("bad keys, unknown paths and wrong methods answer problem+json", async ({ p
     const wrong = await anon.put("/api/v1/factories", { data: {} });
     expect(wrong.status()).toBe(405);
     expect(wrong.headers()["allow"]).toBe("GET, POST");
+    // Broken percent-encoding is answered by the custom server's front door, before Next.js decodes params.
+    const broken = await anon.get("/api/v1/factories/%ZZ");
+    expect(broken.status()).toBe(400);
+    expect(broken.headers()["content-type"]).toBe("application/problem+json");
+    expect((await broken.json()).detail).toContain("broken percent-encoding");
   } finally {
     await anon.dispose();
   }

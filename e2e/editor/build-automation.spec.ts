@@ -1,6 +1,6 @@
 /**
  * Build onAlert → createSilence from the palette with real pointer drags, configure it (matchers with an
- * expression picked from autocomplete), see validation problems on the exact field, save, enable, and
+ * expression picked from autocomplete), see validation problems on the exact field (saved as a draft), save, enable, and
  * copy the webhook URL from the trigger panel (read back from the clipboard).
  */
 import { test, expect } from "../fixtures";
@@ -39,7 +39,9 @@ test("build, validate, save and copy the webhook URL", async ({ page, seed }) =>
   // Trigger settings.
   await canvas.select("onAlert");
   await page.getByTestId("node-connection-select").selectOption({ label: "e2e prometheus" });
-  await canvas.field("statuses").getByRole("button", { name: "Firing" }).click();
+  // Statuses is required; a new node starts with it prefilled to firing.
+  await expect(canvas.field("statuses").getByRole("button", { name: "Firing" })).toHaveAttribute("aria-pressed", "true");
+  await expect(canvas.field("statuses").getByRole("button", { name: "Resolved" })).toHaveAttribute("aria-pressed", "false");
 
   // Silence settings: a matcher whose value is an expression picked from autocomplete.
   await canvas.select("createSilence");
@@ -51,11 +53,12 @@ test("build, validate, save and copy the webhook URL", async ({ page, seed }) =>
   await canvas.field("duration").getByRole("textbox").fill("1h");
   await canvas.field("createdBy").getByRole("textbox").fill("conveyor");
 
-  // Saving without the required comment: the server's problem lands on that exact field.
+  // Saving without the required comment: kept as a draft, the server's problem on that exact field.
   await canvas.save();
   await expect(canvas.field("comment").getByRole("alert")).toBeVisible();
   await expect(canvas.field("duration").getByRole("alert")).toHaveCount(0);
-  await expect(page.getByTestId("save-state")).toHaveText(/Unsaved changes/);
+  await expect(page.getByTestId("save-state")).toHaveText(/Saved · v2/);
+  await expect(page.getByTestId("problem-count")).toHaveText("1 problem");
   await canvas.deselect();
   await canvas.fit();
   await expect(canvas.nodeByName("createSilence").getByTestId("node-problems")).toBeVisible();
@@ -64,7 +67,7 @@ test("build, validate, save and copy the webhook URL", async ({ page, seed }) =>
   await canvas.select("createSilence");
   await canvas.field("comment").getByRole("textbox").fill("auto-silenced by Conveyor");
   await canvas.save();
-  await expect(page.getByTestId("save-state")).toHaveText(/Saved · v2/);
+  await expect(page.getByTestId("save-state")).toHaveText(/Saved · v3/);
   await expect(page.getByTestId("problem-count")).toHaveCount(0);
 
   // Enable, then the trigger panel shows the webhook URL; copy it and read the clipboard.

@@ -1,7 +1,7 @@
 /** Lines and tasks pages: a line with one step, a task opened on it runs the step and closes completed. */
 import { test, expect } from "../fixtures";
 
-test("a task on a line runs its step and shows up closed with its activity", async ({ page, api, seed, baseURL }) => {
+test("a task on a line runs its step and shows up closed with its activity", async ({ page, api, seed, probe }) => {
   const ws = seed.workspaceId;
   const suffix = Date.now().toString(36);
   const created = await api.post(`/api/v1/factories/${ws}/apps`, {
@@ -11,7 +11,7 @@ test("a task on a line runs its step and shows up closed with its activity", asy
       graph: {
         nodes: [
           { id: "n1", name: "start", key: "core.manual", config: {} },
-          { id: "n2", name: "probe", key: "core.http", config: { url: `${baseURL}/api/health` } },
+          { id: "n2", name: "probe", key: "core.http", config: { url: `${probe}/health` } },
         ],
         edges: [{ from: "n1", to: "n2" }],
       },

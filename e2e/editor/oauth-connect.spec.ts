@@ -1,7 +1,8 @@
 /**
  * The generic OAuth connect flow, started inline from a node's panel in the editor: the draft graph
  * survives the trip to the provider's consent page (fake Atlassian) and back; the account reaches two
- * sites, so the user picks one; the new connection lands on the node that asked for it.
+ * sites, so the user picks one; the new connection lands on the node that asked for it. The dialog
+ * shows the callback URL to register, and later the connected site and a working Test button.
  */
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
@@ -33,6 +34,9 @@ test("connect a tracker account from the node panel, choose the site, keep the d
   // Inline connect: the dialog shows the tracker's connection form.
   await canvas.panel().getByRole("button", { name: "New" }).click();
   const form = page.getByTestId("connection-form");
+  // The callback URL to register in the vendor's console is shown, ready to copy.
+  await expect(form.getByTestId("oauth-callback-url")).toHaveValue(new URL("/oauth/tracker/callback", page.url()).toString());
+  await expect(form.getByTestId("copy-oauth-callback")).toBeVisible();
   await form.locator("#connection-name").fill(conName);
   await form.getByTestId("field-clientId").locator("input").fill(DEMO.clientId);
   await form.getByTestId("field-clientSecret").locator("input").fill(DEMO.clientSecret);
@@ -60,6 +64,13 @@ test("connect a tracker account from the node panel, choose the site, keep the d
   await page.goto(`/w/${seed.workspaceId}/connections`);
   const card = page.getByTestId(`connection-${conName}`);
   await expect(card.getByTestId("connection-status")).toHaveText("ready");
+  await expect(card.getByTestId("connection-site")).toContainText(/globex/i);
   await card.getByRole("button", { name: "Settings" }).click();
   await expect(page.getByTestId("field-enableOpsFeatures").getByRole("switch")).toBeVisible();
+  // The dialog names the connected site and tests the connection against it.
+  const settings = page.getByTestId("connection-form");
+  await expect(settings.getByTestId("connection-site")).toContainText(/Connected to .*globex/i);
+  await settings.getByTestId("connection-test").click();
+  await expect(settings.getByTestId("verify-result")).toHaveClass(/bg-green-50/);
+  await expect(settings.getByTestId("verify-result")).toContainText(/globex/i);
 });

@@ -10,7 +10,7 @@ import { CanvasPage } from "../support/canvas-page";
 const SHOTS = process.env.SCREENSHOTS === "1";
 const shot = (name: string) => path.join(process.cwd(), "docs", "screenshots", `${name}.png`);
 
-test("run by hand and watch the run view", async ({ page, api, seed, baseURL }) => {
+test("run by hand and watch the run view", async ({ page, api, seed, probe }) => {
   const ws = seed.workspaceId;
   const created = await api.post(`/api/v1/factories/${ws}/apps`, {
     data: {
@@ -19,7 +19,7 @@ test("run by hand and watch the run view", async ({ page, api, seed, baseURL }) 
       graph: {
         nodes: [
           { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-          { id: "n2", name: "probe", key: "core.http", config: { method: "GET", url: `${baseURL}/api/health` }, position: { x: 320, y: 0 } },
+          { id: "n2", name: "probe", key: "core.http", config: { method: "GET", url: `${probe}/health` }, position: { x: 320, y: 0 } },
         ],
         edges: [{ from: "n1", to: "n2" }],
       },
@@ -44,7 +44,7 @@ test("run by hand and watch the run view", async ({ page, api, seed, baseURL }) 
   await expect(page.locator('[data-node-name="probe"] [data-testid="node-run-status"]')).toHaveAttribute("data-status", "succeeded");
   await page.locator('.react-flow__node:has([data-node-name="probe"])').click();
   await expect(page.getByTestId("step-probe").getByTestId("step-output")).toContainText('"status": 200');
-  await expect(page.getByTestId("step-probe").getByTestId("step-input")).toContainText("/api/health");
+  await expect(page.getByTestId("step-probe").getByTestId("step-input")).toContainText("/health");
   if (SHOTS) await page.screenshot({ path: shot("run-view") });
   // The trigger event carries the payload given in the run dialog.
   await page.locator('.react-flow__node:has([data-node-name="start"])').click();

@@ -49,7 +49,9 @@ test("a real Alertmanager notification runs onAlert → createSilence built in t
   // 3. Trigger: firing alerts through this connection.
   await canvas.select("onAlert");
   await canvas.panel().getByTestId("node-connection-select").selectOption({ label: CONNECTION });
-  await canvas.field("statuses").getByRole("button", { name: "Firing" }).click();
+  // Statuses is required; a new node starts with it prefilled to firing.
+  await expect(canvas.field("statuses").getByRole("button", { name: "Firing" })).toHaveAttribute("aria-pressed", "true");
+  await expect(canvas.field("statuses").getByRole("button", { name: "Resolved" })).toHaveAttribute("aria-pressed", "false");
 
   // 4. Silence: matcher alertname = an expression picked from the autocomplete; 1h; author; comment.
   await canvas.select("createSilence");

@@ -108,4 +108,31 @@ export class CanvasPage {
   edges(): Locator {
     return this.page.locator(".react-flow__edge");
   }
+
+  /** React Flow's focusable wrapper of the node called `name` (where its accessible name and keyboard live). */
+  wrapper(name: string): Locator {
+    return this.page.locator(`.react-flow__node:has([data-node-name="${name}"])`);
+  }
+
+  /** Adds a node by pressing its palette item (click-to-add); returns the new node's name. */
+  async clickPalette(key: string): Promise<string> {
+    const before = await this.page.locator(".react-flow__node [data-node-name]").evaluateAll((els) => els.map((e) => e.getAttribute("data-node-name")));
+    await this.page.getByTestId(`palette-item-${key}`).click();
+    await expect(this.page.locator(".react-flow__node [data-node-name]")).toHaveCount(before.length + 1);
+    const after = await this.page.locator(".react-flow__node [data-node-name]").evaluateAll((els) => els.map((e) => e.getAttribute("data-node-name")));
+    return after.find((n) => !before.includes(n))!;
+  }
+
+  /** Whether an edge runs from node `from` to node `to` (by names; edges are named after their nodes). */
+  async hasEdge(from: string, to: string): Promise<boolean> {
+    return (await this.page.getByRole("group", { name: `Connection from ${from} to ${to}`, exact: true }).count()) === 1;
+  }
+
+  /** Right-clicks the node called `name` and returns the open menu. */
+  async nodeMenu(name: string): Promise<Locator> {
+    await this.wrapper(name).click({ button: "right" });
+    const menu = this.page.getByTestId("context-menu");
+    await expect(menu).toBeVisible();
+    return menu;
+  }
 }

@@ -73,6 +73,10 @@ test("onAlert → createIncident → updateAlert (acknowledge) runs when an aler
   await page.getByTestId("save").click();
   await expect(page.getByTestId("save-state")).toContainText("Saved", { timeout: 15_000 });
   await expect(page.getByTestId("problem-count")).toHaveCount(0);
+  // Reopened, the service desk shows its name (the project key is what is stored).
+  await canvas.select("onAlert");
+  await canvas.select("createIncident");
+  await expect(canvas.field("serviceDesk").locator("button[aria-haspopup=listbox]")).toHaveText("IT Service Desk (SD)");
   await page.getByTestId("enabled-switch").click();
   await expect(page.getByTestId("enabled-switch")).toHaveAttribute("aria-checked", "true");
 

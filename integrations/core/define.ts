@@ -155,6 +155,20 @@ export interface ComponentContext<TConfig = unknown, TConn = Record<string, unkn
   stop(reason?: string): StopResult;
 }
 
+/** A problem found in a node's config, by field path inside the config ("" for the node as a whole). */
+export interface ConfigProblem {
+  path: string;
+  message: string;
+}
+
+/** What a save-time upstream check gets (see `check` on components and triggers). */
+export interface CheckContext<TConn = Record<string, unknown>> {
+  connection: ConnectionHandle<TConn>;
+  /** Bounded by the save's check time limit. */
+  http: HttpClient;
+  signal: AbortSignal;
+}
+
 export interface ComponentDefinition<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType, TConn = any> {
   kind: "component";
   /** `<integration>.<camelName>`, stable forever. */
@@ -172,8 +186,17 @@ export interface ComponentDefinition<TSchema extends z.ZodType = z.ZodType, TOut
   example: z.input<TOut>;
   /** Whether a connection is required (true for every integration component except core ones). */
   needsConnection?: boolean;
+  /** Former defaults of fields that became required; see `withLegacyDefaults`. */
+  legacyDefaults?: Record<string, unknown>;
   /** Extra cross-field validation at save time (returns problems by field path). */
   validate?(config: z.output<TSchema>, ctx: { connection?: ConnectionHandle<TConn> }): Array<{ path: string; message: string }>;
+  /**
+   * Save-time check against the upstream (e.g. that the chosen service desk exists), run after the config
+   * passed its schema and `validate`. Report only definite answers; when the upstream cannot tell (network,
+   * auth, time limit) throw or return nothing: the save goes on and the run reports it. Skip values that are
+   * expressions (they are resolved at run time).
+   */
+  check?(config: z.output<TSchema>, ctx: CheckContext<TConn>): Promise<ConfigProblem[]>;
   /** Retry policy override. */
   retry?: { maxAttempts?: number };
   run(ctx: ComponentContext<z.output<TSchema>, TConn>): Promise<ComponentResult<z.output<TOut>>>;
@@ -266,6 +289,8 @@ export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut e
   output: TOut;
   example: z.input<TOut>;
   needsConnection?: boolean;
+  /** Former defaults of fields that became required; see `withLegacyDefaults`. */
+  legacyDefaults?: Record<string, unknown>;
   /**
    * How events arrive:
    * - `webhook`: the node has its own intake URL (`/hooks/<token>`),
@@ -278,6 +303,8 @@ export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut e
   /** JSON body required (default true for webhook deliveries). */
   jsonBody?: boolean;
   validate?(config: z.output<TSchema>, ctx: { connection?: ConnectionHandle<TConn> }): Array<{ path: string; message: string }>;
+  /** Save-time check against the upstream, as on components. */
+  check?(config: z.output<TSchema>, ctx: CheckContext<TConn>): Promise<ConfigProblem[]>;
   setup?(ctx: TriggerSetupContext<z.output<TSchema>, TConn>): Promise<{ registration?: RegistrationRecord } | void>;
   teardown?(ctx: TriggerSetupContext<z.output<TSchema>, TConn>): Promise<void>;
   /** Periodic upkeep (e.g. extend a webhook that expires after 30 days). */
@@ -335,6 +362,19 @@ export type AnyComponent = ComponentDefinition<any, any, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTrigger = TriggerDefinition<any, any, any>;
 export type AnyIntegration = IntegrationDefinition<z.ZodType>;
+
+/**
+ * A stored node config as its unit reads it: top-level fields that were optional with a schema default when
+ * the automation was saved, and are required now, get that former default (`legacyDefaults`). Applied where
+ * saved configs are read (runs of saved versions, webhook deliveries, trigger set-up), never when a
+ * document is validated for saving, so new saves must give the field and saved versions behave as before.
+ */
+export function withLegacyDefaults(unit: { legacyDefaults?: Record<string, unknown> }, config: unknown): unknown {
+  if (!unit.legacyDefaults || !config || typeof config !== "object" || Array.isArray(config)) return config;
+  const c = config as Record<string, unknown>;
+  const missing = Object.entries(unit.legacyDefaults).filter(([k]) => c[k] === undefined);
+  return missing.length ? { ...c, ...Object.fromEntries(missing.map(([k, v]) => [k, structuredClone(v)])) } : config;
+}
 
 export function defineComponent<TSchema extends z.ZodType, TOut extends z.ZodType, TConn = any>(
   def: Omit<ComponentDefinition<TSchema, TOut, TConn>, "kind">,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evaluateTemplate, previewExpression, renameNodeInGraph, resolveExpressions, checkTemplate } from "./expressions";
+import { evaluateTemplate, ExpressionError, previewExpression, renameNodeInGraph, resolveExpressions, checkTemplate } from "./expressions";
+import { configureExpressionSandbox, lastEvaluation } from "./sandbox";
 
 const ctx = {
   trigger: { type: "metrics.alert", timestamp: "2026-01-01T00:00:00.000Z", data: { labels: { alertname: "DiskFull" }, count: 3, list: [1, 2] } },
@@ -41,8 +42,43 @@ describe("expressions", () => {
     await expect(evaluateTemplate("{{ ($f := function($x){ $f($x + 1) }; $f(1)) }}", ctx)).rejects.toThrow(/too deeply|longer than/);
     const started = Date.now();
     await expect(evaluateTemplate("{{ ($f := function($x){ $x > 0 ? $f($x - 1) + $f($x - 1) : 1 }; $f(40)) }}", ctx)).rejects.toThrow(/longer than|too deeply/);
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(Date.now() - started).toBeLessThan(15_000); // 2^40 calls would take hours: it was stopped (1 s limit + a worker start on a loaded machine)
+    configureExpressionSandbox({ timeoutMs: 10_000 }); // the size cap must be what stops it, even on a loaded machine
     await expect(evaluateTemplate("{{ $pad('', 2000000, 'x') }}", ctx)).rejects.toThrow(/larger than/);
+    configureExpressionSandbox({ timeoutMs: 1000 });
+  });
+
+  it("names the field of a poison expression and marks it stopped; ordinary failures are not stopped", async () => {
+    configureExpressionSandbox({ timeoutMs: 400 });
+    const config = {
+      url: "{{ $trigger.data.labels.alertname }}",
+      body: { text: "{{ $match($pad('', 50000, 'a') & '!', /^(a+)+$/) }}" },
+    };
+    const e = (await resolveExpressions(config, ctx).catch((x) => x)) as ExpressionError;
+    expect(e).toBeInstanceOf(ExpressionError);
+    expect(e.field).toBe("body.text");
+    expect(e.stopped).toBe(true);
+    expect(e.reason).toBe("it ran longer than 400 ms");
+    configureExpressionSandbox({ timeoutMs: 10_000 }); // the heap limit must win even on a loaded machine
+    const huge = await resolveExpressions({ headers: { x: "{{ $count([1..10000000].($ * 2)) }}" } }, ctx).catch((x) => x);
+    expect(huge).toMatchObject({ field: "headers.x", stopped: true, reason: "it used more than 64 MB of memory" });
+    configureExpressionSandbox({ timeoutMs: 1000 });
+    // An ordinary failure is not "stopped".
+    expect(await resolveExpressions({ n: "{{ $number('x') }}" }, ctx).catch((x) => x)).toMatchObject({ field: "n", stopped: false });
+  });
+
+  it("evaluates cheap expressions on the calling thread and the rest in the pool, with the same results", async () => {
+    expect(await evaluateTemplate("{{ $count($trigger.data.list) > 1 and $steps.silence.data.silenceID = 'abc' }}", ctx)).toBe(true);
+    expect(lastEvaluation).toBe("main");
+    expect(await evaluateTemplate("{{ $join($map($trigger.data.list, function($v){ $string($v * 2) }), ',') }}", ctx)).toBe("2,4");
+    expect(lastEvaluation).toBe("pool");
+    expect(await evaluateTemplate("{{ $steps.silence.data.silenceID & '/' & $lookup($steps, 'silence').data.silenceID }}", ctx)).toBe("abc/abc");
+    // A cheap-looking expression over a large payload goes to the pool too.
+    const large = { ...ctx, trigger: { ...ctx.trigger, data: { ...ctx.trigger.data, list: Array.from({ length: 5000 }, (_, i) => i) } } };
+    expect(await evaluateTemplate("{{ $count($trigger.data.list) }}", large)).toBe(5000);
+    expect(lastEvaluation).toBe("pool");
+    expect(await evaluateTemplate("{{ $trigger.data.labels.alertname }}", large)).toBe("DiskFull");
+    expect(lastEvaluation).toBe("main");
   });
 
   it("previews without throwing and renames references", async () => {

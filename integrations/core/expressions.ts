@@ -3,13 +3,19 @@
  *
  * - A value that is exactly one `{{ }}` keeps the expression's type; mixed text becomes a string.
  * - Sandbox: bindings are deep-copied JSON (no functions, no prototypes reachable: JSONata only
- *   reads own properties), nothing else is bound; time and depth are bounded by JSONata's own
- *   guardrails; results are JSON round-tripped and capped in size.
- * - Errors name the field and the reason (the runner adds the node).
+ *   reads own properties), nothing else is bound; results are JSON round-tripped and capped in size.
+ * - Where it runs (sandbox/): provably cheap expressions on the calling thread, everything else in
+ *   terminable worker threads with a hard wall time and heap limit, so a poison expression stops
+ *   its own thread, never the process's HTTP doors.
+ * - Errors name the field and the reason (the runner adds the node); `stopped` marks a limit.
  */
-import jsonata from "jsonata";
+import { CORE_LIMITS, compileExpression } from "./sandbox/evaluate-core.mjs";
+import { BindingsText, evaluateSource, ExpressionFailed, ExpressionStopped, expressionSandboxLimits } from "./sandbox";
+import { hasExpression, parseTemplate, type Part } from "./templates";
 
-export const EXPRESSION_LIMITS = { timeoutMs: 250, maxDepth: 200, maxOutputBytes: 256 * 1024, maxSourceLength: 10_000 };
+export { hasExpression, parseTemplate };
+
+export const EXPRESSION_LIMITS = CORE_LIMITS;
 
 export interface ExpressionContext {
   trigger: unknown;
@@ -21,118 +27,41 @@ export class ExpressionError extends Error {
     message: string,
     readonly field: string,
     readonly expression: string,
+    /** A limit stopped the evaluation (wall time, heap, its worker thread died). */
+    readonly stopped = false,
   ) {
     super(message);
     this.name = "ExpressionError";
   }
-}
 
-type Part = { text: string } | { expr: string };
-
-/** Splits a template into text and expression parts (braces inside the expression are balanced, strings skipped). */
-export function parseTemplate(template: string): Part[] {
-  const parts: Part[] = [];
-  let i = 0;
-  let textStart = 0;
-  while (i < template.length) {
-    if (template.startsWith("{{", i)) {
-      const end = findClose(template, i + 2);
-      if (end < 0) throw new Error("unclosed {{ (missing }})");
-      if (i > textStart) parts.push({ text: template.slice(textStart, i) });
-      parts.push({ expr: template.slice(i + 2, end).trim() });
-      i = end + 2;
-      textStart = i;
-    } else i++;
+  /** The reason without the field prefix. */
+  get reason(): string {
+    return this.message.startsWith(`${this.field}: `) ? this.message.slice(this.field.length + 2) : this.message;
   }
-  if (textStart < template.length) parts.push({ text: template.slice(textStart) });
-  return parts;
-}
-
-function findClose(s: string, from: number): number {
-  let depth = 0;
-  let quote: string | null = null;
-  for (let i = from; i < s.length; i++) {
-    const c = s[i]!;
-    if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'" || c === "`") quote = c;
-    else if (c === "{") depth++;
-    else if (c === "}") {
-      if (depth === 0 && s[i + 1] === "}") return i;
-      depth--;
-    }
-  }
-  return -1;
-}
-
-export function hasExpression(value: unknown): value is string {
-  return typeof value === "string" && value.includes("{{");
-}
-
-const compiled = new Map<string, jsonata.Expression>();
-
-function compile(source: string): jsonata.Expression {
-  let expr = compiled.get(source);
-  if (!expr) {
-    if (source.length > EXPRESSION_LIMITS.maxSourceLength) throw new Error(`expression longer than ${EXPRESSION_LIMITS.maxSourceLength} characters`);
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      expr = (jsonata as any)(source, { timeout: EXPRESSION_LIMITS.timeoutMs, stack: EXPRESSION_LIMITS.maxDepth }) as jsonata.Expression;
-    } catch (e) {
-      throw new Error(`syntax error: ${describe(e)}`);
-    }
-    if (compiled.size > 5000) compiled.clear();
-    compiled.set(source, expr);
-  }
-  return expr;
-}
-
-function describe(e: unknown): string {
-  const err = e as { message?: string; code?: string; position?: number; token?: string };
-  if (err?.code === "D1011") return `expression nested too deeply (limit ${EXPRESSION_LIMITS.maxDepth})`;
-  if (err?.code === "D1012") return `expression took longer than ${EXPRESSION_LIMITS.timeoutMs} ms`;
-  if (err instanceof RangeError) return "expression recursed too deeply";
-  const msg = err?.message ?? String(e);
-  return err?.position !== undefined ? `${msg} (at position ${err.position})` : msg;
-}
-
-/** JSON deep copy: plain data only, capped in size. */
-function toPlain(value: unknown, what: string): unknown {
-  if (value === undefined) return undefined;
-  const json = JSON.stringify(value);
-  if (json === undefined) return undefined;
-  if (json.length > EXPRESSION_LIMITS.maxOutputBytes) throw new Error(`${what} is larger than ${EXPRESSION_LIMITS.maxOutputBytes} bytes`);
-  return JSON.parse(json);
 }
 
 /** Checks the syntax of every `{{ }}` in a template (save time). Returns the reason or null. */
 export function checkTemplate(template: string): string | null {
   try {
-    for (const part of parseTemplate(template)) if ("expr" in part) compile(part.expr);
+    for (const part of parseTemplate(template)) if ("expr" in part) compileExpression(part.expr, expressionSandboxLimits().timeoutMs);
     return null;
   } catch (e) {
     return (e as Error).message;
   }
 }
 
-async function evalOne(source: string, bindings: Record<string, unknown>): Promise<unknown> {
-  const expr = compile(source);
-  let result: unknown;
-  try {
-    result = await expr.evaluate(undefined, bindings);
-  } catch (e) {
-    throw new Error(describe(e));
-  }
-  return toPlain(result, "expression result");
-}
-
-function makeBindings(ctx: ExpressionContext): Record<string, unknown> {
+function makeBindings(ctx: ExpressionContext): ExpressionContext {
   return { trigger: JSON.parse(JSON.stringify(ctx.trigger ?? null)), steps: JSON.parse(JSON.stringify(ctx.steps ?? {})) };
 }
 
 /** Evaluates one template string. */
-export async function evaluateTemplate(template: string, ctx: ExpressionContext, field = "value", bindings = makeBindings(ctx)): Promise<unknown> {
+export async function evaluateTemplate(
+  template: string,
+  ctx: ExpressionContext,
+  field = "value",
+  bindings: BindingsText = new BindingsText(makeBindings(ctx)),
+  signal?: AbortSignal,
+): Promise<unknown> {
   let parts: Part[];
   try {
     parts = parseTemplate(template);
@@ -140,19 +69,21 @@ export async function evaluateTemplate(template: string, ctx: ExpressionContext,
     throw new ExpressionError(`${field}: ${(e as Error).message}`, field, template);
   }
   try {
-    if (parts.length === 1 && "expr" in parts[0]!) return await evalOne(parts[0].expr, bindings);
+    if (parts.length === 1 && "expr" in parts[0]!) return await evaluateSource(parts[0].expr, bindings, signal);
     let out = "";
     for (const part of parts) {
       if ("text" in part) out += part.text;
       else {
-        const v = await evalOne(part.expr, bindings);
+        const v = await evaluateSource(part.expr, bindings, signal);
         out += v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v);
       }
       if (out.length > EXPRESSION_LIMITS.maxOutputBytes) throw new Error(`result is larger than ${EXPRESSION_LIMITS.maxOutputBytes} bytes`);
     }
     return out;
   } catch (e) {
-    throw new ExpressionError(`${field}: ${(e as Error).message}`, field, template);
+    if (signal?.aborted && e === signal.reason) throw e;
+    const stopped = e instanceof ExpressionStopped || (e instanceof ExpressionFailed && e.stopped);
+    throw new ExpressionError(`${field}: ${(e as Error).message}`, field, template, stopped);
   }
 }
 
@@ -166,13 +97,14 @@ function containsExpression(value: unknown): boolean {
 /**
  * Resolves every `{{ }}` string inside a config value (objects and arrays walked).
  * `plain: true` promises the context is already plain JSON data (parsed from JSON), so the
- * defensive deep copy is skipped (the runner's message chain always is).
+ * defensive deep copy is skipped (the runner's message chain always is). `signal` abandons the
+ * evaluations (a cancelled step): a queued one is dropped, a running one's thread is terminated.
  */
-export async function resolveExpressions(config: unknown, ctx: ExpressionContext, opts: { plain?: boolean } = {}): Promise<unknown> {
+export async function resolveExpressions(config: unknown, ctx: ExpressionContext, opts: { plain?: boolean; signal?: AbortSignal } = {}): Promise<unknown> {
   if (!containsExpression(config)) return config;
-  const bindings = opts.plain ? { trigger: ctx.trigger, steps: ctx.steps } : makeBindings(ctx);
+  const bindings = new BindingsText(opts.plain ? { trigger: ctx.trigger, steps: ctx.steps } : makeBindings(ctx));
   const walk = async (value: unknown, path: string): Promise<unknown> => {
-    if (hasExpression(value)) return evaluateTemplate(value, ctx, path || "value", bindings);
+    if (hasExpression(value)) return evaluateTemplate(value, ctx, path || "value", bindings, opts.signal);
     if (Array.isArray(value)) return Promise.all(value.map((v, i) => walk(v, path ? `${path}.${i}` : String(i))));
     if (value && typeof value === "object") {
       const out: Record<string, unknown> = {};

@@ -5,14 +5,16 @@
  * - a response size cap (a misbehaving upstream cannot exhaust memory),
  * - classification: network errors, timeouts, 408, 429 and 5xx are retryable (with `Retry-After`);
  *   other 4xx are permanent and carry the upstream's own message,
- * - refuses cloud metadata addresses (169.254.0.0/16, fd00:ec2::254, metadata.google.internal),
+ * - the egress guard (egress.ts): every resolved address of every hop is checked and the socket
+ *   connects to the checked address; redirects are followed by hand (at most 5), each hop checked,
+ *   credentials dropped when the origin changes,
  * - an optional auth header provider and a one-shot `onUnauthorized` hook (OAuth refresh on 401).
  *
  * It never logs headers or bodies, so secrets cannot leak through it.
  */
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import { fetch as undiciFetch, type Agent } from "undici";
 import { IntegrationHttpError, NonRetryableError, RetryableError } from "./errors";
+import { EgressRefusedError, getEgress, type EgressGuard } from "./egress";
 
 export interface HttpRequest {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
@@ -51,10 +53,8 @@ export interface HttpClientOptions {
   signal?: AbortSignal;
   /** Builds the message of a failed response from its body (integration-specific error shapes). */
   describeError?: (status: number, body: unknown) => string | undefined;
-  /** Injected for tests; defaults to global fetch. */
-  fetch?: typeof fetch;
-  /** Allow link-local / metadata addresses (tests only). */
-  allowMetadataAddresses?: boolean;
+  /** The egress guard and its dispatcher (default: the process-wide one, see egress.ts). */
+  egress?: { guard: EgressGuard; agent: Agent };
 }
 
 export interface HttpClient {
@@ -68,32 +68,14 @@ export interface HttpClient {
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 
-const METADATA_HOSTS = new Set(["metadata.google.internal", "metadata", "169.254.169.254", "fd00:ec2::254", "100.100.100.200"]);
+export const MAX_REDIRECTS = 5;
 
-function isMetadataIp(ip: string): boolean {
-  if (ip.startsWith("169.254.")) return true; // IPv4 link-local, all cloud metadata endpoints live here
-  const lower = ip.toLowerCase();
-  if (lower === "fd00:ec2::254" || lower.startsWith("fe80:")) return true;
-  if (lower.startsWith("::ffff:169.254.")) return true;
-  return ip === "100.100.100.200";
-}
-
-async function assertNotMetadata(url: URL): Promise<void> {
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (METADATA_HOSTS.has(host) || (isIP(host) && isMetadataIp(host))) {
-    throw new NonRetryableError(`Refusing to call ${url.host}: cloud metadata and link-local addresses are blocked`);
+/** The guard's own error (a refusal, or a name that does not resolve), wherever fetch wrapped it. */
+function guardError(e: unknown): Error | undefined {
+  for (let cur = e as { cause?: unknown } | undefined, i = 0; cur && i < 5; cur = cur.cause as typeof cur, i++) {
+    if (cur instanceof EgressRefusedError || cur instanceof NonRetryableError || cur instanceof RetryableError) return cur;
   }
-  if (!isIP(host) && host !== "localhost") {
-    try {
-      const addrs = await lookup(host, { all: true });
-      if (addrs.some((a) => isMetadataIp(a.address))) {
-        throw new NonRetryableError(`Refusing to call ${url.host}: it resolves to a link-local/metadata address`);
-      }
-    } catch (e) {
-      if (e instanceof NonRetryableError) throw e;
-      // DNS failure: let fetch report it as a network error (retryable) with its own message.
-    }
-  }
+  return undefined;
 }
 
 /** Parses `Retry-After` (seconds or HTTP date) into milliseconds. */
@@ -165,12 +147,35 @@ function defaultDescribe(status: number, body: unknown): string {
   return `HTTP ${status}`;
 }
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
-  const doFetch = options.fetch ?? fetch;
+  async function send(url: URL, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) {
+    const egress = options.egress ?? getEgress();
+    let current = url;
+    let { method, body } = init;
+    const headers = { ...init.headers };
+    for (let hop = 0; ; hop++) {
+      if (current.protocol !== "http:" && current.protocol !== "https:") throw new NonRetryableError(`Refusing to call ${current.protocol} URLs; only http and https are allowed`);
+      // The dispatcher checks the resolved address again at connect time (it is what the socket uses).
+      const res = await undiciFetch(current, { method, headers, body, signal: init.signal, redirect: "manual", dispatcher: egress.agent });
+      const location = res.headers.get("location");
+      if (!REDIRECTS.has(res.status) || !location) return { res, url: current };
+      await res.body?.cancel().catch(() => {});
+      if (hop >= MAX_REDIRECTS) throw new NonRetryableError(`Too many redirects (more than ${MAX_REDIRECTS}) from ${url.origin}${url.pathname}`);
+      const next = new URL(location, current);
+      if (next.origin !== current.origin) for (const k of Object.keys(headers)) if (/^(authorization|cookie|proxy-authorization)$/i.test(k)) delete headers[k];
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
+        method = method === "HEAD" ? "HEAD" : "GET";
+        body = undefined;
+        for (const k of Object.keys(headers)) if (/^content-(type|length)$/i.test(k)) delete headers[k];
+      }
+      current = next;
+    }
+  }
 
   async function request<T>(req: HttpRequest, allowRefresh = true): Promise<HttpResponse<T>> {
     const url = buildUrl(options.baseUrl, req.url, req.query);
-    if (!options.allowMetadataAddresses) await assertNotMetadata(url);
     const headers: Record<string, string> = { accept: "application/json", ...options.headers, ...req.headers };
     if (options.auth) Object.assign(headers, await options.auth());
     let body: string | undefined = req.body;
@@ -186,9 +191,12 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const method = req.method ?? (body !== undefined ? "POST" : "GET");
     let res: Response;
+    let finalUrl: URL;
     try {
-      res = await doFetch(url, { method, headers, body, signal, redirect: "manual" });
+      ({ res, url: finalUrl } = (await send(url, { method, headers, body, signal })) as unknown as { res: Response; url: URL });
     } catch (e) {
+      const own = guardError(e);
+      if (own) throw own;
       if (options.signal?.aborted) throw new NonRetryableError("Cancelled");
       const err = e as Error & { cause?: { code?: string; message?: string } };
       if (timeout.aborted || err.name === "TimeoutError") {
@@ -203,7 +211,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       if (await options.onUnauthorized()) return request<T>(req, false);
     }
     if ((res.status >= 200 && res.status < 300) || req.okStatuses?.includes(res.status)) {
-      return { status: res.status, headers: res.headers, body: parsed as T, url: url.toString() };
+      return { status: res.status, headers: res.headers, body: parsed as T, url: finalUrl.toString() };
     }
     const detail = options.describeError?.(res.status, parsed) ?? defaultDescribe(res.status, parsed);
     const retryable = res.status === 408 || res.status === 429 || res.status >= 500;

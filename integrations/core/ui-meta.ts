@@ -39,6 +39,12 @@ export interface UiMeta {
   visibleWhen?: { field: string; equals: unknown };
   /** An on/off switch that omits the field from the config when off (Update Alert sections). */
   togglable?: boolean;
+  /**
+   * The value the editor's form starts with: a new node's field, a newly enabled section, a new list row.
+   * A form-only default: unlike a schema `.default()` it leaves the field required, so a document saved
+   * without the editor (REST) must still give the field.
+   */
+  prefill?: unknown;
   /** Display order hint for the form; lower first. */
   order?: number;
   /** Human labels for enum values, keyed by value. */

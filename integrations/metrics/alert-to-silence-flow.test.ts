@@ -7,11 +7,10 @@
  * starts no second run, a resolved notification is filtered out (only firing selected), and a wrong
  * secret is refused with 401 and creates nothing.
  */
+import { runnerHooks } from "../../server/runner-hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { events, runs } from "@/db/schema";
 import { createTestDeps } from "@/server/testing";
 import { seedWorkspace } from "@/server/runner/testing/seed";
 import { waitFor } from "@/server/runner/testing/wait";
@@ -36,10 +35,10 @@ interface Delivery {
 }
 
 let hooks: http.Server;
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let runner: Runner;
 let stack: MetricsStack;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 const deliveries: Delivery[] = [];
 
 beforeAll(async () => {
@@ -56,21 +55,23 @@ beforeAll(async () => {
     handleHookRequest(req, res, deps);
   });
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
-  deps = createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
+  ws = await seedWorkspace(deps);
   stack = await startMetricsStack();
-  runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
+  runner = startRunner(deps, runnerHooks(deps), { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });
 
 afterAll(async () => {
   await runner?.stop();
   await stack?.stop();
   await new Promise<void>((r) => hooks?.close(() => r()));
-  deps?.close();
+  await deps?.close();
 });
 
 const runsOf = (automationId: string) =>
-  deps.db.select({ id: runs.id, status: runs.status, finishedAt: runs.finishedAt }).from(runs).where(eq(runs.automationId, automationId)).all();
+  deps.sql<{ id: string; status: string; finishedAt: string | null }>('select id, status, finished_at as "finishedAt" from runs where automation_id = ?', automationId);
+const eventCount = async (automationId?: string) =>
+  Number((await (automationId ? deps.sql<{ n: number }>("select count(*) as n from events where automation_id = ?", automationId) : deps.sql<{ n: number }>("select count(*) as n from events")))[0]!.n);
 
 const postHook = (url: string, rawBody: Buffer, authorization?: string) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) }, body: new Uint8Array(rawBody) });
@@ -137,8 +138,8 @@ describe("metrics alert → silence through the engine", () => {
     await stack.waitForDiscovery();
     expect(Date.now()).toBeLessThan(T * 1000); // Prometheus knows its Alertmanager before the alert fires
     let finished: { id: string; status: string; finishedAt: string | null } | undefined;
-    await waitFor(() => {
-      finished = runsOf(a.id).find((r) => r.status === "succeeded" || r.status === "failed");
+    await waitFor(async () => {
+      finished = (await runsOf(a.id)).find((r) => r.status === "succeeded" || r.status === "failed");
       return Boolean(finished);
     }, 45_000, "the run to finish");
     const tDone = Date.now();
@@ -187,13 +188,13 @@ describe("metrics alert → silence through the engine", () => {
     expect(await again.json()).toMatchObject({ accepted: 0, duplicates: 1 });
 
     // A wrong or missing secret: 401, nothing stored, no run.
-    const eventsBefore = deps.db.select({ id: events.id }).from(events).all().length;
+    const eventsBefore = await eventCount();
     for (const auth of [`Bearer ${SECRET}x`, undefined]) {
       const bad = await postHook(url, first.rawBody, auth);
       expect(bad.status).toBe(401);
     }
-    expect(deps.db.select({ id: events.id }).from(events).all().length).toBe(eventsBefore);
-    expect(runsOf(a.id)).toHaveLength(1);
+    expect(await eventCount()).toBe(eventsBefore);
+    expect(await runsOf(a.id)).toHaveLength(1);
 
     // Expire the silence, then resolve the alert: Alertmanager sends a resolved notification,
     // which the trigger (firing only) filters out: accepted, but no run.
@@ -207,9 +208,8 @@ describe("metrics alert → silence through the engine", () => {
     }, 45_000, "the resolved notification");
     expect(resolved!.status).toBe(202);
     expect(JSON.parse(resolved!.response)).toMatchObject({ accepted: 0, runIds: [] });
-    expect(runsOf(a.id)).toHaveLength(1);
-    const runEvents = deps.db.select({ id: events.id }).from(events).where(and(eq(events.automationId, a.id))).all();
-    expect(runEvents).toHaveLength(1);
+    expect(await runsOf(a.id)).toHaveLength(1);
+    expect(await eventCount(a.id)).toBe(1);
   }, 120_000);
 
   it("the runner retries an unreachable Prometheus, then fails with a clear message; bad PromQL fails at once", async () => {

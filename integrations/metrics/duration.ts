@@ -34,10 +34,20 @@ export function parseStep(text: string): number | null {
   return ms === null ? null : ms / 1000;
 }
 
-export const StepSchema = z
-  .string()
-  .trim()
-  .refine((s) => parseStep(s) !== null, { message: "Use a step like 15s or 1m (or a number of seconds)" });
+/** `<field> is required (<hint>)` when the value is missing altogether, zod's own message otherwise. */
+export const requiredError = (field: string, hint: string) => (iss: { input?: unknown }) =>
+  iss.input === undefined ? `${field} is required (${hint})` : undefined;
+
+const STEP_HINT = "a step like 15s or 1m (or a number of seconds)";
+const TIME_HINT = "RFC 3339 (2024-05-01T10:00:00Z), Unix seconds (1714557600), now or now-1h";
+
+/** A required query step (`field` names it in the message when it is missing). */
+export const stepSchema = (field = "Step") =>
+  z
+    .string({ error: requiredError(field, STEP_HINT) })
+    .trim()
+    .refine((s) => parseStep(s) !== null, { message: `Use ${STEP_HINT}` });
+export const StepSchema = stepSchema();
 
 /**
  * A query time: RFC 3339 (`2024-05-01T10:00:00Z`), Unix seconds (`1714557600` or `1714557600.5`),
@@ -59,11 +69,12 @@ export function parseQueryTime(value: string | number, now: Date): number | null
   return Number.isNaN(t) ? null : t / 1000;
 }
 
-export const QueryTimeSchema = z
-  .union([z.string().trim(), z.number()])
-  .refine((v) => parseQueryTime(v, new Date()) !== null, {
-    message: "Use RFC 3339 (2024-05-01T10:00:00Z), Unix seconds (1714557600), now or now-1h",
-  });
+/** A required query time (`field` names it in the message when it is missing). */
+export const queryTimeSchema = (field = "Time") =>
+  z
+    .union([z.string().trim(), z.number()], { error: requiredError(field, TIME_HINT) })
+    .refine((v) => parseQueryTime(v, new Date()) !== null, { message: `Use ${TIME_HINT}` });
+export const QueryTimeSchema = queryTimeSchema();
 
 /** `2h30m` style rendering of seconds (for messages). */
 export function formatSeconds(seconds: number): string {

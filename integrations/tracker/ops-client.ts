@@ -133,6 +133,20 @@ export function opsClient(conn: Conn | undefined, http: HttpClient) {
     addNote: (id: string, note: string) => send<{ id: string }>("POST", `/alerts/${enc(id)}/notes`, { note }),
     updateNote: (alertId: string, noteId: string, note: string) => send<{ id: string }>("PATCH", `/alerts/${enc(alertId)}/notes/${enc(noteId)}`, { note }),
 
+    /** The team owning a schedule, or undefined when no such schedule is visible (404). */
+    async scheduleTeam(id: string): Promise<string | undefined> {
+      const res = await api.request<{ id: string; teamId?: string }>({ method: "GET", url: `/schedules/${enc(id)}`, okStatuses: [404] });
+      return res.status === 404 ? undefined : res.body.teamId;
+    },
+    /** The team owning an escalation (escalations live under their team), or undefined when none has it. */
+    async escalationTeam(id: string): Promise<string | undefined> {
+      for (const t of (await send<{ platformTeams?: Array<{ teamId: string }> }>("GET", "/teams")).platformTeams ?? []) {
+        const res = await api.request({ method: "GET", url: `/teams/${enc(t.teamId)}/escalations/${enc(id)}`, okStatuses: [403, 404] });
+        if (res.status === 200) return t.teamId;
+      }
+      return undefined;
+    },
+
     listHeartbeats: async (teamId: string, name?: string) =>
       (await send<{ values?: Heartbeat[] }>("GET", `/teams/${enc(teamId)}/heartbeats`, undefined, { name, size: 100 })).values ?? [],
     createHeartbeat: (teamId: string, body: Record<string, unknown>) => send<Heartbeat>("POST", `/teams/${enc(teamId)}/heartbeats`, body),

@@ -141,7 +141,7 @@ export const exampleHeartbeat = {
 export const teamField = z
   .string()
   .min(1)
-  .meta(ui({ title: "Team", widget: "resource", resource: { type: "teams", allowCustom: true }, expression: true, order: 1 }));
+  .meta(ui({ title: "Team", description: "Pick a team, or type its name (or id)", widget: "resource", resource: { type: "teams", allowCustom: true }, expression: true, order: 1 }));
 
 export const heartbeatField = z
   .string()

@@ -7,17 +7,16 @@
  * refreshed before expiry by maintenance, two processes racing on a refresh end with one valid token, and a
  * refused refresh leaves the connection "needs reconnect".
  */
+import { runnerHooks } from "../../server/runner-hooks";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { waitFor } from "@/server/runner/testing/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connections, runs, webhookRegistrations } from "@/db/schema";
 import { createSecretBox } from "@/server/crypto/secret-box";
 import { createTestDeps } from "@/server/testing";
 import { seedWorkspace } from "@/server/runner/testing/seed";
-import { waitFor } from "@/server/runner/testing/wait";
 import { startRunner, type Runner } from "@/server/runner/runner-loop";
 import { beginOAuth, chooseSite, completeOAuth, createConnection, getConnectionOrThrow, loadConnectionHandle } from "@/server/services/connections";
 import { createAutomation, patchAutomation } from "@/server/services/automations";
@@ -31,25 +30,25 @@ import { startFakeAtlassian, type FakeAtlassian } from "./testing/fake-atlassian
 
 const key = randomBytes(32);
 let hooks: http.Server;
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let fake: FakeAtlassian;
 let runner: Runner;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeAll(async () => {
   hooks = http.createServer((req, res) => handleHookRequest(req, res, deps));
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
-  deps = createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`, box: createSecretBox(key) });
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`, box: createSecretBox(key) });
+  ws = await seedWorkspace(deps);
   fake = await startFakeAtlassian({ consentMode: "auto", secondSite: true });
-  runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
+  runner = startRunner(deps, runnerHooks(deps), { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });
 
 afterAll(async () => {
   await runner?.stop();
   await fake?.stop();
   await new Promise<void>((r) => hooks.close(() => r()));
-  deps?.close();
+  await deps?.close();
 });
 
 const site = () => fake.state.site(DEMO.cloudId)!;
@@ -70,14 +69,14 @@ async function connectTracker(): Promise<string> {
   return con.id;
 }
 
-function expireToken(id: string) {
-  const row = deps.db.select().from(connections).where(eq(connections.id, id)).get()!;
+async function expireToken(id: string) {
+  const row = (await deps.store.connections.getById(id))!;
   const tokens = deps.box.decryptJson<Record<string, unknown>>(row.tokensEnc!);
-  deps.db.update(connections).set({ tokensEnc: deps.box.encryptJson({ ...tokens, expiresAt: Date.now() - 1000 }), tokenExpiresAt: Date.now() - 1000 }).where(eq(connections.id, id)).run();
+  await deps.store.connections.update(id, { tokensEnc: deps.box.encryptJson({ ...tokens, expiresAt: Date.now() - 1000 }), tokenExpiresAt: Date.now() - 1000 });
 }
-const storedRefreshToken = (id: string) =>
-  deps.box.decryptJson<{ refreshToken: string }>(deps.db.select().from(connections).where(eq(connections.id, id)).get()!.tokensEnc!).refreshToken;
-const runsOf = (automationId: string) => deps.db.select({ id: runs.id, status: runs.status }).from(runs).where(eq(runs.automationId, automationId)).all();
+const storedRefreshToken = async (id: string) => deps.box.decryptJson<{ refreshToken: string }>((await deps.store.connections.getById(id))!.tokensEnc!).refreshToken;
+const runsOf = (automationId: string) => deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ? order by created_at", automationId);
+const registrations = () => deps.sql<{ expiresAt: string | null }>('select expires_at as "expiresAt" from webhook_registrations');
 
 describe("tracker part 1 through the engine", () => {
   let connectionId: string;
@@ -114,13 +113,13 @@ describe("tracker part 1 through the engine", () => {
     expect(new Set(hooksNow.map((w) => w.url)).size).toBe(1);
     expect(hooksNow[0]!.url).toContain(`${deps.publicUrl}/hooks/`);
     expect(hooksNow.flatMap((w) => w.events).sort()).toEqual(["comment_created", "jira:issue_created"]);
-    expect(deps.db.select().from(webhookRegistrations).all()).toHaveLength(1);
+    expect(await registrations()).toHaveLength(1);
 
     // Rate limited once on the transition: the runner waits Retry-After before the next attempt.
     fake.fail({ method: "POST", path: /\/transitions$/, status: 429, retryAfter: 1 });
     const issue = site().createIssue({ projectId: DEMO.projects.ops, issueTypeId: DEMO.issueTypes.task, summary: "Checkout is slow", description: null, reporterId: DEMO.users.ravi, labels: [] }, DEMO.users.ravi);
-    await waitFor(() => runsOf(a.id).some((r) => r.status === "succeeded" || r.status === "failed"), 20_000, "the run to finish");
-    const [run] = runsOf(a.id);
+    await waitFor(async () => (await runsOf(a.id)).some((r) => r.status === "succeeded" || r.status === "failed"), 20_000, "the run to finish");
+    const [run] = await runsOf(a.id);
     const detail = await getRunOrThrow(deps, ws.actor, ws.workspaceId, run!.id);
     expect(detail.steps.map((s) => [s.name, s.status])).toEqual([["issue", "succeeded"], ["start", "succeeded"]]);
     expect(site().issue(issue.key)!.statusId).toBe(DEMO.statuses.inProgress);
@@ -131,22 +130,22 @@ describe("tracker part 1 through the engine", () => {
 
     // The transition's comment raised comment_created, which does not match the "rollback" filter: no run of b.
     await fake.webhooks.settled();
-    expect(runsOf(b.id)).toHaveLength(0);
+    expect(await runsOf(b.id)).toHaveLength(0);
     site().addComment(site().issue(issue.key)!, { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: "rollback done" }] }] }, DEMO.users.ravi);
-    await waitFor(() => runsOf(b.id).some((r) => r.status === "succeeded"), 20_000, "the comment run");
+    await waitFor(async () => (await runsOf(b.id)).some((r) => r.status === "succeeded"), 20_000, "the comment run");
 
     // Jira delivering the same event again (same delivery id) starts no second run.
     const created = fake.webhooks.deliveries.find((d) => d.body.webhookEvent === "jira:issue_created")!;
     await fake.webhooks.redeliver(created);
     await new Promise((r) => setTimeout(r, 300));
-    expect(runsOf(a.id)).toHaveLength(1);
+    expect(await runsOf(a.id)).toHaveLength(1);
 
     // Disabling one automation shrinks the registration; disabling the last removes it.
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: false });
     expect([...site().webhooks.values()].flatMap((w) => w.events)).toEqual(["comment_created"]);
     await patchAutomation(deps, ws.actor, ws.workspaceId, b.id, { enabled: false });
     expect(site().webhooks.size).toBe(0);
-    expect(deps.db.select().from(webhookRegistrations).all()).toHaveLength(0);
+    expect(await registrations()).toHaveLength(0);
   }, 40_000);
 
   it("maintenance refreshes the shared webhook before its 30-day expiry", async () => {
@@ -161,23 +160,23 @@ describe("tracker part 1 through the engine", () => {
     expect(fake.state.requests.filter((r) => r.path.endsWith("/webhook/refresh"))).toHaveLength(0);
     // Three days before expiry (as after 27 days), maintenance refreshes it.
     const soon = new Date(Date.now() + 3 * 86_400_000).toISOString();
-    deps.db.update(webhookRegistrations).set({ expiresAt: soon }).run();
+    await deps.sql("update webhook_registrations set expires_at = ?", soon);
     hook!.expiresAt = Date.parse(soon);
     await maintainTriggers(deps);
     expect(fake.state.requests.filter((r) => r.path.endsWith("/webhook/refresh"))).toHaveLength(1);
     expect(hook!.expiresAt - Date.now()).toBeGreaterThan(29 * 86_400_000);
-    expect(Date.parse(deps.db.select().from(webhookRegistrations).get()!.expiresAt!)).toBe(hook!.expiresAt);
+    expect(Date.parse((await registrations())[0]!.expiresAt!)).toBe(hook!.expiresAt);
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: false });
   });
 
   it("two processes refreshing at once end with one valid token (rotation stored first)", async () => {
-    expireToken(connectionId);
-    const before = storedRefreshToken(connectionId);
+    await expireToken(connectionId);
+    const before = await storedRefreshToken(connectionId);
     const startAt = Date.now() + 1500;
     const child = () =>
       new Promise<string>((resolve) => {
         const p = spawn(process.execPath, ["--import", "tsx", "integrations/tracker/testing/refresh-child.ts"], {
-          env: { ...process.env, DB_FILE: deps.file, SECRET_HEX: key.toString("hex"), CONNECTION_ID: connectionId, START_AT: String(startAt) },
+          env: { ...process.env, DB_URL: deps.url, SECRET_HEX: key.toString("hex"), CONNECTION_ID: connectionId, START_AT: String(startAt) },
           stdio: ["ignore", "pipe", "inherit"],
         });
         let out = "";
@@ -189,7 +188,7 @@ describe("tracker part 1 through the engine", () => {
     expect(y).toBe(x);
     const refreshes = fake.state.requests.filter((r) => r.path === "/oauth/token" && (r.body as { grant_type?: string }).grant_type === "refresh_token" && r.at >= startAt - 100);
     expect(refreshes.map((r) => r.status)).toEqual([200]);
-    const stored = storedRefreshToken(connectionId);
+    const stored = await storedRefreshToken(connectionId);
     expect(stored).not.toBe(before);
     expect(fake.state.refreshTokens.get(before)!.valid).toBe(false);
     expect(fake.state.refreshTokens.get(stored)!.valid).toBe(true);
@@ -199,7 +198,7 @@ describe("tracker part 1 through the engine", () => {
 
   it("a refused refresh (grant revoked) marks the connection needs reconnect", async () => {
     fake.state.revokeGrant(DEMO.clientId, DEMO.users.mia);
-    expireToken(connectionId);
+    await expireToken(connectionId);
     const handle = await loadConnectionHandle(deps, connectionId);
     await expect(handle.oauth!.getAccessToken()).rejects.toBeInstanceOf(ConnectionAuthError);
     const view = await getConnectionOrThrow(deps, ws.actor, ws.workspaceId, connectionId);

@@ -5,11 +5,10 @@
  * the fake delivers to the app's /hooks/<token>, the runner executes the chain (Create/Update Alert
  * polling via rescheduled steps), and the incident exists and the alert is acknowledged.
  */
+import { runnerHooks } from "../../server/runner-hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runs } from "@/db/schema";
 import { createTestDeps } from "@/server/testing";
 import { seedWorkspace } from "@/server/runner/testing/seed";
 import { waitFor } from "@/server/runner/testing/wait";
@@ -24,32 +23,32 @@ import { startFakeAtlassian, type FakeAtlassian } from "./testing/fake-atlassian
 import { PART2_SCOPES } from "./testing/part2-harness";
 
 let hooks: http.Server;
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let fake: FakeAtlassian;
 let runner: Runner;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeAll(async () => {
   // The app's public /hooks/<token> endpoint, backed by the engine's webhook ingress.
   hooks = http.createServer((req, res) => handleHookRequest(req, res, deps));
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
-  deps = createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps({ publicUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}` });
+  ws = await seedWorkspace(deps);
   fake = await startFakeAtlassian({ consentMode: "auto" });
-  runner = startRunner(deps, { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
+  runner = startRunner(deps, runnerHooks(deps), { concurrency: 4, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });
 
 afterAll(async () => {
   await runner?.stop();
   await fake?.stop();
   await new Promise<void>((r) => hooks.close(() => r()));
-  deps?.close();
+  await deps?.close();
 });
 
-async function connectTracker(): Promise<string> {
+async function connectTracker(name = "acme"): Promise<string> {
   const con = await createConnection(deps, ws.actor, ws.workspaceId, {
     integration: "tracker",
-    name: "acme",
+    name,
     config: { clientId: DEMO.clientId, clientSecret: DEMO.clientSecret, enableOpsFeatures: true, authBaseUrl: fake.url, apiBaseUrl: fake.url },
   });
   const { authorizeUrl, state } = await beginOAuth(deps, ws.actor, ws.workspaceId, con.id, { redirectUri: "http://127.0.0.1/oauth/tracker/callback" });
@@ -101,8 +100,8 @@ describe("tracker part 2 through the engine", () => {
     expect(res.status).toBe(200);
 
     let runId = "";
-    await waitFor(() => {
-      const rows = deps.db.select({ id: runs.id, status: runs.status }).from(runs).where(eq(runs.automationId, a.id)).all();
+    await waitFor(async () => {
+      const rows = await deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ?", a.id);
       runId = rows[0]?.id ?? "";
       return rows.some((r) => r.status === "succeeded" || r.status === "failed");
     }, 20_000, "the run to finish");
@@ -121,6 +120,56 @@ describe("tracker part 2 through the engine", () => {
     await waitFor(() => site.integrations.size === 0, 5000, "ops webhook integration removed");
   });
 
+  it("saving checks the upstream: an unknown service desk, request type or team is a problem on its field", async () => {
+    const connectionId = await connectTracker("acme-checks");
+    type Node = { id: string; key: string; config: Record<string, unknown> };
+    const save = (nodes: Node[]) =>
+      createAutomation(deps, ws.actor, ws.workspaceId, {
+        name: `checks ${nodes.map((n) => n.id).join(" ")} ${Date.now()}`,
+        graph: {
+          nodes: [{ id: "m", name: "m", key: "core.manual", config: {} }, ...nodes.map((n) => ({ ...n, name: n.id, connectionId }))],
+          edges: nodes.filter((n) => !n.key.includes(".on")).map((n) => ({ from: "m", to: n.id })),
+        },
+      }).then((a) => ({ id: a.id, problems: (a.problems ?? []).filter((p) => p.severity === "error").map((p) => ({ nodeId: p.nodeId, path: p.path, message: p.message })) }));
+    const bad = await save([
+      { id: "inc", key: "tracker.createIncident", config: { serviceDesk: "NOPE", requestType: JSM_DEMO.requestTypes.incident, summary: "x" } },
+      { id: "inc2", key: "tracker.createIncident", config: { serviceDesk: "SD", requestType: "999", summary: "x" } },
+      { id: "hb", key: "tracker.pingHeartbeat", config: { team: "Green Team", heartbeat: "dns" } },
+      { id: "on", key: "tracker.onIncident", config: { serviceDesk: "42", requestTypes: [JSM_DEMO.requestTypes.incident] } },
+    ]);
+    // Saved as a draft that lists every problem on its field (enabling it would be refused).
+    expect(bad.problems).toEqual([
+      { nodeId: "inc", path: "graph.nodes.1.config.serviceDesk", message: expect.stringMatching(/Service desk "NOPE" does not exist/) },
+      { nodeId: "inc2", path: "graph.nodes.2.config.requestType", message: expect.stringMatching(/Request type 999 does not exist/) },
+      { nodeId: "hb", path: "graph.nodes.3.config.team", message: expect.stringMatching(/No operations team "Green Team"/) },
+      { nodeId: "on", path: "graph.nodes.4.config.serviceDesk", message: expect.stringMatching(/Service desk "42" does not exist/) },
+    ]);
+
+    // The picker's key, a desk id and a team name are all fine.
+    const good = await save([
+      { id: "inc", key: "tracker.createIncident", config: { serviceDesk: "SD", requestType: JSM_DEMO.requestTypes.incident, summary: "x" } },
+      { id: "hb", key: "tracker.pingHeartbeat", config: { team: "Red Team", heartbeat: "dns" } },
+      { id: "on", key: "tracker.onIncident", config: { serviceDesk: JSM_DEMO.serviceDeskId, requestTypes: [JSM_DEMO.requestTypes.incident] } },
+    ]);
+    expect(good.problems).toEqual([]);
+
+    // An upstream that cannot answer does not block the save (the run reports it).
+    const other = await connectTracker("acme-down");
+    fake.fail({ path: "/servicedesk", status: 503 });
+    const down = await createAutomation(deps, ws.actor, ws.workspaceId, {
+      name: "upstream down",
+      graph: {
+        nodes: [
+          { id: "m", name: "m", key: "core.manual", config: {} },
+          { id: "inc", name: "inc", key: "tracker.createIncident", connectionId: other, config: { serviceDesk: "NOPE", requestType: "31", summary: "x" } },
+        ],
+        edges: [{ from: "m", to: "inc" }],
+      },
+    });
+    expect(down.id).toMatch(/^aut_/);
+    expect(fake.state.requests.some((r) => r.path.endsWith("/servicedesk") && r.status === 503)).toBe(true);
+  });
+
   it("saving an ops node on a connection without ops features (or without a synced site) says why and how to fix it", async () => {
     const save = async (config: Record<string, unknown>) => {
       const con = await createConnection(deps, ws.actor, ws.workspaceId, { integration: "tracker", name: `c${Math.random()}`, config: { clientId: "x", clientSecret: "y", apiBaseUrl: fake.url, ...config } });
@@ -134,8 +183,9 @@ describe("tracker part 2 through the engine", () => {
           edges: [{ from: "t", to: "c" }],
         },
       };
+      // A disabled automation saves as a draft whose `problems` say why (enabling would be refused with them).
       return createAutomation(deps, ws.actor, ws.workspaceId, doc).then(
-        () => [],
+        (a) => a.problems,
         (e: { errors?: Array<{ nodeId?: string; message: string }> }) => e.errors ?? [],
       );
     };

@@ -8,9 +8,18 @@ export const ISSUE_PICKER_RECENT_DAYS = 90;
 const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 const matches = (search: string | undefined, ...texts: string[]) => !search || texts.some((t) => t.toLowerCase().includes(search.toLowerCase()));
 
+/**
+ * The one service-desk picker (Create Incident and On Incident): the desk's name is shown, its project key is
+ * stored. The key is what the trigger matches webhook events by, and the service-desk API accepts it wherever
+ * it takes a desk id (`{serviceDeskId}` "can alternatively be a project identifier", UPSTREAM.md §E.1).
+ */
 export const serviceDesk: ResourceLoader = async ({ connection, http, search }) => {
   const desks = await jsmClient(connection, http).listServiceDesks();
-  return { options: desks.filter((d) => matches(search, d.projectName, d.projectKey)).map((d) => ({ value: d.id, label: `${d.projectName} (${d.projectKey})` })) };
+  return {
+    options: desks
+      .filter((d) => matches(search, d.projectName, d.projectKey))
+      .map((d) => ({ value: d.projectKey, label: `${d.projectName} (${d.projectKey})`, description: `Service desk ${d.id}` })),
+  };
 };
 
 /**
@@ -24,21 +33,15 @@ export function incidentTypes(types: RequestType[]): RequestType[] {
 
 export const incidentRequestType: ResourceLoader = async ({ connection, http, config, search }) => {
   const desk = str(config.serviceDesk);
-  if (!desk) return { options: [] };
+  if (!desk || desk.includes("{{")) return { options: [] };
   const types = incidentTypes(await jsmClient(connection, http).listRequestTypes(desk));
   return { options: types.filter((t) => matches(search, t.name)).map((t) => ({ value: t.id, label: t.name, description: t.practice })) };
-};
-
-/** Service desks by project key (the onIncident trigger matches webhook events by project). */
-export const serviceDeskKey: ResourceLoader = async ({ connection, http, search }) => {
-  const desks = await jsmClient(connection, http).listServiceDesks();
-  return { options: desks.filter((d) => matches(search, d.projectName, d.projectKey)).map((d) => ({ value: d.projectKey, label: `${d.projectName} (${d.projectKey})` })) };
 };
 
 /** Incident request types as `<requestTypeId>:<issueTypeId>` so the trigger can match without a lookup. */
 export const incidentRequestTypeRef: ResourceLoader = async ({ connection, http, config, search }) => {
   const desk = str(config.serviceDesk);
-  if (!desk) return { options: [] };
+  if (!desk || desk.includes("{{")) return { options: [] };
   const types = incidentTypes(await jsmClient(connection, http).listRequestTypes(desk));
   return { options: types.filter((t) => matches(search, t.name)).map((t) => ({ value: `${t.id}:${t.issueTypeId}`, label: t.name, description: t.practice })) };
 };
@@ -66,7 +69,6 @@ export const incidentIssue: ResourceLoader = async ({ connection, http, config, 
 
 export const jsmResources = {
   serviceDesks: serviceDesk,
-  serviceDeskKeys: serviceDeskKey,
   incidentRequestTypes: incidentRequestType,
   incidentRequestTypeRefs: incidentRequestTypeRef,
   approvals: approval,

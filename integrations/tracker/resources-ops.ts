@@ -1,5 +1,6 @@
 /** Dynamic dropdowns of the operations module: teams, heartbeats of a team, recent alerts. */
 import type { ResourceLoader } from "../core/define";
+import { teamIdOf } from "./lookups";
 import { opsClient } from "./ops-client";
 
 const matches = (search: string | undefined, ...texts: string[]) => !search || texts.some((t) => t.toLowerCase().includes(search.toLowerCase()));
@@ -10,9 +11,10 @@ export const team: ResourceLoader = async ({ connection, http, search }) => {
 };
 
 export const heartbeat: ResourceLoader = async ({ connection, http, config, search }) => {
-  const teamId = typeof config.team === "string" ? config.team : "";
-  if (!teamId) return { options: [] };
-  const list = await opsClient(connection, http).listHeartbeats(teamId);
+  const team = typeof config.team === "string" ? config.team.trim() : "";
+  if (!team || team.includes("{{")) return { options: [] };
+  const ops = opsClient(connection, http);
+  const list = await ops.listHeartbeats(await teamIdOf(ops, connection, team));
   return {
     options: list
       .filter((h) => matches(search, h.name))

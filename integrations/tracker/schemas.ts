@@ -82,3 +82,19 @@ export const eventsField = () =>
     .min(1, "Choose at least one event")
     .default(["created"])
     .meta(ui({ title: "Events", widget: "multiselect", enumLabels: { created: "Created", updated: "Updated", deleted: "Deleted" }, order: 2 }));
+
+/** Service desk of Create Incident and On Incident: one picker, the project key stored (a desk id typed by hand also works). */
+export const serviceDeskField = () =>
+  z
+    .string()
+    .trim()
+    .min(1, "Choose a service desk")
+    .meta(
+      ui({
+        title: "Service desk",
+        description: "Stored as the desk's project key; a desk id, projectKey:ABC or projectId:10012 also works",
+        widget: "resource",
+        resource: { type: "serviceDesks", allowCustom: true },
+        order: 1,
+      }),
+    );

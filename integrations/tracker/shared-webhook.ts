@@ -12,6 +12,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingDelivery, RegistrationRecord, TriggerMatchContext, TriggerSetupContext } from "../core/define";
 import { DeliveryUnauthorizedError, NonRetryableError } from "../core/errors";
 import { expiryMs, jiraClient, type DynamicWebhookSpec, type JiraClient } from "./jira-client";
+import { deskProjectKey } from "./lookups";
 import { jqlString } from "./resources";
 
 export const SHARED_KEY = "jira-webhook";
@@ -28,17 +29,23 @@ const eventsOf = (config: Cfg, map: Record<string, string>) => ((config.events a
 const projectsOf = (config: Cfg) => [config.project ?? config.projectKey].filter((p): p is string => typeof p === "string" && p.length > 0).map((p) => p.toUpperCase());
 
 /** What each trigger using the shared registration needs. Part 2 (tracker.onIncident) adds its entry here. */
-export const INTERESTS: Record<string, (config: Cfg) => Interest> = {
+export const INTERESTS: Record<string, (config: Cfg, state?: Record<string, unknown>) => Interest> = {
   "tracker.onIssue": (c) => ({ projects: projectsOf(c), events: eventsOf(c, ISSUE_EVENTS) }),
   "tracker.onIssueComment": (c) => ({ projects: projectsOf(c), events: eventsOf(c, COMMENT_EVENTS) }),
-  "tracker.onIncident": (c) => ({ projects: projectsOf({ project: c.serviceDesk }), events: eventsOf(c, ISSUE_EVENTS) }),
+  "tracker.onIncident": (c, state) => ({
+    projects: typeof c.serviceDesk === "string" && c.serviceDesk.trim() ? [deskProjectKey(c.serviceDesk, state)] : [],
+    events: eventsOf(c, ISSUE_EVENTS),
+  }),
 };
 
-/** Merges interests into webhook entries: events wanted by the same set of projects share one JQL filter. */
-export function webhookSpec(users: Array<{ triggerKey: string; config: unknown }>): DynamicWebhookSpec[] {
+/**
+ * Merges interests into webhook entries: events wanted by the same set of projects share one JQL filter.
+ * `state` is the connection's (it maps service desks given by id to their project keys).
+ */
+export function webhookSpec(users: Array<{ triggerKey: string; config: unknown }>, state?: Record<string, unknown>): DynamicWebhookSpec[] {
   const byEvent = new Map<string, Set<string>>();
   for (const u of users) {
-    const interest = INTERESTS[u.triggerKey]?.((u.config ?? {}) as Cfg);
+    const interest = INTERESTS[u.triggerKey]?.((u.config ?? {}) as Cfg, state);
     if (!interest) continue;
     for (const e of interest.events) for (const p of interest.projects) byEvent.set(e, (byEvent.get(e) ?? new Set()).add(p));
   }
@@ -106,7 +113,7 @@ export async function setupShared(ctx: SetupCtx, triggerKey: string): Promise<{ 
   const jira = jiraClient(ctx.connection!, ctx.http);
   const now = nowOf(ctx);
   const users = [...others(ctx, await ctx.registrations.users(SHARED_KEY)), { automationId: ctx.automationId, nodeId: ctx.nodeId, triggerKey, config: ctx.config }];
-  const spec = webhookSpec(users);
+  const spec = webhookSpec(users, ctx.connection?.state);
   const registration = await ctx.registrations.acquire(
     SHARED_KEY,
     () => register(jira, url, spec, now),
@@ -123,7 +130,7 @@ export async function teardownShared(ctx: SetupCtx): Promise<void> {
   });
   const still = await ctx.registrations.get(SHARED_KEY);
   if (!still) return;
-  const spec = webhookSpec(others(ctx, await ctx.registrations.users(SHARED_KEY)));
+  const spec = webhookSpec(others(ctx, await ctx.registrations.users(SHARED_KEY)), ctx.connection?.state);
   const d = dataOf(still);
   if (!spec.length || JSON.stringify(spec) === JSON.stringify(d.spec)) return;
   await ctx.registrations.save(SHARED_KEY, await replace(jira, still, d.url, spec, nowOf(ctx)));
@@ -137,11 +144,13 @@ export async function maintainShared(ctx: SetupCtx): Promise<void> {
   const now = nowOf(ctx);
   const live = new Set((await jira.listWebhooks()).map((w) => w.id));
   const urlMoved = Boolean(ctx.sharedIntake?.url) && d.url !== ctx.sharedIntake!.url; // e.g. the public URL changed
-  if (!d.webhookIds.length || d.webhookIds.some((id) => !live.has(id)) || urlMoved) {
-    ctx.log.warn("Jira webhook registration missing, expired or pointing elsewhere; registering again", { webhookIds: d.webhookIds });
-    const spec = webhookSpec(await ctx.registrations.users(SHARED_KEY));
-    if (!spec.length) return;
-    await ctx.registrations.save(SHARED_KEY, await replace(jira, rec, sharedUrl(ctx), spec, now));
+  const wanted = webhookSpec(await ctx.registrations.users(SHARED_KEY), ctx.connection?.state);
+  // Not covering what the triggers need: e.g. a service desk registered by id before desks were resolved to keys.
+  const stale = wanted.length > 0 && !covers(rec, wanted, d.url);
+  if (!d.webhookIds.length || d.webhookIds.some((id) => !live.has(id)) || urlMoved || stale) {
+    ctx.log.warn("Jira webhook registration missing, expired, outdated or pointing elsewhere; registering again", { webhookIds: d.webhookIds });
+    if (!wanted.length) return;
+    await ctx.registrations.save(SHARED_KEY, await replace(jira, rec, sharedUrl(ctx), wanted, now));
     return;
   }
   const expiresAt = rec.expiresAt ? Date.parse(rec.expiresAt) : 0;

@@ -94,7 +94,7 @@ describe("conveyor validate (offline)", () => {
   // reports them, the as-code layer must place them on the line of the expression.
   const stepsChecked = validateDocument(
     { name: "x", graph: { nodes: [{ id: "t", name: "t", key: "core.manual", config: {} }, { id: "a", name: "a", key: "core.filter", config: { condition: "{{ $steps.nope.data }}" } }], edges: [{ from: "t", to: "a" }] } },
-    { connections: () => [], automationExists: () => false },
+    {},
   ).some((p) => /nope/.test(p.message));
   it.skipIf(!stepsChecked)("reports a $steps reference to an unknown node on its line", () => {
     const text = GOOD.replace("$steps.silence.data", "$steps.silense.data");

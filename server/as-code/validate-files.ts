@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { AppSpecSchema, IntakeSpecSchema, isSecretRef, LineSpecSchema, secretEnvName, type AppSpec, type Bundle, type IntakeSpec, type LineSpec, type ResourceKind } from "../contracts/as-code";
 import type { DocumentProblem } from "../contracts/automations";
-import { validateDocument } from "../services/automations/validate-automation";
+import { errorsOf, validateDocument } from "../services/automations/validate-automation";
 import { SECRET_PLACEHOLDER } from "../services/automations/node-secrets";
 import { parseYamlFile, type FileProblem, type ParsedFile } from "./yaml-files";
 import { getPath, secretPathsFor, setPath, unknownInputs } from "./units";
@@ -131,17 +131,16 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
     else bundle.intakes.push(spec as unknown as IntakeSpec);
   }
   const has = (kind: ResourceKind, key: string) => byResource.has(`${kind}/${key}`);
-  const lookup = {
-    connections: (ids: string[]) => ids.filter((id) => id.startsWith(CONN)).map((id) => ({ id, integration: null, config: {}, state: {} })),
-    automationExists: (id: string) => has("automation", id.replace(/^key:/, "")),
-  };
+  // Offline: connections are not known (no existence checks); error handlers are other files' keys.
+  const automationExists = (id: string) => has("automation", id.replace(/^key:/, ""));
   for (const spec of bundle.apps) {
     const file = byResource.get(`automation/${spec.key}`)!.parsed;
     problems.push(...secretProblems(file, spec));
     spec.graph.nodes.forEach((node, i) => {
       for (const k of unknownInputs(node.key, node.config) ?? []) problems.push(problemAt(file, ["graph", "nodes", i, "config", k], `Unknown input "${k}" for ${node.key}`, true));
     });
-    const found: DocumentProblem[] = validateDocument(offlineDocument(spec), lookup, `key:${spec.key}`);
+    // Errors only: warnings (e.g. a reference the checker cannot prove) do not fail a build, as they do not block a save.
+    const found: DocumentProblem[] = errorsOf(validateDocument(offlineDocument(spec), { automationExists, selfId: `key:${spec.key}` }));
     for (const p of found) {
       const message = p.path === "errorHandlerId" && /does not exist/.test(p.message) ? `No automation file has the key "${spec.errorHandler}"` : p.message;
       problems.push(problemAt(file, specPath(p.path), message));

@@ -4,12 +4,32 @@
  */
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { eq } from "drizzle-orm";
-import { users } from "@/db/schema";
 import { env } from "../env";
 import { getDeps } from "../deps";
 import { loadOrCreateAuthSecret } from "./secret";
 import { signInWithPassword } from "../services/users/sign-in";
+import { clientAddressOf } from "../http/client-address";
+import { createLogger } from "../logger";
+
+// next-auth 4 reads NEXTAUTH_URL itself for every URL it builds (callback, sign-in, redirects);
+// without it, it falls back to http://localhost:3000 whatever the public URL is.
+process.env.NEXTAUTH_URL = `${env.publicUrl}/api/auth`;
+
+const authLog = createLogger({ service: "conveyor", component: "auth" }, env.LOG_LEVEL);
+/** next-auth's own messages as JSON lines; metadata is reduced to names and messages (no tokens, no request bodies). */
+function describe(meta: unknown): Record<string, unknown> {
+  if (meta instanceof Error) return { error: meta.name, reason: meta.message };
+  if (meta && typeof meta === "object") {
+    const m = meta as { error?: unknown; message?: unknown; providerId?: unknown };
+    const err = m.error instanceof Error ? m.error : undefined;
+    return {
+      ...(err ? { error: err.name, reason: err.message } : {}),
+      ...(typeof m.message === "string" ? { reason: m.message } : {}),
+      ...(typeof m.providerId === "string" ? { provider: m.providerId } : {}),
+    };
+  }
+  return {};
+}
 
 function oidcProviders(): NextAuthOptions["providers"] {
   if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET) return [];
@@ -34,6 +54,13 @@ function oidcProviders(): NextAuthOptions["providers"] {
 export const authOptions: NextAuthOptions = {
   secret: loadOrCreateAuthSecret(env.dataDir, env.NEXTAUTH_SECRET ?? env.AUTH_SECRET),
   session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+  // __Secure- cookies with the Secure flag whenever the public URL is https.
+  useSecureCookies: env.publicUrl.startsWith("https://"),
+  logger: {
+    error: (code, meta) => authLog.error(`auth: ${code}`, describe(meta)),
+    warn: (code) => authLog.warn(`auth: ${code}`),
+    debug: (code) => authLog.debug(`auth: ${code}`),
+  },
   pages: { signIn: "/sign-in" },
   providers: [
     CredentialsProvider({
@@ -41,11 +68,10 @@ export const authOptions: NextAuthOptions = {
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, req) {
         if (!credentials?.email || !credentials.password) return null;
-        const fwd = (req?.headers?.["x-forwarded-for"] as string | undefined)?.split(",")[0]?.trim();
         const result = await signInWithPassword(await getDeps(), {
           email: credentials.email,
           password: credentials.password,
-          clientAddress: fwd,
+          clientAddress: clientAddressOf(req?.headers),
         });
         if (!result.ok) {
           if (result.reason === "rate_limited") throw new Error("Too many failed attempts. Wait 15 minutes and try again.");
@@ -61,14 +87,14 @@ export const authOptions: NextAuthOptions = {
       if (account?.provider !== "oidc") return true;
       // OIDC users must already be members (invited); the email links the identity.
       if (!user.email) return false;
-      const { db } = await getDeps();
-      return Boolean(await db.query.users.findFirst({ where: eq(users.email, user.email.toLowerCase()) }));
+      const { store } = await getDeps();
+      return Boolean(await store.users.findByEmail(user.email.toLowerCase()));
     },
     async jwt({ token, user, account }) {
       if (user) {
         if (account?.provider === "oidc" && user.email) {
-          const { db } = await getDeps();
-          const row = await db.query.users.findFirst({ where: eq(users.email, user.email.toLowerCase()) });
+          const { store } = await getDeps();
+          const row = await store.users.findByEmail(user.email.toLowerCase());
           token.uid = row?.id;
         } else {
           token.uid = user.id;

@@ -10,7 +10,7 @@ const MIN_ROLE: Record<Action, Role> = {
   "task.read": "viewer", "task.write": "operator", "line.read": "viewer", "line.write": "editor",
   "intake.read": "viewer", "intake.write": "editor", "usage.read": "viewer",
   "connection.read": "viewer", "connection.write": "admin", "connection.use": "editor",
-  "member.read": "viewer", "member.manage": "admin", "apikey.manage": "admin", "audit.read": "admin", "owner.transfer": "owner",
+  "member.read": "viewer", "member.manage": "admin", "apikey.manage": "admin", "audit.read": "admin", "settings.manage": "admin", "owner.transfer": "owner",
 };
 
 describe("role permissions", () => {

@@ -38,6 +38,7 @@ export const ACTIONS = {
   "member.manage": "admin",
   "apikey.manage": "admin",
   "audit.read": "admin",
+  "settings.manage": "admin",
   "owner.transfer": "owner",
 } as const satisfies Record<string, Role>;
 
@@ -66,6 +67,13 @@ export function assertCan(actor: Actor, action: Action): void {
   if (actor.kind === "system") return;
   if (!can(actor.role, action)) {
     throw new AppError("forbidden", `Your role (${actor.role}) does not allow ${action}; it needs ${ACTIONS[action]} or higher.`);
+  }
+}
+
+/** Installation-wide changes (new workspaces, settings) are refused to API keys limited to some workspaces. */
+export function assertOrganizationWide(actor: Actor, what: string): void {
+  if (actor.kind === "apiKey" && actor.workspaceIds) {
+    throw new AppError("forbidden", `This key is limited to ${actor.workspaceIds.length === 1 ? "one workspace" : "some workspaces"}; it cannot ${what}. Use a key without a workspace list.`);
   }
 }
 

@@ -1,17 +1,17 @@
+import { runnerHooks } from "../runner-hooks";
 import { getDeps } from "../deps";
 import { env } from "../env";
-import { closeDb } from "@/db/client";
 import { setupOwner } from "../services/users/setup-owner";
 import { listWorkspaces } from "../services/workspaces/list-workspaces";
 import type { Actor, ApiKeyRole } from "../auth/permissions";
 
-type Values = { email?: string; password?: string; name?: string; role?: string; workspace?: string[]; expires?: string };
+type Values = { email?: string; password?: string; name?: string; role?: string; workspace?: string[]; expires?: string; from?: string; to?: string; "dry-run"?: boolean };
 
 const KEY_ROLES = ["admin", "editor", "operator", "viewer"];
 
 async function systemActor(): Promise<Actor> {
   const deps = await getDeps();
-  const org = await deps.db.query.organizations.findFirst();
+  const org = await deps.store.organizations.first();
   if (!org) throw new Error("No organization yet: run `conveyor owner create` first.");
   return { kind: "system", organizationId: org.id, label: "cli" };
 }
@@ -23,9 +23,13 @@ export async function runCommand(positionals: string[], values: Values): Promise
   switch (cmd) {
     case "migrate": {
       const deps = await getDeps(); // opening applies pending migrations
-      console.log(`Database ${env.databasePath} is up to date.`);
-      closeDb(deps.db);
+      console.log(`Database ${env.scaleOut ? "(PostgreSQL)" : env.databasePath} is up to date.`);
+      await deps.store.close();
       return 0;
+    }
+    case "migrate-to-postgres": {
+      const { migrateToPostgresCommand } = await import("./migrate-to-postgres");
+      return migrateToPostgresCommand({ from: values.from, to: values.to, dryRun: values["dry-run"] }, env);
     }
     case "owner create": {
       if (!values.email || !values.password) throw new Error("owner create needs --email and --password");
@@ -56,11 +60,12 @@ export async function runCommand(positionals: string[], values: Values): Promise
     case "worker": {
       const deps = await getDeps();
       const { startRunner } = await import("../runner/runner-loop");
-      const runner = startRunner(deps, { concurrency: env.CONVEYOR_RUNNER_CONCURRENCY });
+      const { runnerOptionsFromEnv } = await import("../runner/runner-env");
+      const runner = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
       console.error(`Conveyor worker running against ${env.databasePath}. Ctrl+C to stop.`);
       const stop = async () => {
         await runner.stop();
-        closeDb(deps.db);
+        await deps.store.close();
         process.exit(0);
       };
       process.on("SIGTERM", () => void stop());

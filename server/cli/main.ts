@@ -4,6 +4,7 @@
  *   conveyor keys create --name N --role R [--workspace ID]… [--expires ISO]   (prints only the key)
  *   conveyor workspaces list
  *   conveyor migrate
+ *   conveyor migrate-to-postgres --to postgres://… [--from FILE] [--dry-run]
  *   conveyor worker
  *   conveyor schema | validate DIR | export --workspace W --out DIR | plan DIR --workspace W | apply DIR --workspace W
  *     (automations as code: docs/automations-as-code.md)
@@ -15,6 +16,8 @@ const USAGE = `Usage:
   conveyor keys create --name NAME --role admin|editor|operator|viewer [--workspace ID]... [--expires ISO-DATE]
   conveyor workspaces list
   conveyor migrate
+  conveyor migrate-to-postgres --to postgres://USER:PASSWORD@HOST:5432/DB [--from SQLITE-FILE] [--dry-run]
+      copies a stopped SQLite installation into an empty PostgreSQL database (docs/scale-out.md)
   conveyor worker
 
 Automations as code (docs/automations-as-code.md):
@@ -46,6 +49,9 @@ async function main(argv: string[]) {
       repository: { type: "string" },
       format: { type: "string" },
       verbose: { type: "boolean", short: "v" },
+      from: { type: "string" },
+      to: { type: "string" },
+      "dry-run": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -1,6 +1,6 @@
 /** The automation document (what the editor saves and export/import round-trips) and its response shape. */
 import { z } from "zod";
-import { GraphSchema } from "./graph";
+import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema, GraphSchema, pinnedTotal } from "./graph";
 import { RESOURCE_KEY_RE } from "./as-code";
 
 const KeySchema = z
@@ -19,7 +19,19 @@ export const AutomationDocumentSchema = z.object({
 });
 export type AutomationDocument = z.input<typeof AutomationDocumentSchema>;
 
-export const AutomationPatchSchema = z.object({
+/**
+ * The document as a REST request body: the same fields, strict at every level (an unknown field is
+ * a 422 naming it). Stored graphs are read with the lenient schema above.
+ */
+export const AutomationDocumentBodySchema = AutomationDocumentSchema.extend({
+  graph: z.strictObject({
+    nodes: z.array(GraphNodeSchema.extend({ position: z.strictObject({ x: z.number(), y: z.number() }).optional() }).strict()).max(500),
+    edges: z.array(GraphEdgeSchema.strict()).max(2000).default([]),
+    notes: z.array(GraphNoteSchema.strict()).max(500).optional(),
+  }).superRefine(pinnedTotal),
+}).strict();
+
+export const AutomationPatchSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   key: KeySchema.optional(),
   description: z.string().max(5000).optional(),
@@ -64,6 +76,9 @@ export const AutomationSchema = z.object({
   triggers: z.array(AutomationTriggerSchema),
   source: ManagedSourceSchema.nullable(),
   lastRun: z.object({ id: z.string(), status: RunStatusSchema, createdAt: z.string() }).nullable().optional(),
+  problems: z
+    .array(z.lazy(() => DocumentProblemSchema))
+    .describe("Problems of the saved version, as of its save (a disabled automation may be saved as a draft with problems; enabling and running need none of severity error)."),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -80,8 +95,9 @@ export const AutomationVersionSchema = z.object({
 export type AutomationVersion = z.infer<typeof AutomationVersionSchema>;
 
 export const DocumentProblemSchema = z.object({
-  path: z.string(),
+  path: z.string().describe("Dotted path into the document, e.g. graph.nodes.1.config.matchers.0.value."),
   nodeId: z.string().optional(),
   message: z.string(),
+  severity: z.enum(["error", "warning"]).optional().describe("error (blocks enabling and running; the default when absent) or warning (shown, never blocks)."),
 });
 export type DocumentProblem = z.infer<typeof DocumentProblemSchema>;

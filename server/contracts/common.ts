@@ -22,6 +22,7 @@ export const FieldProblemSchema = z.object({
   path: z.string().meta({ description: "Dotted JSON path of the offending field ('' for the whole body).", example: "steps.0.appId" }),
   message: z.string().meta({ example: "Required" }),
   nodeId: z.string().optional().meta({ description: "Graph node id, for automation document problems." }),
+  severity: z.enum(["error", "warning"]).optional().meta({ description: "For automation document problems: error (blocks enabling) or warning." }),
 });
 
 export const ProblemSchema = z

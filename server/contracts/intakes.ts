@@ -42,3 +42,16 @@ export type CreateIntakeBody = z.input<typeof CreateIntakeBodySchema>;
 export const CreatedIntakeSchema = IntakeSchema.extend({
   secret: z.string().meta({ description: "Shown once: send as `Authorization: Bearer <secret>` with each POST." }),
 }).meta({ id: "CreatedIntake" });
+
+/**
+ * What a webhook intake accepts (POST /hooks/<token>): a JSON object; `title` and `description`
+ * become the task's, `data` (or, without it, the whole object) becomes the task's data.
+ */
+export const IntakeDeliverySchema = z
+  .object({
+    title: z.string().trim().min(1, "Empty; leave it out for a generated title").max(300).optional(),
+    description: z.string().max(20_000).optional(),
+    data: z.unknown().optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "IntakeDelivery" });

@@ -3,7 +3,7 @@
  * Format: `v1.<iv b64url>.<tag b64url>.<ciphertext b64url>`. Tampering or a wrong key fails with
  * a clear error instead of returning garbage.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -19,6 +19,8 @@ export interface SecretBox {
   decrypt(sealed: string): string;
   encryptJson(value: unknown): string;
   decryptJson<T = unknown>(sealed: string): T;
+  /** HMAC-SHA256 of `data` under a key derived (HKDF) from the secret key for `purpose` (e.g. pagination cursors). */
+  mac(purpose: string, data: string): Buffer;
 }
 
 export function parseKey(raw: string): Buffer {
@@ -32,6 +34,7 @@ export function parseKey(raw: string): Buffer {
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new SecretKeyError("Secret key must be 32 bytes");
+  const macKeys = new Map<string, Buffer>();
   const box: SecretBox = {
     encrypt(plaintext) {
       const iv = randomBytes(12);
@@ -55,6 +58,11 @@ export function createSecretBox(key: Buffer): SecretBox {
     },
     encryptJson: (value) => box.encrypt(JSON.stringify(value)),
     decryptJson: (sealed) => JSON.parse(box.decrypt(sealed)),
+    mac(purpose, data) {
+      let k = macKeys.get(purpose);
+      if (!k) macKeys.set(purpose, (k = Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `conveyor ${purpose}`, 32))));
+      return createHmac("sha256", k).update(data).digest();
+    },
   };
   return box;
 }

@@ -5,7 +5,7 @@
  * age) are collected at scrape time; the rest are counted where the work happens.
  */
 import { Counter, Histogram, Registry, Gauge, collectDefaultMetrics } from "prom-client";
-import type { Db } from "@/db/client";
+import type { AppDeps } from "../deps";
 
 export interface ConveyorMetrics {
   registry: Registry;
@@ -14,7 +14,9 @@ export interface ConveyorMetrics {
   stepDuration: Histogram<"key" | "status">;
   upstreamErrors: Counter<"integration" | "kind">;
   apiRequests: Counter<"method" | "status">;
-  bindDb(db: Db): void;
+  expressionStops: Counter<"reason">;
+  /** Where the database gauges are read from at scrape time. */
+  bind(deps: Pick<AppDeps, "store">): void;
 }
 
 const KEY = Symbol.for("conveyor.metrics");
@@ -23,7 +25,9 @@ type G = typeof globalThis & { [KEY]?: ConveyorMetrics };
 function create(): ConveyorMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "conveyor_process_" });
-  let db: Db | undefined;
+  let deps: Pick<AppDeps, "store"> | undefined;
+  // Due steps across every process (the jobs table, on both engines).
+  const queue = () => (deps ? deps.store.runs.queueDepth(Date.now()) : null);
   const m: ConveyorMetrics = {
     registry,
     webhookDeliveries: new Counter({ name: "conveyor_webhook_deliveries_total", help: "Webhook deliveries by result (accepted, duplicate, unauthorized, rejected, not_found, too_large)", labelNames: ["result"], registers: [registry] }),
@@ -37,8 +41,9 @@ function create(): ConveyorMetrics {
     }),
     upstreamErrors: new Counter({ name: "conveyor_upstream_errors_total", help: "Failed upstream calls by integration and kind (retryable, permanent)", labelNames: ["integration", "kind"], registers: [registry] }),
     apiRequests: new Counter({ name: "conveyor_api_requests_total", help: "REST API requests by method and status", labelNames: ["method", "status"], registers: [registry] }),
-    bindDb(d) {
-      db = d;
+    expressionStops: new Counter({ name: "conveyor_expression_stops_total", help: "Expression evaluations stopped by a limit (time, heap, crash)", labelNames: ["reason"], registers: [registry] }),
+    bind(d) {
+      deps = d;
     },
   };
   new Gauge({
@@ -46,10 +51,10 @@ function create(): ConveyorMetrics {
     help: "Runs in the database by status",
     labelNames: ["status"],
     registers: [registry],
-    collect() {
-      if (!db) return;
+    async collect() {
+      if (!deps) return;
+      const rows = await deps.store.metrics.runsByStatus();
       this.reset();
-      const rows = db.$client.prepare("select status, count(*) as n from runs group by status").all() as Array<{ status: string; n: number }>;
       for (const r of rows) this.set({ status: r.status }, r.n);
     },
   });
@@ -57,20 +62,18 @@ function create(): ConveyorMetrics {
     name: "conveyor_queue_depth",
     help: "Queued jobs ready to run",
     registers: [registry],
-    collect() {
-      if (!db) return;
-      const r = db.$client.prepare("select count(*) as n from jobs where status = 'queued' and available_at <= ?").get(Date.now()) as { n: number };
-      this.set(r.n);
+    async collect() {
+      const q = await queue();
+      if (q) this.set(q.depth);
     },
   });
   new Gauge({
     name: "conveyor_queue_oldest_age_seconds",
     help: "Age of the oldest ready job (0 when none)",
     registers: [registry],
-    collect() {
-      if (!db) return;
-      const r = db.$client.prepare("select min(available_at) as t from jobs where status = 'queued' and available_at <= ?").get(Date.now()) as { t: number | null };
-      this.set(r.t ? (Date.now() - r.t) / 1000 : 0);
+    async collect() {
+      const q = await queue();
+      if (q) this.set(q.oldestAgeMs / 1000);
     },
   });
   return m;

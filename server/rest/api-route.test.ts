@@ -8,17 +8,17 @@ import { seedRest, type Seed } from "./testing/seed";
 import { createApiKey, revokeApiKey } from "../services/api-keys/api-keys";
 import { flushApiUsage } from "./api-usage";
 
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let s: Seed;
 const api = createRestClient({});
 
 beforeAll(async () => {
-  deps = createTestDeps();
+  deps = await createTestDeps();
   setDeps(deps);
   s = await seedRest(deps);
 });
-afterAll(() => deps.close());
-beforeEach(() => setRestConfig({}));
+afterAll(async () => deps.close());
+beforeEach(async () => setRestConfig({}));
 
 describe("authentication", () => {
   const cases: Array<[string, () => string | null, string]> = [
@@ -134,12 +134,12 @@ describe("request handling", () => {
 
   it("counts API calls per workspace in usage", async () => {
     for (let i = 0; i < 3; i++) await api.get(`/api/v1/factories/${s.other}/lines`, { key: s.keys.viewer });
-    flushApiUsage();
+    await flushApiUsage();
     const res = await api.get(`/api/v1/factories/${s.other}/usage?granularity=hour`, { key: s.keys.viewer });
     expect(res.body.totals.apiCalls).toBeGreaterThanOrEqual(3);
     await api.get("/api/v1/factories/ws_nothere/lines", { key: s.keys.viewer });
-    flushApiUsage();
-    expect(deps.db.$client.prepare("select count(*) as n from usage_counters where workspace_id = 'ws_nothere'").get()).toEqual({ n: 0 });
+    await flushApiUsage();
+    expect(await deps.sql("select count(*) as n from usage_counters where workspace_id = 'ws_nothere'")).toEqual([{ n: 0 }]);
   });
 });
 
@@ -161,6 +161,29 @@ describe("Idempotency-Key", () => {
     expect(list.body.data.filter((w: { name: string }) => w.name === "Idem")).toHaveLength(1);
     const otherKey = await api.post("/api/v1/factories", { key: s.keys.limitedAdmin, body: { name: "Idem" }, headers });
     expect(otherKey.body.id).not.toBe(first.body.id);
+  });
+  it("answers 409 while another process runs the same key, and a failed request gives its key up", async () => {
+    const { key, record } = await createApiKey(deps, s.owner, { name: "idem", role: "admin" });
+    const now = Date.now();
+    // Another web process has claimed this key and is still running the request.
+    const claim = await deps.store.idempotency.claim(
+      { apiKeyId: record.id, key: "busy-1", method: "POST", path: "/api/v1/factories", bodyHash: "x", now },
+      { expiredBefore: now - 86_400_000, staleBefore: now - 300_000 },
+    );
+    expect(claim.kind).toBe("claimed");
+    const busy = await api.post("/api/v1/factories", { key, body: { name: "Busy" }, headers: { "idempotency-key": "busy-1" } });
+    expect(busy.status).toBe(409);
+    expect(busy.body.code).toBe("conflict");
+    // A request that fails inside its handler (422 from the service) does not keep the key.
+    const headers = { "idempotency-key": "line-1" };
+    const bad = await api.post(`/api/v1/factories/${s.ws}/lines`, { key, body: { name: "L", steps: [{ name: "a", appId: "aut_nope" }] }, headers });
+    expect(bad.status).toBe(422);
+    const good = await api.post(`/api/v1/factories/${s.ws}/lines`, { key, body: { name: "L" }, headers });
+    expect(good.status).toBe(201);
+    expect(good.headers.get("idempotent-replayed")).toBeNull();
+    const replay = await api.post(`/api/v1/factories/${s.ws}/lines`, { key, body: { name: "L" }, headers });
+    expect(replay.body.id).toBe(good.body.id);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
   });
   it("rejects an unusable Idempotency-Key", async () => {
     const res = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "x" }, headers: { "idempotency-key": "x".repeat(300) } });

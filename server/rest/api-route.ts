@@ -16,7 +16,7 @@ import { getMetrics } from "../observability/metrics";
 import { checkIdempotencyKey, withIdempotency } from "./idempotency";
 import { HTTP_METHODS, type HttpMethod, type Operation } from "./operation";
 import { problemResponse, toErrorResponse, zodProblems } from "./problem";
-import { createRateLimiter } from "./rate-limit";
+import { createRateLimiter, storeWindowCounter } from "./rate-limit";
 import { readJsonBody } from "./read-body";
 import { restConfig } from "./rest-config";
 
@@ -33,11 +33,15 @@ export interface RouteContext<P extends z.ZodType, Q extends z.ZodType, B extend
 export type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = ((request: Request, ctx: NextContext) => Promise<Response>) & { method: HttpMethod; operation?: Operation };
 
-let limiter: ReturnType<typeof createRateLimiter> | null = null;
-function rateLimiter() {
+let limiter: { rl: ReturnType<typeof createRateLimiter>; store: AppDeps["store"] } | null = null;
+/** Windows in memory on SQLite (one web process), in the database on PostgreSQL (shared by every web process); see rate-limit.ts. */
+function rateLimiter(store: AppDeps["store"]) {
   const { rateLimit, rateWindowMs } = restConfig();
-  if (!limiter || limiter.limit !== rateLimit) limiter = createRateLimiter({ limit: rateLimit, windowMs: rateWindowMs });
-  return limiter;
+  if (!limiter || limiter.rl.limit !== rateLimit || limiter.store !== store) {
+    const counter = store.dialect === "postgres" ? storeWindowCounter(store) : undefined;
+    limiter = { rl: createRateLimiter({ limit: rateLimit, windowMs: rateWindowMs, counter }), store };
+  }
+  return limiter.rl;
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, where: "params" | "query" | "body"): z.output<T> {
@@ -77,12 +81,12 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
     // API calls count towards a workspace's usage unless the workspace was not found / not visible.
     const count = (status: number) => {
       getMetrics().apiRequests.inc({ method: request.method, status: String(status) });
-      if (deps && factoryId && status !== 403 && status !== 404) countApiCall(deps.db, factoryId, deps.now());
+      if (deps && factoryId && status !== 403 && status !== 404) countApiCall(deps.store, factoryId, deps.now());
     };
     try {
       deps = await getDeps();
       const actor = await authenticateApiKey(deps, request.headers.get("authorization"));
-      const rl = rateLimiter().take(actor.keyId);
+      const rl = await rateLimiter(deps.store).take(actor.keyId);
       extraHeaders = rl.headers;
       if (!rl.ok) {
         throw new AppError("rate_limited", `This key made more than ${rl.headers["RateLimit-Limit"]} requests in the current window; retry after ${rl.retryAfterS} s.`, undefined, {
@@ -126,7 +130,7 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       };
       const idemKey = op.idempotent ? request.headers.get("idempotency-key") : null;
       const res = idemKey
-        ? await withIdempotency(deps.db, { apiKeyId: actor.keyId, key: checkIdempotencyKey(idemKey), method: request.method, path: url.pathname, rawBody: raw, now: deps.now().getTime() }, run)
+        ? await withIdempotency(deps.store, { apiKeyId: actor.keyId, key: checkIdempotencyKey(idemKey), method: request.method, path: url.pathname, rawBody: raw, now: deps.now().getTime() }, run)
         : await run();
       const headers = new Headers(res.headers);
       headers.set("x-request-id", requestId);

@@ -1,36 +1,39 @@
-/** API call counting (usage metric `api.calls`), buffered in memory and flushed every few seconds. */
-import type { Db } from "@/db/client";
-import { transaction } from "@/db/client";
-import { bumpUsage, hourBucket } from "../services/usage/bump-usage";
+/**
+ * API call counting (usage metric `api.calls`), buffered in memory and flushed every few seconds.
+ * The flush adds to the stored counters (never overwrites), so several web processes sharing one
+ * database (scale-out mode) add up; a process that dies loses at most its last couple of seconds.
+ */
+import type { Store } from "@/db/store";
+import { hourBucket } from "../services/usage/buckets";
 
 const pending = new Map<string, number>(); // `${workspaceId}\n${bucket}` → count
 let timer: ReturnType<typeof setTimeout> | null = null;
-let flushDb: Db | null = null;
+let flushStore: Store | null = null;
 
-export function countApiCall(db: Db, workspaceId: string, at: Date): void {
+export function countApiCall(store: Store, workspaceId: string, at: Date): void {
   const k = `${workspaceId}\n${hourBucket(at)}`;
   pending.set(k, (pending.get(k) ?? 0) + 1);
-  flushDb = db;
+  flushStore = store;
   if (!timer) {
-    timer = setTimeout(() => flushApiUsage(), 2000);
+    timer = setTimeout(() => void flushApiUsage(), 2000);
     timer.unref?.();
   }
 }
 
-export function flushApiUsage(): void {
+export async function flushApiUsage(): Promise<void> {
   if (timer) clearTimeout(timer);
   timer = null;
-  if (!flushDb || pending.size === 0) return;
+  if (!flushStore || pending.size === 0) return;
   const entries = [...pending.entries()];
   pending.clear();
   try {
-    transaction(flushDb, (tx) => {
-      for (const [k, n] of entries) {
-        const [ws, bucket] = k.split("\n") as [string, string];
-        bumpUsage(tx, ws, "api.calls", n, new Date(bucket));
-      }
-    });
+    await flushStore.usage.add(
+      entries.map(([k, n]) => {
+        const [workspaceId, bucket] = k.split("\n") as [string, string];
+        return { workspaceId, bucket, metric: "api.calls", value: n };
+      }),
+    );
   } catch {
-    // Counting must never fail a request; a workspace deleted meanwhile is simply skipped.
+    // Counting must never fail a request; a flush the database refuses is dropped.
   }
 }

@@ -1,12 +1,12 @@
 /** Automations, versions and runs through /api/v1 (responses checked against the OpenAPI document). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppDeps } from "../deps";
+import type { TestDeps } from "../testing";
 import { OVER_HTTP, startRestTarget, type RestTarget } from "./testing/target";
 import type { RestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
 
 let target: RestTarget;
-let deps: AppDeps;
+let deps: TestDeps;
 let api: RestClient;
 let s: Seed;
 
@@ -66,6 +66,7 @@ describe("apps", () => {
   it("returns every document problem at once with node and field paths", async () => {
     const bad = {
       name: "Broken",
+      enabled: true,
       graph: {
         nodes: [
           { id: "n1", name: "start", key: "core.manual", config: {} },
@@ -84,6 +85,33 @@ describe("apps", () => {
     const shape = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: { name: "", graph: { nodes: [{ id: "a", name: "bad name!", key: "core.manual" }, { name: "x" }] } } });
     expect(shape.status).toBe(422);
     expect(shape.body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(["name", "graph.nodes.0.name", "graph.nodes.1.id"]));
+  });
+
+  it("saves a disabled automation as a draft with its problems; enabling or running it is a 422 listing them", async () => {
+    const base = `/api/v1/factories/${s.ws}/apps`;
+    const draftDoc = { ...doc("Draft"), enabled: false };
+    draftDoc.graph.nodes.push({ id: "n3", name: "after", key: "core.filter", config: { condition: "{{ $steps.gaet.data.passed }}" }, position: { x: 560, y: 0 } });
+    draftDoc.graph.edges.push({ from: "n2", to: "n3" });
+    const created = await api.post(base, { key: s.keys.editor, body: draftDoc });
+    expect(created.status).toBe(201);
+    expect(created.body.enabled).toBe(false);
+    expect(created.body.problems).toEqual(
+      expect.arrayContaining([{ path: "graph.nodes.2.config.condition", nodeId: "n3", severity: "error", message: 'No step is named "gaet". Did you mean $steps.gate?' }]),
+    );
+    const enable = await api.patch(`${base}/${created.body.id}`, { key: s.keys.editor, body: { enabled: true } });
+    expect(enable.status).toBe(422);
+    expect(enable.headers.get("content-type")).toMatch(/application\/problem\+json/);
+    expect(enable.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ nodeId: "n3", path: "graph.nodes.2.config.condition" })]));
+    const run = await api.post(`${base}/${created.body.id}/runs`, { key: s.keys.operator, body: {} });
+    expect(run.status).toBe(422);
+    // Replacing it with enabled: true and the same problems is refused; fixed, it saves enabled.
+    const stillBroken = await api.put(`${base}/${created.body.id}`, { key: s.keys.editor, body: { ...draftDoc, enabled: true } });
+    expect(stillBroken.status).toBe(422);
+    expect(stillBroken.body.detail).toMatch(/enabled: false/);
+    const fixedDoc = JSON.parse(JSON.stringify(draftDoc).replaceAll("gaet", "gate"));
+    const fixed = await api.put(`${base}/${created.body.id}`, { key: s.keys.editor, body: { ...fixedDoc, enabled: true } });
+    expect(fixed.status).toBe(200);
+    expect(fixed.body).toMatchObject({ enabled: true, problems: [] });
   });
 
   it("replays app creation with the same Idempotency-Key", async () => {

@@ -1,12 +1,12 @@
 /** Export and plan/apply (bulk import) through /api/v1, responses checked against the OpenAPI document. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppDeps } from "../deps";
+import type { TestDeps } from "../testing";
 import { startRestTarget, type RestTarget } from "./testing/target";
 import type { RestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
 
 let target: RestTarget;
-let deps: AppDeps;
+let deps: TestDeps;
 let api: RestClient;
 let s: Seed;
 const HOOK_SECRET = "hook-secret-value-1234";
@@ -44,7 +44,7 @@ beforeAll(async () => {
   expect(line.body.key).toBe("disk-follow-up");
   const intake = await api.post(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.editor, body: { name: "Disk inbox", lineId: line.body.id } });
   expect(intake.status).toBe(201);
-  await deps.db.$client.prepare("update intakes set secret_enc = ? where id = ?").run(deps.box.encrypt(INTAKE_SECRET), intake.body.id);
+  await deps.sql("update intakes set secret_enc = ? where id = ?", deps.box.encrypt(INTAKE_SECRET), intake.body.id);
 }, 90_000);
 afterAll(() => target?.close());
 
@@ -97,8 +97,10 @@ describe("automations as code over REST", () => {
     const apps = (await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data;
     expect(apps[0].source).toMatchObject({ path: "automations/silence-disk-alerts.yaml", commit: "abc1234", appliedVersion: 1 });
     // The secret works where it was applied: the webhook trigger accepts the bearer from the environment.
-    const stored = deps.db.$client.prepare("select graph from automations where id = ?").get(apps[0].id) as { graph: string };
-    expect(stored.graph).not.toContain(HOOK_SECRET);
+    const [stored] = await deps.sql<{ graph: unknown }>("select graph from automations where id = ?", apps[0].id);
+    const storedText = typeof stored!.graph === "string" ? stored!.graph : JSON.stringify(stored!.graph);
+    expect(storedText).toContain("secret:");
+    expect(storedText).not.toContain(HOOK_SECRET);
 
     const second = await importInto(s.other, { ...bundle, secrets });
     expect(second.body.summary).toMatchObject({ create: 0, update: 0, delete: 0 });

@@ -2,15 +2,16 @@
  * `Idempotency-Key` on creating POSTs: the first successful response is stored for 24 h per API
  * key; a repeat with the same request returns it again (`Idempotent-Replayed: true`), the same
  * key with a different request is a 422, and a repeat while the first is in flight is a 409.
+ * The key is claimed in the database before the request runs, so this holds across processes
+ * (scale-out mode); a claim whose process died is given up after IDEMPOTENCY_STALE_MS.
  */
 import { createHash } from "node:crypto";
-import { and, eq, lt } from "drizzle-orm";
-import { idempotencyKeys } from "@/db/schema";
-import type { Db } from "@/db/client";
+import type { Store } from "@/db/store";
 import { AppError } from "../errors";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
-const inFlight = new Set<string>();
+/** A claim older than this belongs to a request that will never finish (its process died). */
+export const IDEMPOTENCY_STALE_MS = 5 * 60_000;
 
 export function requestHash(method: string, path: string, rawBody: string): string {
   return createHash("sha256").update(`${method}\n${path}\n${rawBody}`).digest("hex");
@@ -26,14 +27,17 @@ export function checkIdempotencyKey(value: string): string {
 }
 
 export async function withIdempotency(
-  db: Db,
+  store: Store,
   opts: { apiKeyId: string; key: string; method: string; path: string; rawBody: string; now: number },
   run: () => Promise<Response>,
 ): Promise<Response> {
   const bodyHash = requestHash(opts.method, opts.path, opts.rawBody);
-  const where = and(eq(idempotencyKeys.apiKeyId, opts.apiKeyId), eq(idempotencyKeys.key, opts.key));
-  const prior = db.select().from(idempotencyKeys).where(where).get();
-  if (prior && opts.now - prior.createdAt < IDEMPOTENCY_TTL_MS) {
+  const claim = await store.idempotency.claim(
+    { apiKeyId: opts.apiKeyId, key: opts.key, method: opts.method, path: opts.path, bodyHash, now: opts.now },
+    { expiredBefore: opts.now - IDEMPOTENCY_TTL_MS, staleBefore: opts.now - IDEMPOTENCY_STALE_MS },
+  );
+  if (claim.kind === "stored") {
+    const prior = claim.row;
     if (prior.bodyHash !== bodyHash) {
       throw new AppError("unprocessable", "This Idempotency-Key was already used with a different request (method, path or body); use a new key.", [
         { path: "Idempotency-Key", message: "Reused with a different request" },
@@ -44,21 +48,20 @@ export async function withIdempotency(
       headers: { "content-type": "application/json", "idempotent-replayed": "true" },
     });
   }
-  const flightKey = `${opts.apiKeyId}\n${opts.key}`;
-  if (inFlight.has(flightKey)) throw new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry shortly.");
-  inFlight.add(flightKey);
+  if (claim.kind === "pending") throw new AppError("conflict", "A request with this Idempotency-Key is still being processed; retry shortly.");
+  let res: Response;
   try {
-    const res = await run();
-    if (res.status >= 200 && res.status < 300) {
-      const text = await res.clone().text();
-      db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, opts.now - IDEMPOTENCY_TTL_MS)).run();
-      db.insert(idempotencyKeys)
-        .values({ apiKeyId: opts.apiKeyId, key: opts.key, method: opts.method, path: opts.path, bodyHash, status: res.status, response: text, createdAt: opts.now })
-        .onConflictDoUpdate({ target: [idempotencyKeys.apiKeyId, idempotencyKeys.key], set: { method: opts.method, path: opts.path, bodyHash, status: res.status, response: text, createdAt: opts.now } })
-        .run();
-    }
-    return res;
-  } finally {
-    inFlight.delete(flightKey);
+    res = await run();
+  } catch (e) {
+    await store.idempotency.release(opts.apiKeyId, opts.key, claim.createdAt).catch(() => undefined);
+    throw e;
   }
+  if (res.status >= 200 && res.status < 300) {
+    const text = await res.clone().text();
+    await store.idempotency.purgeExpired(opts.now - IDEMPOTENCY_TTL_MS);
+    await store.idempotency.complete(opts.apiKeyId, opts.key, claim.createdAt, { status: res.status, response: text });
+  } else {
+    await store.idempotency.release(opts.apiKeyId, opts.key, claim.createdAt);
+  }
+  return res;
 }

@@ -10,9 +10,10 @@ import type { Operation } from "./operation";
 import { workspaceOps } from "./operations/workspace-ops";
 import { appOps } from "./operations/app-ops";
 import { asCodeOps } from "./operations/as-code-ops";
+import { settingsOps } from "./operations/settings-ops";
 import pkg from "@/package.json";
 
-export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps, ...asCodeOps] as Operation[];
+export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps, ...settingsOps, ...asCodeOps] as Operation[];
 
 const RATE_HEADERS = {
   "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
@@ -46,7 +47,7 @@ const ERROR_HELP: Record<number, string> = {
 };
 
 function toOperationObject(op: Operation): ZodOpenApiOperationObject {
-  const errors = new Set([400, 401, 403, 404, 429, ...(op.body ? [413, 415, 422] : []), ...(op.query ? [422] : []), ...(op.errors ?? [])]);
+  const errors = new Set([400, 401, 403, 404, 429, ...(op.body ? [413, 415, 422] : []), ...(op.query ? [422] : []), ...(op.idempotent ? [409] : []), ...(op.errors ?? [])]);
   const responses: Record<string, unknown> = {};
   const okHeaders = { ...RATE_HEADERS, ...(op.etag === "returns" ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}) };
   if (op.response) {
@@ -62,7 +63,7 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
     );
   }
   const headerParams: Record<string, z.ZodType> = {};
-  if (op.idempotent) headerParams["Idempotency-Key"] = z.string().min(1).max(255).optional().meta({ description: "Makes retries safe: a repeat within 24 h returns the first response; the same key with a different body is a 422." });
+  if (op.idempotent) headerParams["Idempotency-Key"] = z.string().min(1).max(255).optional().meta({ description: "Makes retries safe: a repeat within 24 h returns the first response; the same key with a different body is a 422; a repeat while the first is still running is a 409." });
   if (op.etag === "if-match") headerParams["If-Match"] = z.string().optional().meta({ description: "The ETag from GET; the save is refused with 412 when it no longer matches." });
   return {
     operationId: op.id,
@@ -97,12 +98,18 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
         version: pkg.version,
         description:
           "Manage Conveyor workspaces (factories), lines, automations (apps), runs, tasks (orders), intakes, connections and usage.\n\n" +
+          "**Names in the API and in the app.** The paths use their own words for three things; everything else has the same name:\n\n" +
+          "| API (path) | App (screen) |\n|---|---|\n" +
+          "| factory (`/factories`) | workspace |\n" +
+          "| app (`/factories/{factoryId}/apps`) | automation |\n" +
+          "| order (`/factories/{factoryId}/orders`) | task |\n" +
+          "| line, run, intake, connection, usage | the same |\n\n" +
           "Authenticate with `Authorization: Bearer <API key>`. A key has one role (viewer < operator < editor < admin; see `x-minimum-role` on each operation) and optionally a list of workspaces; other workspaces answer 404.\n\n" +
           "Errors are RFC 9457 `application/problem+json`. Lists take `limit` (1–200, default 50) and an opaque `cursor`, and answer `{ data, nextCursor }`.",
       },
       servers: [{ url: serverUrl }],
       security: [{ bearerAuth: [] }],
-      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog", "As code"].map((name) => ({ name })),
+      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog", "Settings", "As code"].map((name) => ({ name })),
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Organization API key `cvk_<prefix>_<secret>`." } } },
       paths,
     },

@@ -1,6 +1,7 @@
 /** One REST operation: the single description that drives validation (api-route.ts) and the OpenAPI document (openapi.ts). */
 import type { z } from "zod";
 import type { ApiKeyRole } from "../auth/permissions";
+import { doorRule, minimumRole } from "../auth/door-permissions";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const HTTP_METHODS: HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -18,7 +19,7 @@ export interface Operation<
   tag: string;
   summary: string;
   description?: string;
-  /** Lowest API key role allowed (services check again, with the workspace). */
+  /** Lowest API key role allowed: read from the door permission table (auth/door-permissions.ts) by `rest:<id>`. */
   role: ApiKeyRole;
   params?: P;
   query?: Q;
@@ -37,7 +38,9 @@ export interface Operation<
 }
 
 export function defineOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  op: Operation<P, Q, B, R>,
+  op: Omit<Operation<P, Q, B, R>, "role">,
 ): Operation<P, Q, B, R> {
-  return op;
+  const rule = doorRule(`rest:${op.id}`);
+  if (!rule) throw new Error(`REST operation ${op.id} has no entry in the door permission table (server/auth/door-permissions.ts)`);
+  return { ...op, role: minimumRole(rule) as ApiKeyRole };
 }

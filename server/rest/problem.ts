@@ -14,22 +14,38 @@ export function zodProblems(error: ZodError, prefix: string[] = []): FieldProble
   });
 }
 
-export function problemResponse(
-  code: ErrorCode,
-  detail: string,
-  opts: { errors?: FieldProblem[]; headers?: Record<string, string>; instance?: string; requestId?: string } = {},
-): Response {
-  const status = ERROR_STATUS[code];
-  const body = {
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  instance?: string;
+  requestId?: string;
+  errors?: FieldProblem[];
+}
+
+/** The one problem body every door answers with (REST, webhooks, the front door). */
+export function problemBody(code: ErrorCode, detail: string, opts: { errors?: FieldProblem[]; instance?: string; requestId?: string } = {}): ProblemBody {
+  return {
     type: PROBLEM_BASE + code,
     title: ERROR_TITLES[code],
-    status,
+    status: ERROR_STATUS[code],
     detail,
     code,
     ...(opts.instance ? { instance: opts.instance } : {}),
     ...(opts.requestId ? { requestId: opts.requestId } : {}),
     ...(opts.errors?.length ? { errors: opts.errors } : {}),
   };
+}
+
+export function problemResponse(
+  code: ErrorCode,
+  detail: string,
+  opts: { errors?: FieldProblem[]; headers?: Record<string, string>; instance?: string; requestId?: string } = {},
+): Response {
+  const status = ERROR_STATUS[code];
+  const body = problemBody(code, detail, opts);
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/problem+json", ...(opts.requestId ? { "x-request-id": opts.requestId } : {}), ...opts.headers },

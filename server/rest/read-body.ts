@@ -1,5 +1,6 @@
-/** Reads a JSON request body: 415 unless JSON, 413 over the limit, 400 when malformed. Empty → undefined. */
+/** Reads a JSON request body: 415 unless JSON, 413 over the limit, 400 when malformed or nested deeper than MAX_JSON_DEPTH. Empty → undefined. */
 import { AppError } from "../errors";
+import { hasNulEscape, jsonDepth, MAX_JSON_DEPTH, NUL_MESSAGE, tooDeepMessage } from "../http/json-depth";
 
 export function isJsonContentType(ct: string | null): boolean {
   if (!ct) return false;
@@ -32,6 +33,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (!isJsonContentType(request.headers.get("content-type"))) {
     throw new AppError("unsupported_media_type", `Send the body as JSON with \`Content-Type: application/json\` (got ${request.headers.get("content-type") ?? "none"}).`);
   }
+  if (jsonDepth(raw) > MAX_JSON_DEPTH) throw new AppError("bad_request", tooDeepMessage(), [{ path: "", message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+  if (hasNulEscape(raw)) throw new AppError("bad_request", NUL_MESSAGE, [{ path: "", message: "NUL character" }]);
   try {
     return { value: JSON.parse(raw), raw };
   } catch (e) {

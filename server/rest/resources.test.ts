@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppDeps } from "../deps";
+import type { TestDeps } from "../testing";
 import { OVER_HTTP, startRestTarget, type RestTarget } from "./testing/target";
 import type { RestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
@@ -10,11 +10,9 @@ import { insertAutomation } from "./testing/automation-fixture";
 import { ALL_OPERATIONS } from "./openapi";
 import { roleRank } from "../auth/permissions";
 import { createTaskFromIntake } from "../services/tasks/create-task";
-import { intakes } from "@/db/schema";
-import { eq } from "drizzle-orm";
 
 let target: RestTarget;
-let deps: AppDeps;
+let deps: TestDeps;
 let api: RestClient;
 let s: Seed;
 
@@ -49,11 +47,11 @@ describe("factories", () => {
 
 describe("lines", () => {
   it("creates, reads, updates and deletes lines; checks steps; refuses deletion while tasks are open", async () => {
-    const appId = insertAutomation(deps, s.ws);
+    const appId = await insertAutomation(deps, s.ws);
     const bad = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: "aut_nope" }] } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe("steps.0.appId");
-    const foreign = insertAutomation(deps, s.other);
+    const foreign = await insertAutomation(deps, s.other);
     expect((await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: foreign }] } })).status).toBe(422);
     const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Triage", steps: [{ name: "first", appId }] } });
     expect(line.status).toBe(201);
@@ -109,7 +107,7 @@ describe("orders", () => {
   });
 
   it("runs a task along a line: open starts step 1 and the timeline shows the step's run", async () => {
-    const appId = insertAutomation(deps, s.ws, "Instant");
+    const appId = await insertAutomation(deps, s.ws, "Instant");
     const line = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Auto", steps: [{ name: "one", appId }] } })).body;
     const t = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: line.id, title: "go", status: "open" } });
     expect(t.status).toBe(201);
@@ -163,11 +161,11 @@ describe("intakes", () => {
     const listed = list.body.data.find((i: { id: string }) => i.id === created.body.id);
     expect(listed).toMatchObject({ kind: "webhook", lineId, eventCount: 0 });
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
-    const row = deps.db.select().from(intakes).where(eq(intakes.id, created.body.id)).get()!;
+    const row = (await deps.store.intakes.get(s.ws, created.body.id))!;
     expect(row.secretEnc).not.toContain(created.body.secret);
-    const order = createTaskFromIntake(deps, null, row, { title: "From webhook", data: { a: 1 } });
+    const order = await deps.store.tx((st) => createTaskFromIntake(deps, st, row, { title: "From webhook", data: { a: 1 } }));
     expect(order).toMatchObject({ title: "From webhook", data: { a: 1 }, status: "draft", intakeId: row.id });
-    const fallback = createTaskFromIntake(deps, null, row, [1, 2]);
+    const fallback = await deps.store.tx((st) => createTaskFromIntake(deps, st, row, [1, 2]));
     expect(fallback.data).toEqual([1, 2]);
     expect(fallback.title).toContain("Alerts");
     expect((await api.delete(`/api/v1/factories/${s.ws}/intakes/${created.body.id}`, { key: s.keys.editor })).status).toBe(204);
@@ -224,6 +222,13 @@ describe("catalog and OpenAPI", () => {
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toContain("text/html");
     expect(docs.text).toContain("/api/v1/openapi.json");
+    // The viewer's hosted extras (Ask AI, Generate MCP, the toolbar with Deploy) are switched off.
+    const config = JSON.parse(/createApiReference\('#app', (\{[\s\S]*?\})\)/.exec(docs.text)![1]!);
+    expect(config).toMatchObject({ agent: { disabled: true }, mcp: { disabled: true }, showDeveloperTools: "never" });
+    // The introduction maps the API's words to the app's.
+    expect(res.body.info.description).toMatch(/\| factory \(`\/factories`\) \| workspace \|/);
+    expect(res.body.info.description).toMatch(/\| app .*\| automation \|/);
+    expect(res.body.info.description).toMatch(/\| order .*\| task \|/);
   });
 
   it("answers JSON 404s for unknown paths and 405 with Allow for wrong methods", async () => {

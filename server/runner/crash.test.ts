@@ -17,12 +17,12 @@ import { waitFor } from "./testing/wait";
 
 registerStubs();
 const children: ChildProcess[] = [];
-afterEach(() => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
+afterEach(async () => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
 
-function spawnWorker(file: string, key: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+function spawnWorker(shared: Record<string, string>, key: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/runner/testing/worker-child.ts"], {
     cwd: process.cwd(),
-    env: { ...process.env, DB_FILE: file, SECRET_HEX: key, ...env },
+    env: { ...process.env, ...shared, SECRET_HEX: key, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);
@@ -32,31 +32,32 @@ function spawnWorker(file: string, key: string, env: Record<string, string> = {}
   });
 }
 
-function setup() {
+async function setup() {
   const key = randomBytes(32);
-  const deps = createTestDeps({ box: createSecretBox(key) });
-  return { deps, key: key.toString("hex"), ws: seedWorkspace(deps) };
+  const deps = await createTestDeps({ box: createSecretBox(key) });
+  return { deps, key: key.toString("hex"), ws: await seedWorkspace(deps) };
 }
 
-const q = (deps: ReturnType<typeof createTestDeps>, sql: string, ...args: unknown[]) => deps.db.$client.prepare(sql).all(...args) as Array<Record<string, unknown>>;
+const q = (deps: Awaited<ReturnType<typeof createTestDeps>>, sql: string, ...args: unknown[]) => deps.sql<Record<string, unknown>>(sql, ...args);
+const n = async (deps: Awaited<ReturnType<typeof createTestDeps>>, sql: string, ...args: unknown[]) => Number((await q(deps, sql, ...args))[0]!.n);
 
 describe("runner processes", () => {
   it("finishes every run after a worker is killed with SIGKILL mid-run; completed steps never run again", async () => {
-    const { deps, key, ws } = setup();
+    const { deps, key, ws } = await setup();
     const marks = path.join(deps.dir, "marks.log");
     const step = { key: "stub.mark", config: { file: marks, sleepMs: 120 } };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([step, step, step]));
     for (let i = 0; i < 16; i++) await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
 
-    const first = await spawnWorker(deps.file, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
-    await waitFor(() => (q(deps, "select count(*) as n from run_steps where status = 'succeeded'")[0]!.n as number) >= 12, 20_000, "progress");
+    const first = await spawnWorker(deps.childEnv, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
+    await waitFor(async () => (await n(deps, "select count(*) as n from run_steps where status = 'succeeded'")) >= 12, 20_000, "progress");
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
-    const doneBeforeKill = new Set(q(deps, "select id from run_steps where status = 'succeeded'").map((r) => r.id as string));
-    expect(q(deps, "select count(*) as n from runs where status in ('succeeded','failed')")[0]!.n).toBeLessThan(16);
+    const doneBeforeKill = new Set((await q(deps, "select id from run_steps where status = 'succeeded'")).map((r) => r.id as string));
+    expect((await n(deps, "select count(*) as n from runs where status in ('succeeded','failed')"))).toBeLessThan(16);
 
-    const second = await spawnWorker(deps.file, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
-    await waitFor(() => (q(deps, "select count(*) as n from runs where status = 'succeeded'")[0]!.n as number) === 16, 40_000, "all runs");
+    const second = await spawnWorker(deps.childEnv, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
+    await waitFor(async () => (await n(deps, "select count(*) as n from runs where status = 'succeeded'")) === 16, 40_000, "all runs");
     second.kill("SIGTERM");
     await new Promise((r) => second.once("exit", r));
 
@@ -65,23 +66,23 @@ describe("runner processes", () => {
     for (const id of bySecond) expect(doneBeforeKill.has(id), `completed step ${id} ran again`).toBe(false);
     const perStep = new Map<string, number>();
     for (const [, id] of lines) perStep.set(id!, (perStep.get(id!) ?? 0) + 1);
-    const succeeded = q(deps, "select id from run_steps where status = 'succeeded'");
+    const succeeded = await q(deps, "select id from run_steps where status = 'succeeded'");
     expect(succeeded).toHaveLength(48);
     for (const r of succeeded) expect(perStep.get(r.id as string)).toBeGreaterThanOrEqual(1);
     const twice = [...perStep.values()].filter((n) => n > 1).length;
     expect(twice).toBeLessThanOrEqual(4); // only steps in flight at the kill (concurrency 4) may have run twice
-    expect(q(deps, "select count(*) as n from jobs")[0]!.n).toBe(0);
-    deps.close();
+    expect((await n(deps, "select count(*) as n from jobs"))).toBe(0);
+    await deps.close();
   }, 90_000);
 
   it("two workers on one database never claim the same step", async () => {
-    const { deps, key, ws } = setup();
+    const { deps, key, ws } = await setup();
     const marks = path.join(deps.dir, "marks.log");
     const step = { key: "stub.mark", config: { file: marks, sleepMs: 5 } };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { ...linearGraph([step, step]), concurrency: 1000 });
-    const [w1, w2] = await Promise.all([spawnWorker(deps.file, key, { CONCURRENCY: "8" }), spawnWorker(deps.file, key, { CONCURRENCY: "8" })]);
+    const [w1, w2] = await Promise.all([spawnWorker(deps.childEnv, key, { CONCURRENCY: "8" }), spawnWorker(deps.childEnv, key, { CONCURRENCY: "8" })]);
     for (let i = 0; i < 150; i++) await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
-    await waitFor(() => (q(deps, "select count(*) as n from runs where status = 'succeeded'")[0]!.n as number) === 150, 60_000, "all runs");
+    await waitFor(async () => (await n(deps, "select count(*) as n from runs where status = 'succeeded'")) === 150, 60_000, "all runs");
     w1.kill("SIGTERM");
     w2.kill("SIGTERM");
     await Promise.all([new Promise((r) => w1.once("exit", r)), new Promise((r) => w2.once("exit", r))]);
@@ -90,6 +91,6 @@ describe("runner processes", () => {
     expect(new Set(lines.map((l) => l[1])).size).toBe(300);
     const pids = new Set(lines.map((l) => l[0]));
     expect(pids.size).toBe(2); // both did work
-    deps.close();
+    await deps.close();
   }, 90_000);
 });

@@ -1,28 +1,24 @@
 /**
  * Runs one step: resolve the node's config against the message chain, parse it with the
- * component's schema, call `run(ctx)` (no transaction open), then record the outcome in one
- * group-committed transaction: the step row, the job removed or rescheduled, the next steps'
- * jobs (leased to this worker so it continues the chain without another claim), and the run
- * finished when nothing is left. The only place a component's `run` is called.
+ * component's schema, call `run(ctx)` (no transaction open), then record the outcome with one
+ * `engine.commitStep` (the step row, its job completed or rescheduled, the next steps queued and
+ * leased to this worker so it continues the chain locally, the run finished when nothing is left),
+ * fenced by the claim's token. The only place a component's `run` is called.
  */
 import type { AppDeps } from "../deps";
-import { openConfigSecrets } from "../services/automations/node-secrets";
 import { recordStepMetrics } from "../observability/metrics";
-import type { Db } from "@/db/client";
-import { groupCommitter } from "@/db/group-commit";
-import { envelope, type AnyComponent, type ComponentResult, type ConnectionHandle, type Envelope, type Logger } from "@/integrations/core/define";
+import type { Envelope, RunRow, StepCommit, StepJob, StepLog } from "@/db/engine";
+import type { StepAttempt, StepOrigin } from "@/db/types";
+import { envelope, withLegacyDefaults, type AnyComponent, type ComponentResult, type Logger } from "@/integrations/core/define";
 import { ExpressionError, resolveExpressions } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
 import { createHttpClient } from "@/integrations/core/http";
 import { findComponent } from "@/integrations/registry";
-import type { StepAttempt } from "@/db/schema";
-import { completeRunIfDone, finishRun } from "./finalize-run";
-import { getVersionGraph } from "./graph-cache";
+import { getVersionGraph, nodeInfoOf, pinnedOutputs, type IndexedGraph } from "../graphs";
+import { countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
+import type { RunnerHooks } from "./hooks";
 import { maskInputs } from "./mask";
-import { completeJob, insertStepJob, rescheduleJob, type StepJob } from "./queue";
 import { retryDelayMs, type RetryOptions } from "./retry-policy";
-import { loadChainSteps, loadEventEnvelope, loadExistingStep, loadRun, stepStatements, writeStep, type RunRow, type StepLog } from "./step-store";
-import { countUsage } from "./usage";
 
 export interface ExecutorOptions {
   owner: string;
@@ -30,8 +26,9 @@ export interface ExecutorOptions {
   retry: RetryOptions;
   stepTimeoutMs: number;
   maxEnvelopeBytes: number;
-  /** Loads a connection handle (decrypted) for a node. */
-  loadConnection(connectionId: string): Promise<ConnectionHandle>;
+  hooks: RunnerHooks;
+  /** A step whose worker stopped this many times while running it fails instead of resuming again. */
+  quarantineAfter: number;
   /** Registers the step's abort controller so a cancel can stop it. */
   track(runId: string, controller: AbortController): () => void;
 }
@@ -48,6 +45,21 @@ export interface LocalItem {
   run?: RunRow;
   chain?: Chain;
   fresh?: boolean;
+  /** A test run's start node and scope, carried along like `run` (null: a production run). */
+  test?: TestScope | null;
+}
+
+/** Where a test run started and whether only that step runs (see db/schema/runs.ts `runs.test`). */
+export interface TestScope {
+  nodeId: string;
+  single: boolean;
+}
+
+/** What happened, for the runner loop. */
+export interface StepResult {
+  next: LocalItem[];
+  /** The run ended (finished by this step) and needs its follow-ups. */
+  finished?: { runId: string; status: "succeeded" | "failed" | "cancelled" };
 }
 
 type Outcome =
@@ -57,6 +69,7 @@ type Outcome =
   | { kind: "error"; message: string; retryable: boolean; retryAfterMs?: number };
 
 const MAX_LOGS = 200;
+const ACTIVE = ["running", "waiting", "queued"];
 
 /** Abort reason used when a worker stops and cannot wait any longer: the step is given back, not failed. */
 export class ShutdownAbort extends Error {
@@ -74,29 +87,33 @@ function stepLogger(logs: StepLog[], base: Logger, fields: Record<string, unknow
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
-export async function executeStep(deps: AppDeps, item: LocalItem, opts: ExecutorOptions): Promise<LocalItem[]> {
-  const { db } = deps;
+export async function executeStep(deps: AppDeps, item: LocalItem, opts: ExecutorOptions): Promise<StepResult> {
+  const engine = deps.store.engine;
   const job = item.job;
-  const run = item.run ?? loadRun(db, job.runId);
-  if (!run || !["running", "waiting", "queued"].includes(run.status)) {
-    await groupCommitter(db).run((tx) => completeJob(tx, job.id));
-    return [];
+  const run = item.run ?? (await engine.loadRun(job.runId));
+  const base = { job, owner: opts.owner, leaseMs: opts.leaseMs };
+  if (!run || !ACTIVE.includes(run.status)) {
+    if (run) await engine.commitStep({ ...base, now: deps.now(), run, step: cancelledStep(job, run, deps.now()), queue: { kind: "complete" }, runEffect: { kind: "none" }, nodeInfo: nodeInfoOf(undefined) });
+    return { next: [] };
   }
-  let graph: ReturnType<typeof getVersionGraph>;
+  let graph: IndexedGraph;
   try {
-    graph = getVersionGraph(db, run.automationId, run.version);
+    graph = await getVersionGraph(deps.store, run.automationId, run.version);
   } catch {
     // The automation (or its workspace) was deleted while work was queued: end the run.
-    await groupCommitter(db).run((tx) => {
-      completeJob(tx, job.id);
-      finishRun(tx, run, "failed", { message: "The automation was deleted", code: "automation_deleted" }, deps.now());
-    });
-    return [];
+    const finished = await deps.store.runs.finish(run.id, "failed", { message: "The automation was deleted", code: "automation_deleted" }, deps.now(), nodeInfoOf(undefined));
+    if (finished) countFinishedRun(run, "failed", deps.now());
+    return { next: [], finished: finished ? { runId: run.id, status: "failed" } : undefined };
   }
   const node = graph.byId.get(job.nodeId);
   const unit: AnyComponent | undefined = node ? findComponent(node.key) : undefined;
-  const existing = item.fresh ? undefined : loadExistingStep(db, job.id);
-  const chain: Chain = item.chain ?? { trigger: loadEventEnvelope(db, run.eventId), steps: loadChainSteps(db, job.parentStepId) };
+  // Test runs only: where the test started (that node always really runs), and the pinned outputs that
+  // stand in for the other nodes after it. A production run never reads pinned data.
+  const test = run.mode === "test" ? (item.test !== undefined ? item.test : ((await deps.store.runs.get(run.id))?.test ?? null)) : null;
+  const pin = test && node && node.id !== test.nodeId && graph.pinned.has(node.id) ? (await pinnedOutputs(deps.store, run.automationId, run.version)).get(node.id) : undefined;
+  let origin: StepOrigin | null = null;
+  const existing = item.fresh ? undefined : await engine.loadStep(job.id);
+  const chain: Chain = item.chain ?? { trigger: await engine.loadEvent(run.eventId), steps: await engine.loadChain(job.parentStepId) };
   const startedAt = deps.now();
   const logs: StepLog[] = existing?.logs ?? [];
   let input: unknown = null;
@@ -104,7 +121,15 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
 
   if (!node || !unit) {
     outcome = { kind: "error", retryable: false, message: node ? `Unknown component "${node.key}"` : `Node ${job.nodeId} is not in version ${run.version}` };
+  } else if (pin) {
+    outcome = { kind: "emit", output: { ...pin.output, data: pin.output.data ?? null } };
+    origin = { kind: "pinned", version: run.version };
+    logs.push({ at: startedAt.toISOString(), level: "info", message: "test run: emitted this node's pinned output instead of running it" });
+  } else if (job.stops >= opts.quarantineAfter) {
+    // Its process died or hung while running it, again and again: resuming it would take the next one down too.
+    outcome = { kind: "error", retryable: false, message: `this step stopped its worker ${job.stops} times (its process died or hung while running it), so it was not run again` };
   } else {
+    if (job.stops > 0) logs.push({ at: startedAt.toISOString(), level: "warn", message: `resumed: the worker running this step stopped (${job.stops} of ${opts.quarantineAfter} allowed)` });
     const controller = new AbortController();
     const untrack = opts.track(run.id, controller);
     let timedOut = false;
@@ -121,14 +146,14 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     });
     aborted.catch(() => undefined);
     try {
-      const resolved = await resolveExpressions(openConfigSecrets(deps.box, node.config), chain, { plain: true });
+      const resolved = withLegacyDefaults(unit, await Promise.race([resolveExpressions(opts.hooks.openSecrets(node.config), chain, { plain: true, signal }), aborted]));
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
       if (!parsed.success) {
         const first = parsed.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.map(String).join(".") || "config"}: ${i.message}`).join("; ");
         throw Object.assign(new Error(`invalid input after resolving expressions: ${first}`), { permanent: true });
       }
-      const connection = node.connectionId ? await opts.loadConnection(node.connectionId) : undefined;
+      const connection = node.connectionId ? await opts.hooks.loadConnection(node.connectionId) : undefined;
       if (unit.needsConnection !== false && !connection) throw Object.assign(new Error("this step needs a connection"), { permanent: true });
       const log = stepLogger(logs, deps.log, { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: node.id });
       const now = () => deps.now();
@@ -157,7 +182,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     } catch (e) {
       if (e instanceof ShutdownAbort || signal.reason instanceof ShutdownAbort) throw new ShutdownAbort(); // not an outcome: the job is released
       const err = e as Error & { permanent?: boolean };
-      const message = e instanceof ExpressionError ? `expression in ${e.field} failed: ${e.message.slice(e.field.length + 2)}` : err.message;
+      const message = e instanceof ExpressionError ? `expression in ${e.field} ${e.stopped ? "stopped" : "failed"}: ${e.reason}` : err.message;
       outcome = { kind: "error", message, retryable: !err.permanent && isRetryable(e), retryAfterMs: retryAfterOf(e) };
     } finally {
       clearTimeout(timer);
@@ -175,68 +200,80 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const finishedAt = deps.now();
   const attempt: StepAttempt = { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), durationMs: finishedAt.getTime() - startedAt.getTime() };
   if (outcome.kind === "error") Object.assign(attempt, { error: outcome.message, retryable: outcome.retryable });
-  recordStepMetrics(node?.key ?? "unknown", outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind, attempt.durationMs ?? 0);
-  const attempts = [...(existing?.attempts ?? []), attempt];
+  if (outcome.kind === "error") deps.log[outcome.retryable ? "warn" : "error"]("step failed", { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: job.nodeId, key: node?.key, attempt: job.attempts, retryable: outcome.retryable, reason: outcome.message.slice(0, 500) });
+  if (!origin) recordStepMetrics(node?.key ?? "unknown", outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind, attempt.durationMs ?? 0);
+  // A pinned node did not run: no attempt. Otherwise the wait since a failed attempt is waiting between retries.
+  const previous = existing?.attempts.at(-1);
+  const waitedMs = previous?.error && previous.finishedAt ? Math.max(0, startedAt.getTime() - Date.parse(previous.finishedAt)) : 0;
+  const attempts = origin ? (existing?.attempts ?? []) : [...(existing?.attempts ?? []), attempt];
   const maxAttempts = unit?.retry?.maxAttempts ?? opts.retry.maxAttempts;
-  const base = {
+  const now = deps.now();
+  const iso = now.toISOString();
+  const row = {
     id: job.id, runId: run.id, nodeId: job.nodeId, name: node?.name ?? job.nodeId, key: node?.key ?? "unknown", parentStepId: job.parentStepId,
-    input, attempts, logs, createdAt: existing?.createdAt ?? startedAt.toISOString(), startedAt: existing?.startedAt ?? startedAt.toISOString(),
+    input, attempts, logs, createdAt: existing?.createdAt ?? startedAt.toISOString(), startedAt: existing?.startedAt ?? startedAt.toISOString(), origin,
   };
-
-  return groupCommitter(db).run((tx: Db): LocalItem[] => {
-    const current = stepStatements(tx).runStatus.get(run.id) as { status: string } | undefined;
-    const now = deps.now();
-    const iso = now.toISOString();
-    if (!current || !["running", "waiting", "queued"].includes(current.status)) {
-      writeStep(tx, { ...base, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso });
-      completeJob(tx, job.id);
-      return [];
-    }
-    switch (outcome.kind) {
-      case "emit": {
-        writeStep(tx, { ...base, status: "succeeded", output: outcome.output, state: null, error: null, finishedAt: iso });
-        completeJob(tx, job.id);
-        countUsage(run.workspaceId, "steps.succeeded", 1, now);
-        const next: LocalItem[] = [];
-        // The chain holds plain JSON only (expressions skip their defensive copy): re-parse the output once.
-        const nextChain: Chain = { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(JSON.stringify(outcome.output)) } };
-        for (const child of graph.children.get(job.nodeId) ?? []) {
-          const id = insertStepJob(tx, { runId: run.id, automationId: run.automationId, nodeId: child, parentStepId: job.id, at: now.getTime(), leaseOwner: opts.owner, leaseUntil: now.getTime() + opts.leaseMs });
-          next.push({ run: { ...run, status: "running" }, job: { id, runId: run.id, automationId: run.automationId, nodeId: child, parentStepId: job.id, attempts: 1, runStatus: "running" }, chain: nextChain, fresh: true });
-        }
-        if (!next.length) completeRunIfDone(tx, run, now);
-        return next;
-      }
-      case "stop":
-        logs.push({ at: iso, level: "info", message: `branch stopped${outcome.reason ? `: ${outcome.reason}` : ""}` });
-        writeStep(tx, { ...base, status: "skipped", output: null, state: null, error: null, finishedAt: iso });
-        completeJob(tx, job.id);
-        countUsage(run.workspaceId, "steps.skipped", 1, now);
-        completeRunIfDone(tx, run, now);
-        return [];
-      case "wait": {
-        logs.push({ at: iso, level: "info", message: outcome.reason ?? `waiting ${outcome.delayMs} ms` });
-        writeStep(tx, { ...base, status: "waiting", output: null, state: outcome.state, error: null, finishedAt: null });
-        rescheduleJob(tx, job.id, now.getTime() + outcome.delayMs, true);
-        const s = stepStatements(tx);
-        if ((s.leasedOthers.get(run.id, job.id) as { n: number }).n === 0) s.setRunStatus.run("waiting", iso, run.id);
-        return [];
-      }
-      case "error": {
-        if (outcome.retryable && job.attempts < maxAttempts) {
-          const delay = retryDelayMs(job.attempts, opts.retry, outcome.retryAfterMs);
-          logs.push({ at: iso, level: "warn", message: `attempt ${job.attempts} failed, retrying in ${delay} ms: ${outcome.message}` });
-          writeStep(tx, { ...base, status: "queued", output: null, state: existing?.state ?? null, error: outcome.message, finishedAt: null });
-          rescheduleJob(tx, job.id, now.getTime() + delay);
-          return [];
-        }
+  const commit: Omit<StepCommit, "step" | "queue" | "runEffect"> = { ...base, now, run, nodeInfo: nodeInfoOf(graph) };
+  let c: StepCommit;
+  let counted: string | undefined;
+  switch (outcome.kind) {
+    case "emit":
+      c = {
+        ...commit, step: { ...row, status: "succeeded", output: outcome.output, state: null, error: null, finishedAt: iso }, queue: { kind: "complete" },
+        children: test?.single ? [] : (graph.children.get(job.nodeId) ?? []), runEffect: { kind: "completeIfDone" },
+      };
+      counted = "steps.succeeded";
+      break;
+    case "stop":
+      logs.push({ at: iso, level: "info", message: `branch stopped${outcome.reason ? `: ${outcome.reason}` : ""}` });
+      c = { ...commit, step: { ...row, status: "skipped", output: null, state: null, error: null, finishedAt: iso }, queue: { kind: "complete" }, runEffect: { kind: "completeIfDone" } };
+      counted = "steps.skipped";
+      break;
+    case "wait":
+      logs.push({ at: iso, level: "info", message: outcome.reason ?? `waiting ${outcome.delayMs} ms` });
+      c = {
+        ...commit, step: { ...row, status: "waiting", output: null, state: outcome.state, error: null, finishedAt: null },
+        queue: { kind: "reschedule", atMs: now.getTime() + outcome.delayMs, resetAttempts: true }, runEffect: { kind: "waitingIfIdle" },
+      };
+      break;
+    case "error":
+      if (outcome.retryable && job.attempts < maxAttempts) {
+        const delay = retryDelayMs(job.attempts, opts.retry, outcome.retryAfterMs);
+        logs.push({ at: iso, level: "warn", message: `attempt ${job.attempts} failed, retrying in ${delay} ms: ${outcome.message}` });
+        c = {
+          ...commit, step: { ...row, status: "queued", output: null, state: existing?.state ?? null, error: outcome.message, finishedAt: null },
+          queue: { kind: "reschedule", atMs: now.getTime() + delay, resetAttempts: false }, runEffect: { kind: "none" },
+        };
+      } else {
         const message = outcome.retryable ? `${outcome.message} (gave up after ${job.attempts} attempts)` : outcome.message;
-        writeStep(tx, { ...base, status: "failed", output: null, state: null, error: message, finishedAt: iso });
-        completeJob(tx, job.id);
-        countUsage(run.workspaceId, "steps.failed", 1, now);
-        finishRun(tx, run, "failed", { message: `${node?.name ?? job.nodeId}: ${message}`, nodeId: job.nodeId }, now);
-        return [];
+        c = {
+          ...commit, step: { ...row, status: "failed", output: null, state: null, error: message, finishedAt: iso }, queue: { kind: "complete" },
+          runEffect: { kind: "fail", error: { message: `${node?.name ?? job.nodeId}: ${message}`, nodeId: job.nodeId } },
+        };
+        counted = "steps.failed";
       }
-    }
-  });
+      break;
+  }
+  const result = await engine.commitStep(c);
+  if (result.kind !== "ok") return { next: [] };
+  if (run.mode !== "test") {
+    if (counted) countUsage(run.workspaceId, counted, 1, now);
+    if (!origin) countStepAttempt(run.workspaceId, { durationMs: attempt.durationMs ?? 0, waitedMs }, now);
+  }
+  if (result.finished) countFinishedRun(run, result.finished.status, now);
+  // The chain holds plain JSON only (expressions skip their defensive copy): re-parse the output once.
+  const nextChain: Chain | undefined =
+    outcome.kind === "emit" && result.next.length ? { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(JSON.stringify(outcome.output)) } } : undefined;
+  return {
+    next: result.next.map((j) => ({ job: j, run: { ...run, status: "running" }, chain: nextChain, fresh: true, test })),
+    finished: result.finished ? { runId: run.id, status: result.finished.status } : undefined,
+  };
+}
+
+function cancelledStep(job: StepJob, run: RunRow, now: Date) {
+  const iso = now.toISOString();
+  return {
+    id: job.id, runId: run.id, nodeId: job.nodeId, name: job.nodeId, key: "unknown", parentStepId: job.parentStepId, status: "cancelled" as const,
+    input: null, output: null, state: null, attempts: [], logs: [], error: "run was cancelled", createdAt: iso, startedAt: null, finishedAt: iso,
+  };
 }

@@ -1,112 +1,97 @@
 /**
  * Housekeeping, run by every runner about once a second (cheap when there is nothing to do):
- * usage counters flushed, schedule triggers fired (deduplicated per tick, so several processes
- * fire each tick once), and less often: run history pruned by age and count, the WAL
- * checkpointed, trigger `maintain` (upstream registrations that expire).
+ * usage counters flushed, schedule triggers fired (a guarded update per tick, so of several processes
+ * exactly one fires each tick), follow-ups a dead process left behind, and less often: run history
+ * pruned by age and count, trigger `maintain` (upstream registrations that expire).
  */
 import type { AppDeps } from "../deps";
 import { findTrigger } from "@/integrations/registry";
-import { envelope } from "@/integrations/core/define";
-import { maintainTriggers } from "../services/automations/trigger-lifecycle";
-import { createRunInTx } from "./create-run";
-import { getVersionGraph } from "./graph-cache";
-import { notifyWork } from "./signal";
-import { flushUsage } from "./usage";
+import { envelope, withLegacyDefaults } from "@/integrations/core/define";
+import { getVersionGraph } from "../graphs";
+import { countCreatedRun, flushUsage } from "../usage-counters";
+import { runFollowups } from "./follow-ups";
+import type { RunnerHooks } from "./hooks";
 
 export interface MaintenanceOptions {
   retentionDays: number;
   retentionCount: number;
   pruneEveryMs: number;
   maintainEveryMs: number;
+  /** Follow-ups older than this are taken over (their process died). */
+  followupGraceMs: number;
 }
 
-const DEFAULTS: MaintenanceOptions = { retentionDays: 30, retentionCount: 10_000, pruneEveryMs: 60_000, maintainEveryMs: 3_600_000 };
+const DEFAULTS: MaintenanceOptions = { retentionDays: 30, retentionCount: 10_000, pruneEveryMs: 60_000, maintainEveryMs: 3_600_000, followupGraceMs: 10_000 };
 const last = new WeakMap<object, { prune: number; maintain: number }>();
 
-export async function runMaintenance(deps: AppDeps, partial: Partial<MaintenanceOptions> = {}): Promise<void> {
+export async function runMaintenance(deps: AppDeps, hooks: RunnerHooks, partial: Partial<MaintenanceOptions> = {}): Promise<void> {
   const opts = { ...DEFAULTS, ...partial };
-  flushUsage(deps.db);
-  fireSchedules(deps);
-  const l = last.get(deps.db) ?? { prune: Date.now(), maintain: 0 };
-  last.set(deps.db, l);
+  await flushUsage(deps.store);
+  await fireSchedules(deps);
+  await resumeFollowups(deps, hooks, opts.followupGraceMs);
+  const l = last.get(deps.store) ?? { prune: Date.now(), maintain: 0 };
+  last.set(deps.store, l);
   if (Date.now() - l.prune >= opts.pruneEveryMs) {
     l.prune = Date.now();
-    pruneHistory(deps, opts);
-    // Safety net; the checkpointer thread (db/checkpointer.ts) normally keeps the WAL short.
-    deps.db.$client.pragma("wal_checkpoint(PASSIVE)");
+    await pruneHistory(deps, opts);
   }
   if (Date.now() - l.maintain >= opts.maintainEveryMs) {
     l.maintain = Date.now();
-    await maintainTriggers(deps);
+    await hooks.maintainTriggers();
   }
 }
 
-type ScheduleIntake = { id: string; ws: string; automationId: string; nodeId: string; config: string };
-
-export function fireSchedules(deps: AppDeps): number {
-  const c = deps.db.$client;
+export async function fireSchedules(deps: AppDeps): Promise<number> {
   const now = deps.now();
-  const due = c
-    .prepare(
-      `select id, workspace_id as ws, automation_id as automationId, node_id as nodeId, config from intakes
-       where kind = 'trigger' and status = 'active' and json_extract(config, '$.nextFireAt') <= ?`,
-    )
-    .all(now.toISOString()) as ScheduleIntake[];
+  const nowIso = now.toISOString();
   let fired = 0;
-  for (const intake of due) {
-    const cfg = JSON.parse(intake.config) as { nextFireAt: string };
-    const a = c.prepare("select version, enabled from automations where id = ?").get(intake.automationId) as { version: number; enabled: number } | undefined;
+  const runIds: string[] = [];
+  for (const due of await deps.store.schedules.due(nowIso)) {
+    const a = await deps.store.versions.head(due.automationId);
     if (!a?.enabled) continue;
-    const graph = getVersionGraph(deps.db, intake.automationId, a.version);
-    const node = graph.byId.get(intake.nodeId);
+    const graph = await getVersionGraph(deps.store, due.automationId, a.version);
+    const node = graph.byId.get(due.nodeId);
     const trigger = node && findTrigger(node.key);
     if (!node || !trigger?.nextFireAt) continue;
-    const parsed = trigger.config.safeParse(node.config);
+    const parsed = trigger.config.safeParse(withLegacyDefaults(trigger, node.config));
     if (!parsed.success) continue;
     const next = trigger.nextFireAt(parsed.data, now);
-    const created = c.transaction(() => {
-      const moved = c
-        .prepare("update intakes set config = json_set(config, '$.nextFireAt', ?), last_event_at = ?, event_count = event_count + 1, updated_at = ? where id = ? and json_extract(config, '$.nextFireAt') = ?")
-        .run(next ? next.toISOString() : "9999-12-31T00:00:00.000Z", now.toISOString(), now.toISOString(), intake.id, cfg.nextFireAt);
-      if (!moved.changes) return null; // another process fired this tick
-      return createRunInTx(deps.db, {
-        workspaceId: intake.ws,
-        automationId: intake.automationId,
+    const created = await deps.store.tx(async (s) => {
+      if (!(await s.schedules.advance(due.id, due.nextFireAt, next ? next.toISOString() : "9999-12-31T00:00:00.000Z", nowIso))) return null; // another process fired this tick
+      return s.runs.create({
+        workspaceId: due.workspaceId,
+        automationId: due.automationId,
         version: a.version,
         triggerNodeId: node.id,
-        graph,
+        firstNodes: graph.children.get(node.id) ?? [],
         source: "schedule",
-        intakeId: intake.id,
-        dedupeScope: intake.id,
-        dedupeKey: `tick:${cfg.nextFireAt}`,
-        envelope: envelope(trigger.outputType, { ...(parsed.data as object), scheduledAt: cfg.nextFireAt }, now),
+        intakeId: due.id,
+        dedupeScope: due.id,
+        dedupeKey: `tick:${due.nextFireAt}`,
+        envelope: envelope(trigger.outputType, { ...(parsed.data as object), scheduledAt: due.nextFireAt }, now),
         at: now,
       });
-    }).immediate();
-    if (created) fired++;
+    });
+    countCreatedRun(due.workspaceId, created, { newEvent: true, at: now });
+    if (created) {
+      fired++;
+      runIds.push(created.runId);
+    }
   }
-  if (fired) notifyWork();
+  if (runIds.length) deps.queue.publish(runIds);
   return fired;
 }
 
+async function resumeFollowups(deps: AppDeps, hooks: RunnerHooks, graceMs: number): Promise<void> {
+  const before = new Date(deps.now().getTime() - graceMs).toISOString();
+  for (const run of await deps.store.runs.followupsDue(before, 50)) {
+    const r = await runFollowups(deps.store, hooks, run.id, deps.now());
+    if (r.handlerRunId) deps.queue.publish([r.handlerRunId]);
+  }
+}
+
 /** Deletes at most 5,000 runs per rule and pass (with their steps), so a pass never stalls the process. */
-export function pruneHistory(deps: AppDeps, opts: Pick<MaintenanceOptions, "retentionDays" | "retentionCount">): number {
-  const c = deps.db.$client;
+export async function pruneHistory(deps: AppDeps, opts: Pick<MaintenanceOptions, "retentionDays" | "retentionCount">): Promise<number> {
   const cutoff = new Date(deps.now().getTime() - opts.retentionDays * 86_400_000).toISOString();
-  const finished = "status in ('succeeded', 'failed', 'cancelled')";
-  let removed = c.prepare(`delete from runs where id in (select id from runs where ${finished} and created_at < ? limit 5000)`).run(cutoff).changes;
-  const over = c
-    .prepare("select automation_id as a, count(*) as n from runs group by automation_id having count(*) > ?")
-    .all(opts.retentionCount) as Array<{ a: string; n: number }>;
-  for (const { a } of over) {
-    removed += c
-      .prepare(
-        `delete from runs where id in (select id from (select id from runs where automation_id = ? and ${finished} order by created_at desc, id desc limit -1 offset ?) limit 5000)`,
-      )
-      .run(a, opts.retentionCount).changes;
-  }
-  if (removed) {
-    c.prepare("delete from events where received_at < ? and id not in (select event_id from runs)").run(cutoff);
-  }
-  return removed;
+  return deps.store.runs.prune(cutoff, opts.retentionCount, 5000);
 }

@@ -1,21 +1,23 @@
 /**
- * The runner: claims due jobs from the durable queue (lease + heartbeat), runs them with bounded
- * per-process concurrency, continues each run's next steps locally, and does the housekeeping
- * (usage flush, schedule ticks, trigger upkeep, history pruning, WAL checkpoints).
+ * The runner: takes claimed step jobs from the work queue (embedded or BullMQ; see db/queue/types.ts),
+ * runs them with bounded per-process concurrency, continues each run's next steps locally, renews
+ * its leases, notices cancels made elsewhere, does the finished runs' follow-ups, and the
+ * housekeeping (usage flush, schedule ticks, trigger upkeep, history pruning).
  * `npm start` runs it in the web process, `conveyor worker` alone; several may share one database.
  */
-import { prepared } from "@/db/prepared";
 import os from "node:os";
 import type { AppDeps } from "../deps";
-import { startCheckpointer } from "@/db/checkpointer";
+import type { StepJob } from "@/db/engine";
 import { newId } from "../ids";
-import { loadConnectionHandle } from "../services/connections/load-connection";
+import { configureExpressionSandbox, type SandboxLimits } from "@/integrations/core/sandbox";
+import { getMetrics } from "../observability/metrics";
+import { registerAbort } from "../run-signals";
+import { flushUsage } from "../usage-counters";
 import { executeStep, ShutdownAbort, type ExecutorOptions, type LocalItem } from "./execute-step";
+import { runFollowups } from "./follow-ups";
+import type { RunnerHooks } from "./hooks";
 import { runMaintenance, type MaintenanceOptions } from "./maintenance";
-import { claimJobs, releaseJob, releaseLeases, renewLeases } from "./queue";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy";
-import { registerAbort, runnerSignal } from "./signal";
-import { flushUsage } from "./usage";
 
 export interface RunnerOptions {
   concurrency?: number;
@@ -25,6 +27,10 @@ export interface RunnerOptions {
   retry?: Partial<RetryOptions>;
   stepTimeoutMs?: number;
   maxEnvelopeBytes?: number;
+  /** A step whose worker stopped this many times while running it fails (quarantine); default 3. */
+  quarantineAfter?: number;
+  /** Limits of `{{ }}` expression evaluation (worker processes, wall time, heap); defaults in integrations/core/sandbox. */
+  expressions?: Partial<Omit<SandboxLimits, "onStop">>;
   /** How long `stop()` waits for in-flight steps before aborting them. */
   stopTimeoutMs?: number;
   maintenance?: Partial<MaintenanceOptions> | false;
@@ -34,21 +40,24 @@ export interface Runner {
   stop(): Promise<void>;
   readonly workerId: string;
   stats(): { inFlight: number; local: number; executed: number };
+  /** False while the runner cannot reach its queue or database (readiness). */
+  healthy(): boolean;
 }
 
-export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner {
+export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOptions = {}): Runner {
   const concurrency = options.concurrency ?? 16;
   const owner = options.workerId ?? `${os.hostname()}:${process.pid}:${newId("w", 6)}`;
   const leaseMs = options.leaseMs ?? 30_000;
-  const pollMs = options.pollMs ?? 100;
   const controllers = new Map<string, Set<AbortController>>();
+  configureExpressionSandbox({ ...options.expressions, onStop: (reason) => getMetrics().expressionStops.inc({ reason }) });
   const exec: ExecutorOptions = {
     owner,
     leaseMs,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     stepTimeoutMs: options.stepTimeoutMs ?? 5 * 60_000,
     maxEnvelopeBytes: options.maxEnvelopeBytes ?? 1024 * 1024,
-    loadConnection: (id) => loadConnectionHandle(deps, id),
+    hooks,
+    quarantineAfter: options.quarantineAfter ?? 3,
     track(runId, c) {
       const set = controllers.get(runId) ?? new Set();
       set.add(c);
@@ -59,106 +68,111 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
       };
     },
   };
+  const consumer = deps.queue.consumer({ owner, leaseMs, pollMs: options.pollMs ?? 100, runs: concurrency });
   const unregisterAbort = registerAbort((runId) => controllers.get(runId)?.forEach((c) => c.abort()));
   const local: LocalItem[] = [];
+  /** Jobs of each run queued or executing here (the queue learns when a run has nothing left here). */
+  const perRun = new Map<string, number>();
   let inFlight = 0;
   let executed = 0;
   let stopping = false;
-  let claimTimer: NodeJS.Timeout | undefined;
+  let healthy = true;
   let idleResolve: (() => void) | undefined;
+
+  const hold = (runId: string, n: number) => {
+    const v = (perRun.get(runId) ?? 0) + n;
+    if (v > 0) perRun.set(runId, v);
+    else {
+      perRun.delete(runId);
+      consumer.idle(runId);
+    }
+  };
 
   const pump = () => {
     while (!stopping && inFlight < concurrency && local.length) start(local.shift()!);
     if (stopping && inFlight === 0) idleResolve?.();
   };
 
+  const followups = (runId: string) => {
+    runFollowups(deps.store, hooks, runId, deps.now())
+      .then((r) => r.handlerRunId && deps.queue.publish([r.handlerRunId]))
+      .catch((e) => deps.log.warn("run follow-ups failed; maintenance retries them", { runId, error: (e as Error).message }));
+  };
+
   const start = (item: LocalItem) => {
     inFlight++;
     executeStep(deps, item, exec)
-      .then((next) => local.push(...next))
+      .then((r) => {
+        for (const n of r.next) hold(n.job.runId, 1);
+        local.push(...r.next);
+        if (r.finished) followups(r.finished.runId);
+      })
       .catch((e) => {
-        // The outcome could not be recorded (e.g. the database was busy): give the job back so it
-        // runs again instead of staying leased to this live worker forever.
+        if (e instanceof ShutdownAbort) return void consumer.release(item.job, 0).catch(() => undefined);
+        // The outcome could not be recorded (e.g. the database was unreachable): give the job back so
+        // it runs again instead of staying leased to this live worker until its lease expires.
         deps.log.error("step execution failed", { runId: item.job.runId, stepId: item.job.id, error: (e as Error).message });
-        try {
-          releaseJob(deps.db, item.job.id, owner, 5000);
-        } catch {
-          /* the lease will expire */
-        }
+        consumer.release(item.job, 5000).catch(() => undefined);
       })
       .finally(() => {
         inFlight--;
         executed++;
+        hold(item.job.runId, -1);
         pump();
-        if (inFlight + local.length < concurrency) scheduleClaim(0);
+        if (inFlight + local.length < concurrency) consumer.wake();
       });
   };
 
-  const claim = () => {
-    claimTimer = undefined;
-    if (stopping) return;
-    const room = concurrency - inFlight - local.length;
-    let got = 0;
-    let busy = false;
-    if (room > 0) {
-      try {
-        const jobs = claimJobs(deps.db, owner, room, Date.now(), leaseMs);
-        busy = jobs === null;
-        got = jobs?.length ?? 0;
-        for (const job of jobs ?? []) local.push({ job });
-        pump();
-      } catch (e) {
-        deps.log.warn("claim failed", { error: (e as Error).message });
+  consumer.start(
+    (jobs: StepJob[]) => {
+      if (stopping) {
+        // Claimed while stopping: give them straight back.
+        for (const job of jobs) void consumer.release(job, 0).catch(() => undefined);
+        return;
       }
-    }
-    scheduleClaim(busy ? 2 : got > 0 && got === room ? 0 : pollMs);
-  };
+      for (const job of jobs) {
+        hold(job.runId, 1);
+        local.push({ job });
+      }
+      pump();
+    },
+    () => (stopping ? 0 : concurrency - inFlight - local.length),
+  );
 
-  const scheduleClaim = (delay: number) => {
-    if (stopping) return;
-    if (claimTimer && delay > 0) return;
-    if (claimTimer) clearTimeout(claimTimer);
-    claimTimer = setTimeout(claim, delay);
-  };
-
-  const onWork = () => scheduleClaim(0);
-  runnerSignal().on("work", onWork);
-
-  const heartbeat = setInterval(() => {
+  const heartbeat = setInterval(async () => {
     try {
-      renewLeases(deps.db, owner, Date.now() + leaseMs);
-      if (controllers.size) {
-        const ids = [...controllers.keys()];
-        const rows = prepared(deps.db, `select id from runs where status = 'cancelled' and id in (${ids.map(() => "?").join(",")})`)
-          .all(...ids) as Array<{ id: string }>;
-        for (const r of rows) controllers.get(r.id)?.forEach((c) => c.abort());
-      }
+      await consumer.renew();
+      if (controllers.size) for (const id of await deps.store.runs.cancelledAmong([...controllers.keys()])) controllers.get(id)?.forEach((c) => c.abort());
+      healthy = consumer.healthy();
     } catch (e) {
-      deps.log.warn("heartbeat failed", { error: (e as Error).message });
+      healthy = false;
+      deps.log.warn("lease renewal failed", { error: (e as Error).message });
     }
   }, Math.max(200, Math.floor(leaseMs / 3)));
 
+  let maintaining = false;
   const maintenance =
     options.maintenance === false
       ? undefined
       : setInterval(() => {
-          runMaintenance(deps, options.maintenance || {}).catch((e) => deps.log.warn("maintenance failed", { error: (e as Error).message }));
+          if (maintaining) return;
+          maintaining = true;
+          runMaintenance(deps, hooks, options.maintenance || {})
+            .catch((e) => deps.log.warn("maintenance failed", { error: (e as Error).message }))
+            .finally(() => (maintaining = false));
         }, 1000);
-
-  const checkpointer = options.maintenance === false ? null : startCheckpointer(deps.db);
-  scheduleClaim(0);
 
   return {
     workerId: owner,
     stats: () => ({ inFlight, local: local.length, executed }),
+    healthy: () => healthy && consumer.healthy(),
     async stop() {
       if (stopping) return;
       stopping = true;
-      if (claimTimer) clearTimeout(claimTimer);
+      consumer.drain();
       clearInterval(heartbeat);
       if (maintenance) clearInterval(maintenance);
-      runnerSignal().off("work", onWork);
-      local.length = 0; // claimed but not started: released below
+      for (const item of local.splice(0)) hold(item.job.runId, -1); // claimed but not started: released below
       if (inFlight > 0) {
         const idle = new Promise<void>((resolve) => (idleResolve = resolve));
         const timer = setTimeout(() => controllers.forEach((set) => set.forEach((c) => c.abort(new ShutdownAbort()))), options.stopTimeoutMs ?? 20_000);
@@ -166,9 +180,8 @@ export function startRunner(deps: AppDeps, options: RunnerOptions = {}): Runner 
         clearTimeout(timer);
       }
       unregisterAbort();
-      releaseLeases(deps.db, owner);
-      flushUsage(deps.db);
-      await checkpointer?.stop();
+      await consumer.stop();
+      await flushUsage(deps.store).catch(() => undefined);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { runnerHooks } from "../runner-hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -7,7 +8,7 @@ import { cancelRun, getRunOrThrow, retryRun, startRun } from "../services/runs";
 import { startRunner, type Runner } from "./runner-loop";
 import { registerStubs } from "./testing/stub-integration";
 import { linearGraph, seedWorkspace } from "./testing/seed";
-import { waitForRun } from "./testing/wait";
+import { waitFor, waitForRun } from "./testing/wait";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -32,16 +33,16 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => server.close());
+afterAll(async () => server.close());
 
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let runner: Runner;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
-beforeEach(() => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
-  runner = startRunner(deps, { concurrency: 8, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
+beforeEach(async () => {
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
+  runner = startRunner(deps, runnerHooks(deps), { concurrency: 8, pollMs: 20, retry: { baseMs: 50, maxMs: 200 }, maintenance: false });
 });
 afterEach(async () => {
   await runner.stop();
@@ -140,11 +141,10 @@ describe("runner", () => {
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { ...linearGraph([{ key: "stub.mark", name: "m", config: { file: marks, sleepMs: 300 } }]), concurrency: 1 });
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id })).id);
-    await new Promise((r) => setTimeout(r, 150));
-    const statuses = ids.map((id) => (deps.db.$client.prepare("select status from runs where id = ?").get(id) as { status: string }).status);
-    expect(statuses.filter((s) => s === "running")).toHaveLength(1);
-    expect(statuses.filter((s) => s === "queued")).toHaveLength(2);
     for (const id of ids) await waitForRun(deps, id);
+    // With a concurrency of 1 the runs never overlapped: each started after the previous one finished.
+    const runs = (await Promise.all(ids.map((id) => deps.store.runs.get(id)))).map((r) => ({ start: r!.startedAt!, end: r!.finishedAt! })).sort((x, y) => x.start.localeCompare(y.start));
+    for (let i = 1; i < runs.length; i++) expect(runs[i]!.start >= runs[i - 1]!.end).toBe(true);
   });
 
   it("starts the error-handler automation with the failed run's summary", async () => {
@@ -153,9 +153,10 @@ describe("runner", () => {
     await patchAutomation(deps, ws.actor, ws.workspaceId, failing.id, { errorHandlerId: handler.id });
     const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: failing.id });
     await waitForRun(deps, r.id);
-    const hr = deps.db.$client.prepare("select id from runs where automation_id = ?").get(handler.id) as { id: string };
-    await waitForRun(deps, hr.id);
-    const d = await getRunOrThrow(deps, ws.actor, ws.workspaceId, hr.id);
+    let hr: { id: string } | undefined;
+    await waitFor(async () => !!(hr = (await deps.sql<{ id: string }>("select id from runs where automation_id = ?", handler.id))[0]), 10_000, "the handler's run");
+    await waitForRun(deps, hr!.id);
+    const d = await getRunOrThrow(deps, ws.actor, ws.workspaceId, hr!.id);
     expect(d.event).toMatchObject({ type: "core.error", data: { runId: r.id, failedNodeName: "f" } });
     expect(d.steps[1]!.output!.data).toEqual({ value: "f: nope" });
   });
@@ -173,13 +174,12 @@ describe("runner", () => {
     const step = { key: "stub.mark", config: { file: marks, sleepMs: 300 } };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([step, step]));
     const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
-    await waitForRun(deps, r.id, ["running"]);
-    await new Promise((res) => setTimeout(res, 100));
+    await waitFor(() => fs.existsSync(`${marks}.started`), 10_000, "step 1 in flight");
     await runner.stop();
-    const rows = deps.db.$client.prepare("select status, lease_owner as owner from jobs where run_id = ?").all(r.id) as Array<{ status: string; owner: string | null }>;
+    const rows = await deps.sql<{ status: string; owner: string | null }>("select status, lease_owner as owner from jobs where run_id = ?", r.id);
     expect(rows).toEqual([{ status: "queued", owner: null }]); // step 2 released, not lost
     expect((await getRunOrThrow(deps, ws.actor, ws.workspaceId, r.id)).steps[1]!.status).toBe("succeeded");
-    runner = startRunner(deps, { pollMs: 20, maintenance: false });
+    runner = startRunner(deps, runnerHooks(deps), { pollMs: 20, maintenance: false });
     await waitForRun(deps, r.id);
     expect(fs.readFileSync(marks, "utf8").trim().split("\n")).toHaveLength(2);
   });
@@ -194,17 +194,16 @@ describe("runner", () => {
 
   it("a stop that cannot wait gives the in-flight step back instead of failing the run", async () => {
     await runner.stop();
-    runner = startRunner(deps, { pollMs: 20, maintenance: false, stopTimeoutMs: 100 });
+    runner = startRunner(deps, runnerHooks(deps), { pollMs: 20, maintenance: false, stopTimeoutMs: 100 });
     const marks = path.join(deps.dir, "slow");
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.mark", name: "slow", config: { file: marks, sleepMs: 1500 } }]));
     const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
-    await waitForRun(deps, r.id, ["running"]);
-    await new Promise((res) => setTimeout(res, 100));
+    await waitFor(() => fs.existsSync(`${marks}.started`), 10_000, "the slow step in flight");
     await runner.stop();
-    expect((deps.db.$client.prepare("select status from runs where id = ?").get(r.id) as { status: string }).status).toBe("running");
-    expect(deps.db.$client.prepare("select status, lease_owner as owner from jobs where run_id = ?").all(r.id)).toEqual([{ status: "queued", owner: null }]);
-    runner = startRunner(deps, { pollMs: 20, maintenance: false });
+    expect((await deps.store.runs.get(r.id))!.status).toBe("running");
+    expect(await deps.sql("select status, lease_owner as owner from jobs where run_id = ?", r.id)).toEqual([{ status: "queued", owner: null }]);
+    runner = startRunner(deps, runnerHooks(deps), { pollMs: 20, maintenance: false });
     await waitForRun(deps, r.id);
-    expect((deps.db.$client.prepare("select status from runs where id = ?").get(r.id) as { status: string }).status).toBe("succeeded");
+    expect((await deps.store.runs.get(r.id))!.status).toBe("succeeded");
   });
 });

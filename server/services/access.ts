@@ -3,16 +3,15 @@
  * actor's organization, is visible to the actor (API keys may be limited; 404 never 403 so that
  * existence does not leak) and the actor's role allows the action.
  */
-import { eq } from "drizzle-orm";
-import { workspaces } from "@/db/schema";
-import type { Db } from "@/db/client";
+import type { Store } from "@/db/store";
+import type { WorkspaceRow } from "@/db/types";
 import { assertCan, canSeeWorkspace, type Action, type Actor } from "../auth/permissions";
 import { notFound } from "../errors";
 
-export type WorkspaceRow = typeof workspaces.$inferSelect;
+export type { WorkspaceRow };
 
-export async function requireWorkspace(db: Db, actor: Actor, workspaceId: string, action: Action): Promise<WorkspaceRow> {
-  const ws = await db.query.workspaces.findFirst({ where: eq(workspaces.id, workspaceId) });
+export async function requireWorkspace(store: Store, actor: Actor, workspaceId: string, action: Action): Promise<WorkspaceRow> {
+  const ws = await store.workspaces.get(workspaceId);
   if (!ws || (actor.organizationId && ws.organizationId !== actor.organizationId) || !canSeeWorkspace(actor, workspaceId)) {
     throw notFound("Workspace", workspaceId);
   }

@@ -14,6 +14,7 @@ import { resourcesRouter } from "./routers/resources";
 import { runsRouter } from "./routers/runs";
 import { tasksRouter } from "./routers/tasks";
 import { usageRouter } from "./routers/usage";
+import { settingsRouter } from "./routers/settings";
 
 export const appRouter = createTRPCRouter({
   auth: authRouter,
@@ -31,6 +32,7 @@ export const appRouter = createTRPCRouter({
   runs: runsRouter,
   tasks: tasksRouter,
   usage: usageRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,7 +6,8 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 import type { AppDeps } from "../deps";
 import { AppError, type FieldProblem } from "../errors";
-import type { Actor } from "../auth/permissions";
+import { assertCan, type Actor } from "../auth/permissions";
+import { doorRule } from "../auth/door-permissions";
 import { requireWorkspace } from "../services/access";
 
 export interface TRPCContext {
@@ -61,7 +62,17 @@ const appErrors = t.middleware(async ({ next }) => {
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(appErrors);
+/** The door permission table (auth/door-permissions.ts), checked before the input is parsed; unknown paths are refused. */
+const doorPermission = t.middleware(({ ctx, path, next }) => {
+  const rule = doorRule(`trpc:${path}`);
+  if (!rule) throw new TRPCError({ code: "FORBIDDEN", message: `${path} has no entry in the permission table.` });
+  if (rule === "public") return next();
+  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
+  if (rule !== "signed-in") assertCan(ctx.actor, rule);
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(appErrors).use(doorPermission);
 
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
@@ -70,6 +81,6 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
 
 /** Procedures on one workspace: input carries `workspaceId`; membership is checked (read access). */
 export const workspaceProcedure = protectedProcedure.input(z.object({ workspaceId: z.string().min(1) })).use(async ({ ctx, input, next }) => {
-  const workspace = await requireWorkspace(ctx.deps.db, ctx.actor, (input as { workspaceId: string }).workspaceId, "workspace.read");
+  const workspace = await requireWorkspace(ctx.deps.store, ctx.actor, (input as { workspaceId: string }).workspaceId, "workspace.read");
   return next({ ctx: { ...ctx, workspace } });
 });

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppDeps } from "../deps";
 import { getMetrics } from "../observability/metrics";
-import { DEFAULT_WEBHOOK_MAX_BYTES, receiveWebhook, type WebhookResponse } from "../services/webhooks/receive-webhook";
+import { DEFAULT_WEBHOOK_MAX_BYTES, hookProblem, receiveWebhook, type WebhookResponse } from "../services/webhooks/receive-webhook";
 
 export interface HookOptions {
   maxBytes?: number;
@@ -17,7 +17,7 @@ const RESULT_BY_STATUS: Record<number, string> = { 202: "accepted", 200: "duplic
 function send(res: ServerResponse, r: WebhookResponse): void {
   getMetrics().webhookDeliveries.inc({ result: RESULT_BY_STATUS[r.status] ?? (r.status >= 500 ? "error" : "other") });
   const text = JSON.stringify(r.body);
-  res.writeHead(r.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...r.headers });
+  res.writeHead(r.status, { "content-type": "application/json", ...r.headers, "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -33,7 +33,7 @@ export function handleHookRequest(req: IncomingMessage, res: ServerResponse, dep
     /* malformed escapes: the token simply will not match */
   }
   const declared = Number(req.headers["content-length"] ?? 0);
-  const tooLarge = () => send(res, { status: 413, body: { type: "about:blank", title: "Payload too large", status: 413, detail: `The limit is ${maxBytes} bytes.` } });
+  const tooLarge = () => send(res, hookProblem("payload_too_large", `The body is over the limit of ${maxBytes} bytes.`));
   if (declared > maxBytes) {
     tooLarge();
     req.resume();
@@ -63,7 +63,7 @@ export function handleHookRequest(req: IncomingMessage, res: ServerResponse, dep
       .then((r) => send(res, r))
       .catch((e) => {
         deps.log.error("webhook ingress failed", { error: (e as Error).message });
-        send(res, { status: 500, body: { type: "about:blank", title: "Internal server error", status: 500, detail: "The delivery was not stored; retry it." } });
+        send(res, hookProblem("internal", "The delivery was not stored; retry it."));
       });
   });
 }

@@ -8,6 +8,6 @@ export const metadata = { title: "Set up" };
 
 /** First visit on an empty installation: create the owner account (afterwards: invitation only). */
 export default async function SetupPage() {
-  if (await hasOwner((await getDeps()).db)) redirect("/sign-in");
+  if (await hasOwner((await getDeps()).store)) redirect("/sign-in");
   return <SetupForm />;
 }

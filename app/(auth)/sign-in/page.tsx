@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };
 
 export default async function SignInPage() {
-  if (!(await hasOwner((await getDeps()).db))) redirect("/setup");
+  if (!(await hasOwner((await getDeps()).store))) redirect("/setup");
   const oidc = env.OIDC_ISSUER && env.OIDC_CLIENT_ID ? env.OIDC_NAME : null;
   return <SignInForm oidcName={oidc} />;
 }

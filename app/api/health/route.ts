@@ -1,5 +1,4 @@
 import { getDeps } from "@/server/deps";
-import { pendingMigrationCount, appliedMigrationCount } from "@/db/client";
 import pkg from "@/package.json";
 
 export const dynamic = "force-dynamic";
@@ -7,12 +6,12 @@ export const dynamic = "force-dynamic";
 /** GET /api/health: database reachable, migrations applied, version. 503 when not healthy. */
 export async function GET() {
   try {
-    const { db } = await getDeps();
-    db.$client.prepare("select 1").get();
-    const pending = pendingMigrationCount(db);
-    const ok = pending === 0;
+    const { store } = await getDeps();
+    await store.ping();
+    const migrations = await store.migrations.status();
+    const ok = migrations.pending === 0;
     return Response.json(
-      { status: ok ? "ok" : "degraded", version: pkg.version, database: "ok", migrations: { applied: appliedMigrationCount(db), pending }, node: process.version, uptimeS: Math.round(process.uptime()) },
+      { status: ok ? "ok" : "degraded", version: pkg.version, database: "ok", migrations: { applied: migrations.applied, pending: migrations.pending }, node: process.version, uptimeS: Math.round(process.uptime()) },
       { status: ok ? 200 : 503 },
     );
   } catch (e) {

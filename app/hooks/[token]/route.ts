@@ -3,7 +3,11 @@
  * listener (server/webhooks/lean-listener.ts) before Next sees them. Same service either way.
  */
 import { getDeps } from "@/server/deps";
-import { receiveWebhook } from "@/server/services/webhooks/receive-webhook";
+import { hookProblem, receiveWebhook, type WebhookResponse } from "@/server/services/webhooks/receive-webhook";
+
+function toResponse(r: WebhookResponse): Response {
+  return toResponse(r);
+}
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +16,7 @@ async function handle(request: Request, ctx: { params: Promise<{ token: string }
   const { env } = await import("@/server/env");
   const maxBytes = env.CONVEYOR_WEBHOOK_MAX_BYTES;
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) {
-    return Response.json({ type: "about:blank", title: "Payload too large", status: 413, detail: `The limit is ${maxBytes} bytes.` }, { status: 413 });
+    return toResponse(hookProblem("payload_too_large", `The body is over the limit of ${maxBytes} bytes.`));
   }
   const rawBody = Buffer.from(await request.arrayBuffer());
   const headers: Record<string, string> = {};
@@ -21,7 +25,7 @@ async function handle(request: Request, ctx: { params: Promise<{ token: string }
   const query: Record<string, string> = {};
   url.searchParams.forEach((v, k) => (query[k] = v));
   const r = await receiveWebhook(await getDeps(), { token, method: request.method, headers, query, rawBody }, { maxBytes });
-  return new Response(JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json", ...r.headers } });
+  return toResponse(r);
 }
 
 export const POST = handle;

@@ -15,6 +15,12 @@ export interface FormEnv {
   config: Record<string, unknown>;
   /** Server problems keyed by config path (`matchers.0.value`). */
   problems: Record<string, string>;
+  /** Server warnings (never block enabling) keyed by config path. */
+  warnings?: Record<string, string>;
+  /** Display names of picked values by config path (resource pickers show "Bug", not 10002). */
+  labels?: Record<string, { value: string; label: string }>;
+  /** Called by a picker with the label of the value it is about to set (null: no label). */
+  setLabel?: (path: string, entry: { value: string; label: string } | null) => void;
   loadResources?: (args: { type: string; config: Record<string, unknown>; search?: string; cursor?: string }) => Promise<ResourcePage>;
   /** `$trigger…` / `$steps…` paths offered by autocomplete. */
   expressionPaths: ExpressionPath[];

@@ -1,9 +1,9 @@
 "use client";
 /** Settings tab: node name (unique; renaming rewrites references), connection, and the generated config form. */
 import { Plus } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useCanvasStore } from "../canvas-store";
-import type { FlowNode, FlowNodeData, PaletteUnit } from "../types";
+import { isWarning, type FlowNode, type FlowNodeData, type PaletteUnit } from "../types";
 import { FieldShell } from "./fields/field-shell";
 import { FormEnvProvider, type FormEnv, type ResourcePage } from "./form-context";
 import { SchemaForm } from "./schema-form";
@@ -48,16 +48,19 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
   const setName = (v: string) => setDraft(v);
 
   const nodeProblems = useMemo(() => allProblems.filter((p) => p.nodeId === node.id), [allProblems, node.id]);
-  const fieldProblems = useMemo(() => {
-    const out: Record<string, string> = {};
+  const [fieldProblems, fieldWarnings] = useMemo(() => {
+    const errors: Record<string, string> = {};
+    const warnings: Record<string, string> = {};
     for (const p of nodeProblems) {
       const cp = configPath(p.path);
       // zod's wording for a missing value is not for people.
-      if (cp) out[cp] ??= /received undefined$/.test(p.message) ? "Required." : p.message;
+      if (cp) (isWarning(p) ? warnings : errors)[cp] ??= /received undefined$/.test(p.message) ? "Required." : p.message;
     }
-    return out;
+    return [errors, warnings];
   }, [nodeProblems]);
-  const general = nodeProblems.filter((p) => configPath(p.path) === "" || (configPath(p.path) === null && !/connection|name/i.test(p.path)));
+  const general = nodeProblems.filter((p) => !isWarning(p) && (configPath(p.path) === "" || (configPath(p.path) === null && !/connection|name/i.test(p.path))));
+  // A picker reports the label of its choice just before the change itself: both land in one undo step.
+  const pendingLabels = useRef<Record<string, { value: string; label: string } | null>>({});
   const connectionProblem = nodeProblems.find((p) => /connection/i.test(p.path))?.message;
   const nameProblem = nodeProblems.find((p) => /(^|\.)name$/.test(p.path))?.message;
 
@@ -70,6 +73,11 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
     idPrefix: `cfg-${node.id}`,
     config: node.data.config,
     problems: fieldProblems,
+    warnings: fieldWarnings,
+    labels: node.data.labels,
+    setLabel: (path, entry) => {
+      pendingLabels.current[path] = entry;
+    },
     expressionPaths: expr.paths,
     sample: expr.sample,
     sampleSource: expr.sampleSource,
@@ -144,7 +152,16 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
       )}
       {unit ? (
         <FormEnvProvider value={env}>
-          <SchemaForm key={node.id} schema={unit.config} value={node.data.config} onChange={(patch) => updateNodeConfig(node.id, patch)} />
+          <SchemaForm
+            key={node.id}
+            schema={unit.config}
+            value={node.data.config}
+            onChange={(patch) => {
+              const labels = pendingLabels.current;
+              pendingLabels.current = {};
+              updateNodeConfig(node.id, patch, labels);
+            }}
+          />
         </FormEnvProvider>
       ) : (
         <p className="text-sm text-danger">Unknown key {node.data.key}: remove this node or install its integration.</p>

@@ -118,6 +118,14 @@ describe("SchemaForm", () => {
     expect(loadResources).toHaveBeenCalledWith(expect.objectContaining({ type: "issueType" }));
   });
 
+  it("shows a chosen resource value by its option's label when the form opens (a name, not the stored id)", async () => {
+    const loadResources = vi.fn(async () => ({ options: [{ value: "85f14c10-5bd7-4e98-aee5-511ce1f80086", label: "Red Team" }] }));
+    render(<Harness initial={{ project: "85f14c10-5bd7-4e98-aee5-511ce1f80086" }} env={{ loadResources }} />);
+    expect(await screen.findByText("Red Team")).toBeTruthy();
+    expect(screen.getByLabelText(/^Project/).textContent).toBe("Red Team");
+    expect(loadResources).toHaveBeenCalledWith(expect.objectContaining({ type: "project" }));
+  });
+
   it("renders a discriminated union as a choice plus the chosen variant's fields", () => {
     const auth: JsonSchema = {
       type: "object",

@@ -73,6 +73,7 @@ function FieldRenderer(props: FieldProps) {
   const label = labelOf(name, schema);
   const kind = fieldKind(s);
   const serverError = env.problems[path];
+  const warning = env.warnings?.[path];
   const localError = touched.has(path) ? checkValue(s, value, required) : null;
   const error = jsonError ?? serverError ?? localError;
   const help = s.description;
@@ -81,6 +82,43 @@ function FieldRenderer(props: FieldProps) {
     onTouch(path);
     onChange(v);
   };
+  // A value set to an expression elsewhere (the API, a paste, undo) shows as one, whatever the field's kind.
+  const exprAllowed = !!s.expression || isExpression(value);
+  const showExpr = exprAllowed && (exprMode || isExpression(value));
+  const toggle = exprAllowed ? (
+    <button
+      type="button"
+      className="inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-[11px] font-medium text-muted hover:bg-zinc-100 aria-pressed:bg-accent-soft aria-pressed:text-accent-strong"
+      aria-pressed={showExpr}
+      disabled={env.readOnly}
+      aria-label={`${showExpr ? "Use a fixed value for" : "Use an expression for"} ${label}`}
+      data-testid={`expr-toggle-${path}`}
+      onClick={() => {
+        if (showExpr) {
+          setExprMode(false);
+          change(isExpression(value) ? undefined : value);
+        } else {
+          setExprMode(true);
+          if (value === undefined || value === "" || typeof value !== "string") change("{{  }}");
+        }
+      }}
+    >
+      {showExpr ? <Type size={12} aria-hidden /> : <Braces size={12} aria-hidden />}
+      {showExpr ? "Fixed" : "Expression"}
+    </button>
+  ) : undefined;
+
+  if (showExpr && !s.togglable) {
+    return (
+      <FieldShell id={id} path={path} label={label} required={required} help={help} error={error} warning={warning} aside={toggle}>
+        <div data-path={path} onBlur={() => onTouch(path)}>
+          <Suspense fallback={<div className="input h-8 animate-pulse bg-zinc-50" />}>
+            <ExpressionField id={id} label={label} value={typeof value === "string" ? value : ""} onChange={change} describedBy={db} />
+          </Suspense>
+        </div>
+      </FieldShell>
+    );
+  }
 
   if (s.togglable) {
     const on = value !== undefined;
@@ -102,7 +140,7 @@ function FieldRenderer(props: FieldProps) {
   if (kind === "object") {
     const obj = (value && typeof value === "object" ? value : {}) as Record<string, unknown>;
     return (
-      <FieldShell id={id} path={path} label={label} required={required} help={help} error={serverError} group>
+      <FieldShell id={id} path={path} label={label} required={required} help={help} error={serverError} warning={warning} aside={toggle} group>
         <div className="space-y-3 rounded-md border border-border p-3">
           {orderedProperties(s).map(([k, child]) => (
             <FieldRenderer
@@ -127,7 +165,7 @@ function FieldRenderer(props: FieldProps) {
     const obj = (value && typeof value === "object" ? value : {}) as Record<string, unknown>;
     const chosen = d.variants.find((v) => v.value === String(obj[d.key] ?? (s.default as Record<string, unknown> | undefined)?.[d.key] ?? ""));
     return (
-      <FieldShell id={id} path={path} label={label} required={required} help={help} error={serverError} group>
+      <FieldShell id={id} path={path} label={label} required={required} help={help} error={serverError} warning={warning} aside={toggle} group>
         <div className="space-y-3">
           <SelectInput
             id={`${id}-${d.key}`}
@@ -164,7 +202,7 @@ function FieldRenderer(props: FieldProps) {
     const items = Array.isArray(value) ? value : [];
     const itemSchema = unwrap(s.items ?? {});
     return (
-      <FieldShell id={id} path={path} label={label} required={required} help={help} error={error} group>
+      <FieldShell id={id} path={path} label={label} required={required} help={help} error={error} warning={warning} aside={toggle} group>
         <ListField
           id={id}
           label={label}
@@ -209,56 +247,30 @@ function FieldRenderer(props: FieldProps) {
     );
   }
 
-  const toggle = s.expression ? (
-    <button
-      type="button"
-      className="inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-[11px] font-medium text-muted hover:bg-zinc-100 aria-pressed:bg-accent-soft aria-pressed:text-accent-strong"
-      aria-pressed={exprMode}
-      disabled={env.readOnly}
-      aria-label={`${exprMode ? "Use a fixed value for" : "Use an expression for"} ${label}`}
-      data-testid={`expr-toggle-${path}`}
-      onClick={() => {
-        if (exprMode) {
-          setExprMode(false);
-          change(isExpression(value) ? undefined : value);
-        } else {
-          setExprMode(true);
-          if (value === undefined || value === "" || typeof value !== "string") change("{{  }}");
-        }
-      }}
-    >
-      {exprMode ? <Type size={12} aria-hidden /> : <Braces size={12} aria-hidden />}
-      {exprMode ? "Fixed" : "Expression"}
-    </button>
-  ) : undefined;
-
   let control;
-  if (exprMode && s.expression) {
-    control = (
-      <Suspense fallback={<div className="input h-8 animate-pulse bg-zinc-50" />}>
-        <ExpressionField id={id} label={label} value={typeof value === "string" ? value : ""} onChange={change} describedBy={db} />
-      </Suspense>
-    );
-  } else {
-    const common = { id, value, onChange: change, invalid: !!error, describedBy: db, placeholder: s.placeholder, disabled: env.readOnly };
+  {
+    // An omitted value shows its schema default (a boolean defaulting to true is on).
+    const shown = value === undefined ? s.default : value;
+    const placeholder = s.placeholder ?? (s.default !== undefined && typeof s.default !== "object" ? String(s.default) : undefined);
+    const common = { id, value, onChange: change, invalid: !!error, describedBy: db, placeholder, disabled: env.readOnly };
     switch (kind) {
       case "textarea": control = <TextInput {...common} multiline />; break;
       case "code": control = <TextInput {...common} multiline mono />; break;
       case "number": control = <NumberInput {...common} integer={s.type === "integer"} />; break;
-      case "boolean": control = <BooleanInput {...common} label={label} />; break;
-      case "select": control = <SelectInput {...common} options={enumOptions(s) ?? []} required={required} />; break;
+      case "boolean": control = <BooleanInput {...common} value={shown} label={label} />; break;
+      case "select": control = <SelectInput {...common} value={shown} options={enumOptions(s) ?? []} required={required} />; break;
       case "multiselect": control = <MultiSelectInput {...common} options={enumOptions(s.items ?? {}) ?? enumOptions(s) ?? []} />; break;
       case "keyvalue": control = <KeyValueField id={id} value={value} onChange={change} disabled={env.readOnly} />; break;
       case "json": control = <JsonField id={id} value={value} onChange={change} describedBy={db} onError={setJsonError} />; break;
       case "datetime": control = <DateTimeInput {...common} />; break;
       case "duration": control = <TextInput {...common} placeholder={s.placeholder ?? "e.g. 1h, 30m, 2h30m"} />; break;
       case "secret": control = <SecretInput {...common} />; break;
-      case "resource": control = <ResourcePicker id={id} resource={s.resource ?? { type: name }} value={value} onChange={change} describedBy={db} invalid={!!error} />; break;
+      case "resource": control = <ResourcePicker id={id} path={path} resource={s.resource ?? { type: name }} value={value} onChange={change} describedBy={db} invalid={!!error} />; break;
       default: control = <TextInput {...common} />;
     }
   }
   return (
-    <FieldShell id={id} path={path} label={label} required={required} help={help} error={error} aside={toggle} group={kind === "multiselect" || kind === "keyvalue"}>
+    <FieldShell id={id} path={path} label={label} required={required} help={help} error={error} warning={warning} aside={toggle} group={kind === "multiselect" || kind === "keyvalue"}>
       <div data-path={path} onBlur={() => onTouch(path)}>
         {control}
       </div>

@@ -107,9 +107,10 @@ export function orderedProperties(schema: JsonSchema): Array<[string, JsonSchema
     .map((x) => x.e);
 }
 
-/** The value a field starts with when added (list row, enabled section). */
+/** The value a field starts with when added (list row, enabled section): its prefill, its default, or an empty value. */
 export function initialValue(schema: JsonSchema): unknown {
   const s = unwrap(schema);
+  if (schema.prefill !== undefined) return structuredClone(schema.prefill);
   if (s.default !== undefined) return structuredClone(s.default);
   switch (fieldKind(s)) {
     case "boolean": return false;
@@ -128,6 +129,16 @@ export function initialValue(schema: JsonSchema): unknown {
     case "json": return {};
     default: return "";
   }
+}
+
+/**
+ * The config a new node starts with: every top-level field that carries a `prefill` (a form-only starting
+ * value for a required field, e.g. On Alert's Statuses = firing). Fields with schema defaults stay absent.
+ */
+export function prefillConfig(schema: JsonSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, p] of Object.entries(unwrap(schema).properties ?? {})) if (p.prefill !== undefined) out[k] = structuredClone(p.prefill);
+  return out;
 }
 
 export const isExpression = (v: unknown) => typeof v === "string" && v.includes("{{");

@@ -27,7 +27,7 @@ export function StatusIcon({ status, size = 14 }: { status: StepStatus; size?: n
 
 export function NodeRunStatus({ status }: { status: StepStatus }) {
   return (
-    <span className="absolute -top-2.5 -right-2.5 rounded-full bg-white p-0.5 shadow" data-testid="node-run-status" data-status={status} title={STATUS_STYLE[status]?.label}>
+    <span className="absolute -top-2.5 -right-2.5 rounded-full bg-surface p-0.5 shadow" data-testid="node-run-status" data-status={status} title={STATUS_STYLE[status]?.label}>
       <StatusIcon status={status} size={16} />
       <span className="sr-only">{STATUS_STYLE[status]?.label}</span>
     </span>

@@ -4,12 +4,12 @@
  * config summary, a problem badge (server validation) and, in the run view, the step's status.
  */
 import { Handle, Position, type NodeProps } from "@xyflow/react";
-import { AlertTriangle, Zap } from "lucide-react";
+import { AlertTriangle, Pin, PowerOff, Zap } from "lucide-react";
 import { createContext, memo, useContext, useState } from "react";
 import { toast } from "sonner";
 import { useCanvasStore } from "../canvas-store";
 import { useCatalog } from "../catalog-context";
-import { summarize } from "../graph-utils";
+import { nodeLabelId, summarize } from "../graph-utils";
 import { IntegrationIcon } from "../integration-icon";
 import type { FlowNode, FlowNodeData } from "../types";
 import { NodeRunStatus, STATUS_STYLE, type StepStatus } from "./node-run-status";
@@ -21,6 +21,7 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   const { byKey } = useCatalog();
   const mode = useContext(CanvasModeContext);
   const problemCount = useCanvasStore((s) => (mode.mode === "edit" ? s.problems.reduce((n, p) => (p.nodeId === id ? n + 1 : n), 0) : 0));
+  const onlyWarnings = useCanvasStore((s) => mode.mode === "edit" && s.problems.every((p) => p.nodeId !== id || p.severity === "warning"));
   const renameNode = useCanvasStore((s) => s.renameNode);
   const [editing, setEditing] = useState<string | null>(null);
   const commit = () => {
@@ -32,60 +33,86 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   const unit = byKey.get(data.key);
   const status = mode.statuses?.[id];
   const isTrigger = type === "trigger";
-  const summary = summarize(data.config);
+  const summary = summarize(data.config, 48, data.labels);
+  const title = unit?.title ?? data.key;
+  const disabled = !!data.disabled;
+  // Pinned data only matters to test runs from the editor: the run view of a production run does not show it.
+  const pinned = mode.mode === "edit" && !!data.pinned;
   return (
     <div
       data-node-key={data.key}
       data-node-name={data.name}
-      className={`relative w-60 rounded-lg border bg-white text-left shadow-sm transition-shadow ${selected ? "border-accent ring-2 ring-accent/25" : "border-border hover:shadow-md"} ${status ? `ring-2 ${STATUS_STYLE[status].ring}` : ""}`}
+      data-disabled={disabled || undefined}
+      className={`relative w-60 rounded-lg border bg-surface text-left shadow-sm transition-shadow ${selected ? "border-accent ring-2 ring-accent/25" : "border-border hover:shadow-md"} ${status ? `ring-2 ${STATUS_STYLE[status].ring}` : ""} ${disabled ? "border-dashed" : ""}`}
     >
-      {!isTrigger && <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-white !bg-zinc-400" aria-label="Input" />}
-      <div className="flex items-center gap-2.5 px-3 pt-2.5 pb-1.5">
-        <IntegrationIcon integration={unit?.integration.key ?? data.key.split(".")[0]} icon={unit?.integration.icon} unitKey={data.key} />
-        <div className="min-w-0 flex-1">
-          {editing !== null ? (
-            <input
-              autoFocus
-              aria-label="Node name"
-              className="nodrag w-full rounded border border-accent px-1 font-mono text-[12px] outline-none"
-              value={editing}
-              onChange={(e) => setEditing(e.target.value)}
-              onBlur={commit}
-              onKeyDown={(e) => {
-                e.stopPropagation();
-                if (e.key === "Enter") commit();
-                if (e.key === "Escape") setEditing(null);
-              }}
-            />
-          ) : (
-            <div
-              className="truncate text-[13px] font-semibold leading-tight"
-              title={`${data.name} (double-click to rename)`}
-              onDoubleClick={(e) => {
-                if (mode.mode !== "edit") return;
-                e.stopPropagation();
-                setEditing(data.name);
-              }}
-            >
-              {data.name}
+      {/* React Flow's focusable wrapper is labelled by this (graph-utils unitNodeA11y). */}
+      <span id={nodeLabelId(id)} className="sr-only">
+        {`${title} node, ${data.name}${disabled ? ", disabled" : ""}${pinned ? ", output pinned" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}`}
+      </span>
+      {!isTrigger && <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-surface !bg-zinc-400" aria-label={`Input of ${data.name}`} />}
+      <div className={disabled ? "opacity-45 grayscale" : undefined}>
+        <div className="flex items-center gap-2.5 px-3 pt-2.5 pb-1.5">
+          <IntegrationIcon integration={unit?.integration.key ?? data.key.split(".")[0]} icon={unit?.integration.icon} unitKey={data.key} />
+          <div className="min-w-0 flex-1">
+            {editing !== null ? (
+              <input
+                autoFocus
+                aria-label="Node name"
+                className="nodrag w-full rounded border border-accent px-1 font-mono text-[12px] outline-none"
+                value={editing}
+                onChange={(e) => setEditing(e.target.value)}
+                onBlur={commit}
+                onKeyDown={(e) => {
+                  e.stopPropagation();
+                  if (e.key === "Enter") commit();
+                  if (e.key === "Escape") setEditing(null);
+                }}
+              />
+            ) : (
+              <div
+                className="truncate text-[13px] font-semibold leading-tight"
+                title={`${data.name} (double-click to rename)`}
+                onDoubleClick={(e) => {
+                  if (mode.mode !== "edit") return;
+                  e.stopPropagation();
+                  setEditing(data.name);
+                }}
+              >
+                {data.name}
+              </div>
+            )}
+            <div className="flex items-center gap-1 truncate text-[11px] text-muted">
+              {isTrigger && <Zap size={10} className="text-amber-500" aria-label="Trigger" />}
+              {title}
             </div>
-          )}
-          <div className="flex items-center gap-1 truncate text-[11px] text-muted">
-            {isTrigger && <Zap size={10} className="text-amber-500" aria-label="Trigger" />}
-            {unit?.title ?? data.key}
           </div>
         </div>
+        <div className="truncate border-t border-zinc-100 px-3 py-1.5 font-mono text-[11px] text-zinc-500" title={summary}>
+          {summary || <span className="font-sans italic text-zinc-400">{!unit ? "Unknown component" : Object.keys(unit.config.properties ?? {}).length ? "Not configured" : "No settings needed"}</span>}
+        </div>
       </div>
-      <div className="truncate border-t border-zinc-100 px-3 py-1.5 font-mono text-[11px] text-zinc-500" title={summary}>
-        {summary || <span className="font-sans italic text-zinc-400">{!unit ? "Unknown component" : Object.keys(unit.config.properties ?? {}).length ? "Not configured" : "No settings needed"}</span>}
-      </div>
+      {disabled && (
+        <span className="absolute -top-2.5 left-3 inline-flex items-center gap-1 rounded-full border border-border bg-surface px-1.5 py-px text-[10px] font-medium text-muted shadow-xs" data-testid="node-disabled" aria-hidden>
+          <PowerOff size={10} /> Disabled
+        </span>
+      )}
+      {pinned && (
+        <span
+          className="absolute -top-2.5 right-7 inline-flex items-center gap-1 rounded-full border border-violet-300 bg-violet-50 px-1.5 py-px text-[10px] font-medium text-violet-800 shadow-xs"
+          data-testid="node-pinned"
+          title="Output pinned: test runs use it instead of calling this node's upstream (production runs never do)"
+          aria-hidden
+        >
+          <Pin size={10} /> Pinned
+        </span>
+      )}
       {problemCount > 0 && (
-        <span className="absolute -top-2 -right-2 inline-flex items-center gap-0.5 rounded-full bg-danger px-1.5 py-0.5 text-[10px] font-semibold text-white shadow" data-testid="node-problems" title={`${problemCount} problem(s)`}>
+        <span className={`absolute -top-2 -right-2 inline-flex items-center gap-0.5 rounded-full px-1.5 py-0.5 text-[10px] font-semibold text-white shadow ${onlyWarnings ? "bg-amber-500" : "bg-danger"}`} data-testid="node-problems" data-severity={onlyWarnings ? "warning" : "error"} title={`${problemCount} ${onlyWarnings ? "warning" : "problem"}(s)`}>
           <AlertTriangle size={10} aria-hidden /> {problemCount}
         </span>
       )}
       {status && <NodeRunStatus status={status} />}
-      <Handle type="source" position={Position.Right} className="!h-3 !w-3 !border-2 !border-white !bg-accent" aria-label="Output" />
+      <Handle type="source" position={Position.Right} className="!h-3 !w-3 !border-2 !border-surface !bg-accent" aria-label={`Output of ${data.name}`} />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import type { PaletteUnit } from "../types";
 
 export const DRAG_MIME = "application/x-conveyor-unit";
 
-export function BuildingBlocks({ onAdd, onAddNote }: { onAdd: (unit: PaletteUnit) => void; onAddNote: () => void }) {
+export function BuildingBlocks({ onAdd, onAddNote, className = "h-full w-60" }: { onAdd: (unit: PaletteUnit) => void; onAddNote: () => void; className?: string }) {
   const { integrations, units } = useCatalog();
   const [query, setQuery] = useState("");
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
@@ -25,7 +25,7 @@ export function BuildingBlocks({ onAdd, onAddNote }: { onAdd: (unit: PaletteUnit
   }, [integrations, units, query]);
 
   return (
-    <aside aria-label="Building blocks" className="flex h-full w-60 shrink-0 flex-col border-r border-border bg-surface">
+    <aside aria-label="Building blocks" className={`flex shrink-0 flex-col border-r border-border bg-surface ${className}`}>
       <div className="border-b border-border p-3">
         <label htmlFor="palette-search" className="sr-only">Search building blocks</label>
         <div className="relative">
@@ -42,7 +42,7 @@ export function BuildingBlocks({ onAdd, onAddNote }: { onAdd: (unit: PaletteUnit
               <button
                 type="button"
                 aria-expanded={open}
-                className="flex w-full items-center gap-2 rounded px-2 py-1 text-left text-xs font-semibold uppercase tracking-wide text-muted hover:bg-zinc-50"
+                className="flex w-full items-center gap-2 rounded px-2 py-1 text-left text-xs font-semibold uppercase tracking-wide text-muted hover:bg-zinc-100"
                 onClick={() => setCollapsed((c) => { const n = new Set(c); if (n.has(integration.key)) n.delete(integration.key); else n.add(integration.key); return n; })}
               >
                 <ChevronDown size={12} className={open ? "" : "-rotate-90"} aria-hidden />
@@ -62,7 +62,7 @@ export function BuildingBlocks({ onAdd, onAddNote }: { onAdd: (unit: PaletteUnit
                           e.dataTransfer.effectAllowed = "move";
                         }}
                         onClick={() => onAdd(u)}
-                        title={`${u.description}\nDrag onto the canvas, or press to add.`}
+                        title={`${u.description}\nDrag onto the canvas, or press to add (after the selected node, connected).`}
                         className="group flex w-full cursor-grab items-start gap-2 rounded-md px-2 py-1.5 text-left hover:bg-zinc-100 active:cursor-grabbing"
                       >
                         <IntegrationIcon integration={integration.key} icon={integration.icon} unitKey={u.key} size={13} />

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withLegacyDefaults } from "../../core/define";
 import { NonRetryableError, RetryableError } from "../../core/errors";
 import type { MetricsConnection } from "../connection";
 import { freePort, startMetricsStack, type MetricsStack } from "../testing/metrics-stack";
@@ -96,9 +97,12 @@ describe("metrics queries and alerts against real Prometheus 2.42", () => {
     expect(event.data).toEqual(direct.data);
   });
 
-  it("queryRange defaults to the last hour at a 1m step", async () => {
+  it("queryRange requires Start, End and Step; a version saved while they defaulted queries the last hour at 1m", async () => {
+    const missing = queryRange.config.safeParse({ query: "vector(1)" });
+    expect(missing.error?.issues.map((i) => i.path.join("."))).toEqual(["start", "end", "step"]);
+    expect(missing.error?.issues[0]!.message).toMatch(/^Start is required/);
     const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-    const event = await runComponent<{ result: Series[] }>(queryRange, { query: "vector(1)" }, stack.connection, { now: () => now });
+    const event = await runComponent<{ result: Series[] }>(queryRange, withLegacyDefaults(queryRange, { query: "vector(1)" }), stack.connection, { now: () => now });
     const values = event.data.result[0].values!;
     expect(values).toHaveLength(61);
     expect(values[0][0]).toBe(now.getTime() / 1000 - 3600);

@@ -3,7 +3,7 @@ import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { requireConnection } from "../connection";
-import { QueryTimeSchema, StepSchema, parseQueryTime, parseStep } from "../duration";
+import { parseQueryTime, parseStep, queryTimeSchema, stepSchema } from "../duration";
 import { PrometheusClient } from "../prometheus-client";
 import { RangeQueryResultSchema, rangeQueryExample } from "../schemas";
 
@@ -12,18 +12,20 @@ const TIME_HELP = "RFC 3339 (2024-05-01T10:00:00Z), Unix seconds, now or now-1h"
 export const queryRange = defineComponent({
   key: "metrics.queryRange",
   title: "Query Range",
-  description: "Evaluates a PromQL expression over a time range (defaults to the last hour).",
-  docs: "Calls `/api/v1/query_range`. Start/End accept RFC 3339, Unix seconds, `now` and `now-<duration>`. Prometheus returns at most 11,000 points per series: a longer range needs a larger step.",
+  description: "Evaluates a PromQL expression over a time range.",
+  docs: "Calls `/api/v1/query_range`. Start, End and Step are required (a new node starts with the last hour at a 1m step). Start/End accept RFC 3339, Unix seconds, `now` and `now-<duration>`. Prometheus returns at most 11,000 points per series: a longer range needs a larger step.",
   config: z.object({
     query: z
       .string()
       .trim()
       .min(1, "Enter a PromQL expression")
       .meta(ui({ title: "Query", widget: "code", placeholder: "rate(http_requests_total[5m])", expression: true, order: 1 })),
-    start: QueryTimeSchema.default("now-1h").meta(ui({ title: "Start", description: TIME_HELP, expression: true, order: 2 })),
-    end: QueryTimeSchema.default("now").meta(ui({ title: "End", description: TIME_HELP, expression: true, order: 3 })),
-    step: StepSchema.default("1m").meta(ui({ title: "Step", description: "Resolution, e.g. 15s or 1m", expression: true, order: 4 })),
+    start: queryTimeSchema("Start").meta(ui({ title: "Start", description: TIME_HELP, expression: true, prefill: "now-1h", order: 2 })),
+    end: queryTimeSchema("End").meta(ui({ title: "End", description: TIME_HELP, expression: true, prefill: "now", order: 3 })),
+    step: stepSchema("Step").meta(ui({ title: "Step", description: "Resolution, e.g. 15s or 1m", expression: true, prefill: "1m", order: 4 })),
   }),
+  // Start, End and Step are required by the spec; versions saved while they defaulted keep running as before.
+  legacyDefaults: { start: "now-1h", end: "now", step: "1m" },
   outputType: "metrics.queryRange",
   output: RangeQueryResultSchema,
   example: rangeQueryExample,

@@ -138,9 +138,15 @@ describe("metrics.onAlert on captured Alertmanager 0.25 deliveries", () => {
     expect(err4.message).toMatch(/^Invalid JSON: /);
   });
 
-  it("requires at least one status", () => {
+  it("requires Statuses (at least one); a trigger saved while it defaulted matches firing alerts as before", async () => {
     expect(() => onAlert.config.parse({ statuses: [] })).toThrow(/firing, resolved or both/);
-    expect(onAlert.config.parse({}).statuses).toEqual(["firing"]);
+    const missing = onAlert.config.safeParse({});
+    expect(missing.success).toBe(false);
+    expect(missing.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([["statuses", "Statuses is required (select firing, resolved or both)"]]);
+    // A stored config without it (saved before it became required): match reads it with the former default.
+    const legacy = { ...ctx({ statuses: ["firing"] }), config: {} as never };
+    expect(await onAlert.match(delivery(firingRaw), legacy)).toHaveLength(1);
+    expect(await onAlert.match(delivery(resolvedRaw), legacy)).toHaveLength(0);
   });
 });
 

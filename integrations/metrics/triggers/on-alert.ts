@@ -1,19 +1,19 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { defineTrigger, type IncomingDelivery } from "../../core/define";
+import { defineTrigger, withLegacyDefaults, type IncomingDelivery } from "../../core/define";
 import { DeliveryRejectedError, DeliveryUnauthorizedError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { normalizeConnection } from "../connection";
+import { requiredError } from "../duration";
 import { AlertEventSchema, alertEventExample } from "../schemas";
 import { parseNotification, toAlertEvents } from "./notification";
 import { alertmanagerSnippet } from "./setup-snippet";
 
 export const OnAlertConfigSchema = z.object({
   statuses: z
-    .array(z.enum(["firing", "resolved"]))
+    .array(z.enum(["firing", "resolved"]), { error: requiredError("Statuses", "select firing, resolved or both") })
     .min(1, "Select firing, resolved or both")
-    .default(["firing"])
-    .meta(ui({ title: "Statuses", widget: "multiselect", enumLabels: { firing: "Firing", resolved: "Resolved" }, order: 1 })),
+    .meta(ui({ title: "Statuses", widget: "multiselect", enumLabels: { firing: "Firing", resolved: "Resolved" }, prefill: ["firing"], order: 1 })),
   alertNames: z
     .array(z.string().trim().min(1))
     .default([])
@@ -30,6 +30,8 @@ export const OnAlertConfigSchema = z.object({
     ),
 });
 export type OnAlertConfig = z.output<typeof OnAlertConfigSchema>;
+const LEGACY_DEFAULTS = { statuses: ["firing"] };
+const onAlertLegacy = { legacyDefaults: LEGACY_DEFAULTS };
 
 function sha256(s: string): Buffer {
   return createHash("sha256").update(s, "utf8").digest();
@@ -58,6 +60,8 @@ export const onAlert = defineTrigger({
   docs: "Add the generated receiver to `alertmanager.yml` and reload Alertmanager. Each alert whose status is selected (and whose alertname is listed, when Alert Names is set) becomes one `metrics.alert` event with the group fields copied on. Repeats of the same alert episode start one run unless **Start a run on every repeat notification** is on.",
   delivery: "webhook",
   config: OnAlertConfigSchema,
+  // Statuses is required by the spec; triggers saved while it defaulted to firing keep matching firing alerts.
+  legacyDefaults: LEGACY_DEFAULTS,
   outputType: "metrics.alert",
   output: AlertEventSchema,
   example: alertEventExample,
@@ -74,7 +78,7 @@ export const onAlert = defineTrigger({
         throw new DeliveryRejectedError(`Invalid JSON: ${(e as Error).message}`, 400);
       }
     }
-    const config = OnAlertConfigSchema.parse(ctx.config ?? {});
+    const config = OnAlertConfigSchema.parse(withLegacyDefaults(onAlertLegacy, ctx.config ?? {}));
     const names = new Set(config.alertNames);
     return toAlertEvents(parseNotification(body))
       .filter((e) => config.statuses.includes(e.status))
@@ -87,7 +91,7 @@ export const onAlert = defineTrigger({
   },
   setupInstructions({ url, config, connection }) {
     const hasSecret = Boolean(connection && normalizeConnection(connection.config).webhookSecret);
-    return alertmanagerSnippet({ url, config: OnAlertConfigSchema.parse(config ?? {}), hasSecret, alertRouterUrl: connection ? alertRouterOf(connection.config) : undefined });
+    return alertmanagerSnippet({ url, config: OnAlertConfigSchema.parse(withLegacyDefaults(onAlertLegacy, config ?? {})), hasSecret, alertRouterUrl: connection ? alertRouterOf(connection.config) : undefined });
   },
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NonRetryableError } from "../../core/errors";
 import { BASE_SCOPES } from "../connection";
 import { POLL_WINDOW_MS } from "../ops-schemas";
+import { JSM_DEMO } from "../testing/fake-atlassian/jsm/wiring";
 import { DEMO } from "../testing/fake-atlassian/seed";
 import { contextFor, drive, startPart2Fake, type Part2Fake } from "../testing/part2-harness";
 import { createAlert } from "./create-alert";
@@ -112,11 +113,54 @@ describe("tracker.createAlert", () => {
     expect(() => contextFor(createAlert, h, { message: "x".repeat(131) })).toThrow();
   });
 
-  it("refuses visibleTo rows other than team/user at save time and at run time", async () => {
-    const cfg = { message: "m", visibleTo: [{ id: "e1", type: "escalation" }] };
-    const ctx = contextFor(createAlert, h, cfg);
-    expect(createAlert.validate!(ctx.config, { connection: h.connection() })).toEqual([expect.objectContaining({ path: "visibleTo.0.type" })]);
-    await expect(createAlert.run(ctx)).rejects.toThrow(/team or user/);
+  it("accepts escalation and schedule responders and sends them as given", async () => {
+    const responders = [
+      { id: JSM_DEMO.escalations.red, type: "escalation" },
+      { id: JSM_DEMO.schedules.blue, type: "schedule" },
+      { id: DEMO.users.mia, type: "user" },
+    ];
+    const ctx = contextFor(createAlert, h, { message: "route via escalation", responders });
+    expect(createAlert.validate!(ctx.config, { connection: h.connection() })).toEqual([]);
+    await drive(createAlert, ctx, h, { realSleepMs: 20 });
+    const post = h.fake.received.find((r) => r.method === "POST" && r.path.endsWith("/v1/alerts"))!;
+    expect(post.status).toBe(200); // the vendor file's Responder.type allows all four
+    expect(post.body).toMatchObject({ responders });
+  });
+
+  it("accepts escalation and schedule visible-to rows: sent as their owner teams (the API takes only team/user there)", async () => {
+    const visibleTo = [
+      { id: JSM_DEMO.escalations.red, type: "escalation" },
+      { id: JSM_DEMO.schedules.red, type: "schedule" }, // same owner: one row
+      { id: JSM_DEMO.schedules.blue, type: "schedule" },
+      { id: DEMO.users.mia, type: "user" },
+    ];
+    const ctx = contextFor(createAlert, h, { message: "visible to on-call teams", visibleTo });
+    expect(createAlert.validate!(ctx.config, { connection: h.connection() })).toEqual([]);
+    await drive(createAlert, ctx, h, { realSleepMs: 20 });
+    const post = h.fake.received.find((r) => r.method === "POST" && r.path.endsWith("/v1/alerts"))!;
+    expect(post.status).toBe(200);
+    expect(post.body).toMatchObject({
+      visibleTo: [
+        { id: JSM_DEMO.teams.red, type: "team" },
+        { id: JSM_DEMO.teams.blue, type: "team" },
+        { id: DEMO.users.mia, type: "user" },
+      ],
+    });
+    expect([...h.site.alerts.values()][0]!.visibleTo).toHaveLength(3);
+  });
+
+  it("fails clearly for a visible-to escalation or schedule that does not exist, before creating anything", async () => {
+    for (const type of ["escalation", "schedule"]) {
+      const ctx = contextFor(createAlert, h, { message: "m", visibleTo: [{ id: "no-such-id", type }] });
+      await expect(createAlert.run(ctx)).rejects.toThrow(new RegExp(`Visible to: ${type} no-such-id does not exist`));
+    }
+    expect(h.fake.received.filter((r) => r.method === "POST")).toHaveLength(0);
+  });
+
+  it("treats an unset (null) priority like no priority: the operations default applies", async () => {
+    const out = await created({ message: "no priority", priority: null });
+    expect(out.data.priority).toBe("P3");
+    expect(h.fake.received.find((r) => r.method === "POST")?.body).not.toHaveProperty("priority");
   });
 });
 
@@ -155,6 +199,16 @@ describe("tracker.updateAlert", () => {
     const { result } = await drive(updateAlert, ctx, h, { realSleepMs: 20 });
     expect(result).toMatchObject({ data: { message: "after", description: "more", owner: "acc-42", status: "closed" } });
     expect(h.site.notes.get(String(a.data.id))![0]!.note).toBe("edited");
+  });
+
+  it("accepts an unset Priority section: no priority request is sent, the other sections are", async () => {
+    const a = await created({ message: "keep my priority", priority: "P2" });
+    h.fake.received.length = 0;
+    const ctx = contextFor(updateAlert, h, { alert: a.data.id, priority: null, message: "renamed" });
+    expect(updateAlert.validate!(ctx.config, { connection: h.connection() })).toEqual([]);
+    const { result } = await drive(updateAlert, ctx, h, { realSleepMs: 20 });
+    expect(result).toMatchObject({ data: { message: "renamed", priority: "P2" } });
+    expect(h.fake.received.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.split("/v1")[1]}`)).toEqual([`PATCH /alerts/${a.data.id}/message`]);
   });
 
   it("fails clearly for an alert that does not exist", async () => {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineComponent } from "../../core/define";
+import { defineComponent, type Logger } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
-import { opsClient, opsGateIssues } from "../ops-client";
+import { opsClient, opsGateIssues, type OpsClient } from "../ops-client";
 import { PRIORITIES, RESPONDER_TYPES, alertOutput, exampleAlert, firstLook, isWait, pollRequest, toAlertOutput, type PollState } from "../ops-schemas";
 
 const responderRow = z.object({
@@ -20,27 +20,51 @@ export const createAlertConfig = z.object({
   alias: optionalText("Alias", 512, { description: "De-duplication key: an open alert with the same alias has its count increased instead." }),
   entity: optionalText("Entity", 512),
   source: optionalText("Source", 100),
-  priority: z.enum(PRIORITIES).optional().meta(ui({ title: "Priority", description: "Unset: the operations default (P3)." })),
+  priority: z.enum(PRIORITIES).nullable().optional().meta(ui({ title: "Priority", description: "Unset: the operations default (P3)." })),
   tags: z.array(z.string().min(1)).default([]).meta(ui({ title: "Tags" })),
   actions: z.array(z.string().min(1)).default([]).meta(ui({ title: "Actions" })),
   responders: z.array(responderRow).max(50).default([]).meta(ui({ title: "Responders" })),
-  visibleTo: z.array(responderRow).max(50).default([]).meta(ui({ title: "Visible to" })),
+  visibleTo: z
+    .array(responderRow)
+    .max(50)
+    .default([])
+    .meta(ui({ title: "Visible to", description: "Teams and users who see the alert without being notified; an escalation or a schedule stands for the team that owns it." })),
   extraProperties: z.record(z.string(), z.unknown()).optional().meta(ui({ title: "Extra properties", widget: "json", expression: true })),
 });
 
 type Config = z.output<typeof createAlertConfig>;
 
-export function createAlertBody(c: Config): Record<string, unknown> {
+export function createAlertBody(c: Config, visibleTo: Config["visibleTo"] = c.visibleTo): Record<string, unknown> {
   const body: Record<string, unknown> = { message: c.message };
   for (const k of ["description", "note", "alias", "entity", "source", "priority"] as const) if (c[k]) body[k] = c[k];
   if (c.tags.length) body.tags = c.tags;
   if (c.actions.length) body.actions = c.actions;
   if (c.responders.length) body.responders = c.responders;
-  if (c.visibleTo.length) body.visibleTo = c.visibleTo;
+  if (visibleTo.length) body.visibleTo = visibleTo;
   if (c.extraProperties && Object.keys(c.extraProperties).length) {
     body.extraProperties = Object.fromEntries(Object.entries(c.extraProperties).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
   }
   return body;
+}
+
+/**
+ * The operations API takes only team and user rows in `visibleTo` (vendor file, `VisibleTo.type`), while
+ * responders may also be escalations and schedules. An escalation or schedule row is therefore sent as
+ * the team that owns it (the people who run it), once per team.
+ */
+export async function visibleToRows(ops: OpsClient, rows: Config["visibleTo"], log: Logger): Promise<Config["visibleTo"]> {
+  const out: Config["visibleTo"] = [];
+  for (const row of rows) {
+    let next = row;
+    if (row.type === "schedule" || row.type === "escalation") {
+      const teamId = row.type === "schedule" ? await ops.scheduleTeam(row.id) : await ops.escalationTeam(row.id);
+      if (!teamId) throw new NonRetryableError(`Visible to: ${row.type} ${row.id} does not exist or is not visible to the connected user.`);
+      log.info(`Visible to: ${row.type} ${row.id} is sent as its owner team ${teamId}`);
+      next = { id: teamId, type: "team" };
+    }
+    if (!out.some((r) => r.id === next.id && r.type === next.type)) out.push(next);
+  }
+  return out;
 }
 
 export const createAlert = defineComponent({
@@ -56,21 +80,13 @@ export const createAlert = defineComponent({
   outputType: "tracker.alert.created",
   output: alertOutput,
   example: exampleAlert,
-  validate(config, { connection }) {
-    const issues = opsGateIssues(connection);
-    config.visibleTo?.forEach((row, i) => {
-      if (row.type !== "team" && row.type !== "user") issues.push({ path: `visibleTo.${i}.type`, message: "Visible to accepts only team or user rows." });
-    });
-    return issues;
-  },
+  validate: (_config, { connection }) => opsGateIssues(connection),
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
     let st = ctx.state as PollState | undefined;
     const first = !st;
     if (!st) {
-      const bad = ctx.config.visibleTo.find((r) => r.type !== "team" && r.type !== "user");
-      if (bad) throw new NonRetryableError(`Visible to accepts only team or user rows (got ${bad.type}).`);
-      const receipt = await ops.createAlert(createAlertBody(ctx.config));
+      const receipt = await ops.createAlert(createAlertBody(ctx.config, await visibleToRows(ops, ctx.config.visibleTo, ctx.log)));
       st = { requestId: receipt.requestId, startedAt: ctx.now().getTime(), polls: 0 };
       ctx.log.info("Alert request accepted", { requestId: receipt.requestId });
     }

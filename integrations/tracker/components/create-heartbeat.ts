@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
+import { teamCheck, teamIdOf } from "../lookups";
 import { opsClient, opsGateIssues } from "../ops-client";
 import { PRIORITIES, exampleHeartbeat, heartbeatOutput, teamField, toHeartbeatOutput } from "../ops-schemas";
 
@@ -26,10 +27,12 @@ export const createHeartbeat = defineComponent({
   output: heartbeatOutput,
   example: exampleHeartbeat,
   validate: (_config, { connection }) => opsGateIssues(connection),
+  check: teamCheck,
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
     const c = ctx.config;
-    const existing = (await ops.listHeartbeats(c.team, c.name)).find((h) => h.name === c.name);
+    const team = await teamIdOf(ops, ctx.connection, c.team);
+    const existing = (await ops.listHeartbeats(team, c.name)).find((h) => h.name === c.name);
     // A retry whose first attempt created it (answer lost): the same heartbeat is there, emit it.
     if (existing && ctx.run.attempt > 1 && existing.interval === c.interval && String(existing.intervalUnit).toLowerCase() === c.intervalUnit) {
       return ctx.emit(toHeartbeatOutput(existing));
@@ -42,6 +45,6 @@ export const createHeartbeat = defineComponent({
     if (c.alertMessage) body.alertMessage = c.alertMessage;
     if (c.alertTags.length) body.alertTags = c.alertTags;
     if (c.alertPriority) body.alertPriority = c.alertPriority;
-    return ctx.emit(toHeartbeatOutput(await ops.createHeartbeat(c.team, body)));
+    return ctx.emit(toHeartbeatOutput(await ops.createHeartbeat(team, body)));
   },
 });

@@ -2,13 +2,16 @@ import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
-import { isIncidentPractice, jsmClient, siteProblems, type RequestTypeField } from "../jsm-client";
+import { isIncidentPractice, isNotFound, jsmClient, siteProblems, type RequestTypeField, type ServiceDesk } from "../jsm-client";
+import { deskMissing, findServiceDesk, requireServiceDesk } from "../lookups";
+import { hasExpression } from "../../core/expressions";
+import { serviceDeskField } from "../schemas";
 import { textToAdf } from "../adf";
 
 const ESTIMATE = /^\s*(\d+(\.\d+)?\s*[wdhm]\s*)+$/i;
 
 export const createIncidentConfig = z.object({
-  serviceDesk: z.string().min(1).meta(ui({ title: "Service desk", widget: "resource", resource: { type: "serviceDesks" }, order: 1 })),
+  serviceDesk: serviceDeskField(),
   requestType: z.string().min(1).meta(ui({ title: "Request type", description: "Incident-management request types of the service desk", widget: "resource", resource: { type: "incidentRequestTypes", dependsOn: ["serviceDesk"] }, order: 2 })),
   summary: z.string().max(255).optional().meta(ui({ title: "Summary", description: "Required unless given in Additional fields", expression: true, order: 3 })),
   description: z.string().optional().meta(ui({ title: "Description", description: "Plain text, stored as a rich-text document", widget: "textarea", expression: true, order: 4 })),
@@ -48,6 +51,8 @@ function parseValue(v: string): unknown {
   return v;
 }
 
+export const requestTypeMissing = (id: string, desk: ServiceDesk) => `Request type ${id} does not exist on service desk ${desk.projectName} (${desk.projectKey}).`;
+
 function fieldNamed(fields: RequestTypeField[], re: RegExp, what: string, requestTypeName: string): RequestTypeField {
   const f = fields.find((x) => re.test(x.name));
   if (!f) throw new NonRetryableError(`Request type "${requestTypeName}" has no ${what} field on this site, so ${what} cannot be set.`);
@@ -77,16 +82,32 @@ export const createIncident = defineComponent({
     if (!hasSummary(config)) issues.push({ path: "summary", message: SUMMARY_MISSING });
     return [...issues, ...siteProblems(connection)];
   },
+  async check(config, { connection, http }) {
+    if (hasExpression(config.serviceDesk)) return [];
+    const jsm = jsmClient(connection, http);
+    const desk = await findServiceDesk(jsm, connection, config.serviceDesk);
+    if (!desk) return [{ path: "serviceDesk", message: deskMissing(config.serviceDesk) }];
+    if (hasExpression(config.requestType)) return [];
+    const rt = await jsm.getRequestType(desk.id, config.requestType).catch((e) => {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    });
+    if (!rt) return [{ path: "requestType", message: requestTypeMissing(config.requestType, desk) }];
+    if (rt.practice && !isIncidentPractice(rt.practice)) return [{ path: "requestType", message: `Request type "${rt.name}" is in the "${rt.practice}" work category, not incident management.` }];
+    return [];
+  },
   async run(ctx) {
     const c = ctx.config;
     if (!hasSummary(c)) throw new NonRetryableError(SUMMARY_MISSING);
     const jsm = jsmClient(ctx.connection, ctx.http);
-    const rt = await jsm.getRequestType(c.serviceDesk, c.requestType);
+    // The desk by project key (what the picker stores) or id (older automations, typed values).
+    const desk = await requireServiceDesk(jsm, ctx.connection, c.serviceDesk);
+    const rt = await jsm.getRequestType(desk.id, c.requestType).catch((e) => {
+      throw isNotFound(e) ? new NonRetryableError(requestTypeMissing(c.requestType, desk)) : e;
+    });
     if (rt.practice && !isIncidentPractice(rt.practice)) {
       throw new NonRetryableError(`Request type "${rt.name}" is in the "${rt.practice}" work category, not incident management; choose an incident request type.`);
     }
-    const desk = (await jsm.listServiceDesks()).find((d) => d.id === String(rt.serviceDeskId ?? c.serviceDesk) || d.id === c.serviceDesk);
-    if (!desk) throw new NonRetryableError(`Service desk ${c.serviceDesk} does not exist or is not visible to the connected user.`);
 
     const fields: Record<string, unknown> = { project: { id: desk.projectId }, issuetype: { id: rt.issueTypeId } };
     if (c.summary?.trim()) fields.summary = c.summary;
@@ -95,7 +116,7 @@ export const createIncident = defineComponent({
     if (c.priority?.trim()) fields.priority = { name: c.priority.trim() };
     if (c.originalEstimate) fields.timetracking = { originalEstimate: c.originalEstimate.trim() };
     if (c.impact || c.urgency || c.alertIds.length) {
-      const rtFields = await jsm.getRequestTypeFields(c.serviceDesk, c.requestType);
+      const rtFields = await jsm.getRequestTypeFields(desk.id, c.requestType);
       if (c.impact) {
         const f = fieldNamed(rtFields, /^impact$/i, "Impact", rt.name);
         fields[f.fieldId] = optionValue(f, c.impact);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
+import { teamCheck, teamIdOf } from "../lookups";
 import { opsClient, opsGateIssues } from "../ops-client";
 import { heartbeatField, teamField } from "../ops-schemas";
 
@@ -13,9 +14,11 @@ export const deleteHeartbeat = defineComponent({
   output: z.object({ deleted: z.literal(true), name: z.string() }),
   example: { deleted: true, name: "conveyor-dns" },
   validate: (_config, { connection }) => opsGateIssues(connection),
+  check: teamCheck,
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
-    const { team, heartbeat } = ctx.config;
+    const { heartbeat } = ctx.config;
+    const team = await teamIdOf(ops, ctx.connection, ctx.config.team);
     await ops.deleteHeartbeat(team, heartbeat).catch((e) => {
       if (e?.status !== 404) throw e;
       // Gone on a retry: the first attempt deleted it and its answer was lost.

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NonRetryableError } from "../../core/errors";
+import { createHttpClient } from "../../core/http";
+import { heartbeat } from "../resources-ops";
 import { contextFor, startPart2Fake, type Part2Fake } from "../testing/part2-harness";
 import { createHeartbeat } from "./create-heartbeat";
 import { deleteHeartbeat } from "./delete-heartbeat";
@@ -122,6 +124,33 @@ describe("tracker.pingHeartbeat", () => {
   it("fails when the heartbeat does not exist, without pinging (the API would accept the ping)", async () => {
     await expect(pingHeartbeat.run(contextFor(pingHeartbeat, h, { team: h.teamId, heartbeat: "ghost" }))).rejects.toThrow(/does not exist/);
     expect(h.fake.received.some((r) => r.path.endsWith("/ping"))).toBe(false);
+  });
+});
+
+describe("heartbeat teams by name", () => {
+  it("every heartbeat component takes the team's name (any case) and addresses the API by its id", async () => {
+    const out = await create({ team: "Red Team", name: "by-name", interval: 2 });
+    expect(out.data.ownerTeamId).toBe(h.teamId);
+    await expect(updateHeartbeat.run(contextFor(updateHeartbeat, h, { team: "red team", heartbeat: "by-name", interval: 4 }))).resolves.toMatchObject({ data: { interval: 4 } });
+    await expect(pingHeartbeat.run(contextFor(pingHeartbeat, h, { team: "Red Team", heartbeat: "by-name" }))).resolves.toMatchObject({ data: { message: expect.any(String) } });
+    await expect(deleteHeartbeat.run(contextFor(deleteHeartbeat, h, { team: "Red Team", heartbeat: "by-name" }))).resolves.toMatchObject({ data: { deleted: true } });
+    const teamPaths = h.fake.received.filter((r) => r.path.includes("/teams/")).map((r) => r.path);
+    expect(teamPaths.length).toBeGreaterThan(0);
+    expect(teamPaths.every((p) => p.includes(`/teams/${h.teamId}/heartbeats`))).toBe(true);
+    expect(h.fake.received.every((r) => r.status < 400)).toBe(true); // no 403 for a name used as an id
+  });
+
+  it("fails clearly, before any heartbeat call, when no team has that name", async () => {
+    const err = await create({ team: "Green Team", name: "x", interval: 1 }).catch((e) => e);
+    expect(err).toBeInstanceOf(NonRetryableError);
+    expect(err.message).toMatch(/No operations team "Green Team".*Red Team, Blue Team/);
+    expect(h.fake.received.some((r) => r.path.includes("/heartbeats"))).toBe(false);
+  });
+
+  it("the heartbeat picker lists the heartbeats of a team given by name", async () => {
+    await create({ name: "listed", interval: 1 });
+    const res = await heartbeat({ connection: h.connection(), http: createHttpClient(), config: { team: "Red Team" } });
+    expect(res.options.map((o) => o.value)).toEqual(["listed"]);
   });
 });
 

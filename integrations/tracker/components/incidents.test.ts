@@ -107,7 +107,7 @@ describe("tracker.getIncident / tracker.deleteIncident", () => {
 
 describe("service-desk pickers", () => {
   it("lists service desks and only incident-management request types when the practice is reported", async () => {
-    expect((await serviceDesk(loaderArgs({}))).options).toEqual([{ value: JSM_DEMO.serviceDeskId, label: "IT Service Desk (SD)" }]);
+    expect((await serviceDesk(loaderArgs({}))).options).toEqual([{ value: "SD", label: "IT Service Desk (SD)", description: `Service desk ${JSM_DEMO.serviceDeskId}` }]);
     const types = await incidentRequestType(loaderArgs({ serviceDesk: JSM_DEMO.serviceDeskId }));
     expect(types.options.map((o) => o.label)).toEqual(["Report a system problem", "Major incident"]);
     expect(h.fake.received.some((r) => r.path.endsWith("/requesttype") && String(r.query.expand).includes("practice"))).toBe(true);

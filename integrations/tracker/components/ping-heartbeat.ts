@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
+import { teamCheck, teamIdOf } from "../lookups";
 import { opsClient, opsGateIssues } from "../ops-client";
 import { heartbeatField, teamField } from "../ops-schemas";
 
@@ -13,9 +14,11 @@ export const pingHeartbeat = defineComponent({
   output: z.object({ message: z.string() }),
   example: { message: "PONG - Heartbeat received" },
   validate: (_config, { connection }) => opsGateIssues(connection),
+  check: teamCheck,
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);
-    const { team, heartbeat } = ctx.config;
+    const { heartbeat } = ctx.config;
+    const team = await teamIdOf(ops, ctx.connection, ctx.config.team);
     const found = (await ops.listHeartbeats(team, heartbeat)).some((h) => h.name === heartbeat);
     if (!found) throw new NonRetryableError(`Heartbeat "${heartbeat}" does not exist in this team; create it first (Ping needs an existing heartbeat).`);
     const res = await ops.pingHeartbeat(team, heartbeat);

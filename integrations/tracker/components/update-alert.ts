@@ -5,13 +5,18 @@ import { ui } from "../../core/ui-meta";
 import { opsClient, opsGateIssues, type OpsClient } from "../ops-client";
 import { PRIORITIES, alertField, alertOutput, exampleAlert, firstLook, isWait, pollRequest, toAlertOutput, type PollState } from "../ops-schemas";
 
+const UNSET_HELP = "P1 (highest) to P5, or unset: no priority change is sent (the operations API has no way to clear an alert's priority).";
 const section = (title: string, order: number, extra: Parameters<typeof ui>[0] = {}) => ui({ title, togglable: true, expression: true, order, ...extra });
 
 export const updateAlertConfig = z.object({
   alert: alertField,
   description: z.string().max(15000).optional().meta(section("Description", 10, { widget: "textarea" })),
   message: z.string().min(1).max(130).optional().meta(section("Message", 11)),
-  priority: z.enum(PRIORITIES).optional().meta(section("Priority", 12, { expression: false })),
+  priority: z
+    .enum(PRIORITIES)
+    .nullable()
+    .optional()
+    .meta(section("Priority", 12, { expression: false, description: UNSET_HELP, prefill: null })),
   assignment: z.string().min(1).optional().meta(section("Assignment", 13, { description: "Account id of the user to assign", widget: "resource", resource: { type: "users", allowCustom: true } })),
   newNote: z.string().min(1).max(25000).optional().meta(section("New note", 14, { widget: "textarea" })),
   updateNote: z
@@ -32,7 +37,7 @@ async function sendSections(ops: OpsClient, id: string, c: Config): Promise<stri
   const ids: string[] = [];
   if (c.description !== undefined) ids.push((await ops.setDescription(id, c.description)).requestId);
   if (c.message !== undefined) ids.push((await ops.setMessage(id, c.message)).requestId);
-  if (c.priority !== undefined) ids.push((await ops.setPriority(id, c.priority)).requestId);
+  if (c.priority) ids.push((await ops.setPriority(id, c.priority)).requestId); // null: unset, nothing to send
   if (c.assignment !== undefined) ids.push((await ops.assign(id, c.assignment)).requestId);
   if (c.newNote !== undefined) await ops.addNote(id, c.newNote);
   if (c.updateNote !== undefined) await ops.updateNote(id, c.updateNote.noteId, c.updateNote.note);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineComponent } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
+import { teamCheck, teamIdOf } from "../lookups";
 import { opsClient, opsGateIssues } from "../ops-client";
 import { PRIORITIES, exampleHeartbeat, heartbeatField, heartbeatOutput, teamField, toHeartbeatOutput } from "../ops-schemas";
 import { INTERVAL_UNITS } from "./create-heartbeat";
@@ -31,6 +32,7 @@ export const updateHeartbeat = defineComponent({
   outputType: "tracker.heartbeat.updated",
   output: heartbeatOutput,
   example: { ...exampleHeartbeat, interval: 10 },
+  check: teamCheck,
   validate(config, { connection }) {
     const issues = opsGateIssues(connection);
     if (!OPTIONAL.some((k) => config[k] !== undefined)) issues.push({ path: "", message: NONE_MESSAGE });
@@ -43,7 +45,8 @@ export const updateHeartbeat = defineComponent({
     // The spec marks `name` required in the update body; it must be the current name.
     const body: Record<string, unknown> = { name: c.heartbeat };
     for (const k of OPTIONAL) if (c[k] !== undefined) body[k] = c[k];
-    const updated = await ops.updateHeartbeat(c.team, c.heartbeat, body).catch((e) => {
+    const team = await teamIdOf(ops, ctx.connection, c.team);
+    const updated = await ops.updateHeartbeat(team, c.heartbeat, body).catch((e) => {
       throw e?.status === 404 ? new NonRetryableError(`Heartbeat "${c.heartbeat}" does not exist in this team.`) : e;
     });
     return ctx.emit(toHeartbeatOutput(updated));

@@ -68,6 +68,29 @@ describe("tracker.onAlert", () => {
     expect(h.site.integrations.size).toBe(0);
   });
 
+  it("the integration request passes the fake's strict check of typeSpecificProperties (the relaxation is gone)", async () => {
+    const s = setupCtx({ events: ["created"] });
+    await onAlert.setup!(s);
+    const post = h.fake.received.findLast((r) => r.method === "POST" && r.path.endsWith("/v1/integrations"))!;
+    expect(post.status).toBe(200);
+    expect(post.body).toMatchObject({ type: "Webhook", typeSpecificProperties: { url: s.intake.url, headers: { [TOKEN_HEADER]: s.intake.token }, addAlertDescription: true } });
+    // The same endpoint refuses what the vendor file refuses: a mistyped documented key, and a plain value under
+    // a key the file does not document (those must be objects).
+    const send = (typeSpecificProperties: Record<string, unknown>) =>
+      fetch(`${h.fake.url}/jsm/ops/api/${h.site.cloudId}/v1/integrations`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${h.tokenFor()}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: `strict ${Object.keys(typeSpecificProperties).join()}`, type: "Webhook", typeSpecificProperties }),
+      });
+    for (const bad of [{ url: s.intake.url, headers: "x-conveyor-token: t" }, { url: s.intake.url, addAlertDetails: "yes" }, { url: "not a url" }, { url: s.intake.url, sendViaConveyor: true }]) {
+      const res = await send(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(JSON.stringify(await res.json())).toMatch(/typeSpecificProperties/);
+    }
+    expect((await send({ headers: {} })).status).toBe(422); // a Webhook integration needs its URL
+    await onAlert.teardown!(s);
+  });
+
   it("two triggers get two integrations; each teardown removes only its own", async () => {
     const a = setupCtx({ events: ["created"] }, "n_a");
     const b = setupCtx({ events: ["created"] }, "n_b");

@@ -4,7 +4,7 @@ import { DeliveryUnauthorizedError } from "../../core/errors";
 import { createHttpClient } from "../../core/http";
 import { createTestLogger } from "../../core/testing";
 import { createIncident } from "../components/create-incident";
-import { incidentRequestTypeRef, serviceDeskKey } from "../resources-jsm";
+import { incidentRequestTypeRef, serviceDesk } from "../resources-jsm";
 import { SHARED_KEY } from "../shared-webhook";
 import { JSM_DEMO } from "../testing/fake-atlassian/jsm/wiring";
 import { DEMO } from "../testing/fake-atlassian/seed";
@@ -62,7 +62,7 @@ const newIssue = (issueTypeId: string, summary: string, projectId: string = JSM_
 describe("tracker.onIncident", () => {
   it("pickers give desk keys and incident request types carrying their issue type", async () => {
     const args = { connection: h.connection(), http: createHttpClient(), config: { serviceDesk: "SD" } };
-    expect((await serviceDeskKey(args)).options.map((o) => o.value)).toEqual(["SD"]);
+    expect((await serviceDesk(args)).options.map((o) => o.value)).toEqual(["SD"]);
     expect((await incidentRequestTypeRef(args)).options).toEqual([
       expect.objectContaining({ value: `${R.incident}:${T.incident}`, label: "Report a system problem" }),
       expect.objectContaining({ value: `${R.majorIncident}:${T.incident}`, label: "Major incident" }),

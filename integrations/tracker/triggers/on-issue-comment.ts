@@ -5,15 +5,19 @@
 import { z } from "zod";
 import { defineTrigger } from "../../core/define";
 import { DeliveryRejectedError } from "../../core/errors";
+import { compileLinearRegex, type LinearRegex } from "../../core/linear-regex";
 import { ui } from "../../core/ui-meta";
 import { adfToText } from "../adf";
 import { eventsField, exampleIssue, exampleUser, issueSchema, triggerProjectField, toIssueOutput, userSchema } from "../schemas";
 import { SHARED_KEY, deliveryKey, maintainShared, projectMatches, setupShared, teardownShared, verifyJiraDelivery } from "../shared-webhook";
 
-/** `(?i)` prefixes (common in other tools) become the JavaScript `i` flag. */
-export function compileFilter(src: string): RegExp {
-  const m = /^\(\?([a-z]+)\)/.exec(src);
-  return m ? new RegExp(src.slice(m[0].length), m[1]!.replace(/[^imsu]/g, "")) : new RegExp(src);
+/**
+ * The Content Filter runs inside the webhook ingress, on the door's thread: it is compiled with RE2
+ * semantics (linear-time matching, see core/linear-regex.ts), so no pattern can stall deliveries.
+ * `(?i)` and the other inline flags work natively.
+ */
+export function compileFilter(src: string): LinearRegex {
+  return compileLinearRegex(src);
 }
 
 const validRegex = (v: string | undefined) => {
@@ -32,8 +36,8 @@ export const onIssueCommentConfig = z.object({
   contentFilter: z
     .string()
     .optional()
-    .refine(validRegex, { message: "Content Filter must be a valid regular expression" })
-    .meta(ui({ title: "Content Filter", placeholder: "(?i)deploy|rollback", order: 3, description: "Regular expression matched against the comment text; comments without text never match." })),
+    .refine(validRegex, { message: "Content Filter must be a valid regular expression (RE2 syntax: no lookaround or backreferences)" })
+    .meta(ui({ title: "Content Filter", placeholder: "(?i)deploy|rollback", order: 3, description: "Regular expression (RE2 syntax: (?i) for any case; no lookaround or backreferences) matched against the comment text; comments without text never match." })),
 });
 
 const ACTIONS: Record<string, "created" | "updated" | "deleted"> = { comment_created: "created", comment_updated: "updated", comment_deleted: "deleted" };
@@ -87,7 +91,13 @@ export const onIssueComment = defineTrigger({
     const text = adfToText(body.comment.body);
     if (ctx.config.contentFilter) {
       if (!text) return []; // spec: no extractable text never matches a content filter
-      if (!compileFilter(ctx.config.contentFilter).test(text)) return [];
+      let filter: LinearRegex;
+      try {
+        filter = compileFilter(ctx.config.contentFilter);
+      } catch {
+        return []; // saved before filters used RE2 syntax: never matches; saving the automation names the problem
+      }
+      if (!filter.test(text)) return [];
     }
     const c = body.comment;
     return [

@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { IncomingDelivery, TriggerMatchContext } from "../../core/define";
 import { DeliveryRejectedError, DeliveryUnauthorizedError } from "../../core/errors";
-import { SHARED_KEY } from "../shared-webhook";
+import { SHARED_KEY, setupShared } from "../shared-webhook";
+import { JSM_DEMO } from "../testing/fake-atlassian/jsm/wiring";
 import { signJwt } from "../testing/fake-atlassian/webhook-delivery";
 import { setupContext, startJiraEnv, startReceiver, type JiraTestEnv } from "../testing/jira-harness";
 import { onIssue } from "./on-issue";
+import { onIncident, onIncidentConfig } from "./on-incident";
 import { onIssueComment } from "./on-issue-comment";
 
 let env: JiraTestEnv;
@@ -260,6 +262,20 @@ describe("deliveries", () => {
 });
 
 describe("shared registration with tracker.onIncident", () => {
+  it("maintain moves a registration made for a desk id (before desks were resolved to keys) to the desk's project", async () => {
+    const state: Record<string, unknown> = { ...env.connection.state };
+    const connection = { ...env.connection, state, saveState: async (patch: Record<string, unknown>) => void Object.assign(state, patch) };
+    const config = onIncidentConfig.parse({ serviceDesk: JSM_DEMO.serviceDeskId, requestTypes: [JSM_DEMO.requestTypes.incident], events: ["created"] });
+    const ctx = { ...setupContext(env, store, { automationId: "aut_old", nodeId: "n_old", triggerKey: "tracker.onIncident", config }, receiver.url), connection };
+    await setupShared(ctx, "tracker.onIncident"); // what the earlier setup registered: the desk id taken for a project
+    expect([...site().webhooks.values()].map((w) => w.jqlFilter)).toEqual([`project IN ("${JSM_DEMO.serviceDeskId}")`]);
+    await onIncident.maintain!(ctx);
+    expect([...site().webhooks.values()].map((w) => w.jqlFilter)).toEqual(['project IN ("SD")']);
+    expect(state.jsmServiceDeskKeys).toEqual({ [JSM_DEMO.serviceDeskId]: "SD" });
+    await onIncident.maintain!(ctx); // now covered: nothing changes
+    expect(site().webhooks.size).toBe(1);
+  });
+
   it("merges the incident trigger's service-desk project into the shared webhook", async () => {
     await onIssue.setup!(issueNode("n_issue", { project: "OPS", events: ["created"] }));
     const { setupShared } = await import("../shared-webhook");

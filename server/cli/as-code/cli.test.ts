@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppDeps } from "../../deps";
+import type { TestDeps } from "../../testing";
 import { startRestTarget, type RestTarget } from "../../rest/testing/target";
 import { serveInProcess } from "../../rest/testing/http-adapter";
 import type { RestClient } from "../../rest/testing/rest-client";
@@ -17,7 +17,7 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 const HOOK_SECRET = "cli-hook-secret-0a1b2c3d";
 const INTAKE_SECRET = "cli-intake-secret-4e5f6a7b";
 let target: RestTarget;
-let deps: AppDeps;
+let deps: TestDeps;
 let api: RestClient;
 let s: Seed;
 let server: { url: string; close(): Promise<void> };
@@ -84,7 +84,7 @@ beforeAll(async () => {
   expect(app.status).toBe(201);
   const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Disk follow-up", steps: [{ name: "Silence", appId: app.body.id }] } });
   const intake = await api.post(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.editor, body: { name: "Disk inbox", lineId: line.body.id } });
-  deps.db.$client.prepare("update intakes set secret_enc = ? where id = ?").run(deps.box.encrypt(INTAKE_SECRET), intake.body.id);
+  await deps.sql("update intakes set secret_enc = ? where id = ?", deps.box.encrypt(INTAKE_SECRET), intake.body.id);
 }, 120_000);
 afterAll(async () => {
   await server?.close();

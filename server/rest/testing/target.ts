@@ -1,19 +1,20 @@
 /**
  * Where the REST tests run: in process (default; route modules called with a Request, test deps via
  * setDeps) or over HTTP against the built app (`CONVEYOR_REST_HTTP=1`, build first with
- * `NEXT_DIST_DIR=.next-rest next build`): server/main.ts is started on a free loopback port with a
- * throwaway data dir, and the test seeds through the same SQLite file.
+ * `NEXT_DIST_DIR=.next-rest next build`): server/main.ts is started on a free loopback port against
+ * the test's own database, which the test seeds through its store. The database is the test
+ * backend's: a migrated SQLite file, or (CONVEYOR_TEST_BACKEND=postgres) a PostgreSQL database
+ * cloned from the migrated template, in which case the server runs in scale-out mode (DATABASE_URL,
+ * REDIS_URL from the test Redis, a shared CONVEYOR_SECRET_KEY and NEXTAUTH_SECRET).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
+import { randomBytes } from "node:crypto";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
-import { closeDb, openDb } from "@/db/client";
-import { createSecretBox, loadOrCreateKey } from "../../crypto/secret-box";
-import { setDeps, type AppDeps } from "../../deps";
-import { silentLogger } from "../../logger";
-import { createTestDeps } from "../../testing";
+import { createSecretBox } from "../../crypto/secret-box";
+import { setDeps } from "../../deps";
+import { createTestDeps, type TestDeps } from "../../testing";
+import type { TestSql } from "@/db/testing";
 import { createRestClient, type RestClient } from "./rest-client";
 
 export const OVER_HTTP = process.env.CONVEYOR_REST_HTTP === "1";
@@ -31,61 +32,91 @@ async function freePort(): Promise<number> {
 }
 
 export interface RestTarget {
-  deps: AppDeps;
+  deps: TestDeps;
   api: RestClient;
+  /** Raw SQL for assertions on the target's database. */
+  sql: TestSql;
   close(): Promise<void>;
+}
+
+/** Environment of the server process: the test's database, and in scale-out mode what every process must share. */
+export function serverEnv(deps: Pick<TestDeps, "store" | "url" | "dir">, opts: { port: number; secretKey: Buffer; extra?: Record<string, string> }): NodeJS.ProcessEnv {
+  const base = `http://127.0.0.1:${opts.port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(opts.port),
+    HOST: "127.0.0.1",
+    CONVEYOR_DATA_DIR: deps.dir,
+    DATABASE_URL: deps.url,
+    CONVEYOR_SECRET_KEY: opts.secretKey.toString("base64"),
+    NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+    CONVEYOR_PUBLIC_URL: base,
+    NEXTAUTH_URL: base,
+    NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-rest",
+    LOG_LEVEL: "warn",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  delete env.AUTH_SECRET;
+  delete env.REDIS_URL;
+  if (deps.store.dialect === "postgres") {
+    const redis = process.env.CONVEYOR_TEST_REDIS_URL;
+    if (!redis) throw new Error("CONVEYOR_TEST_REDIS_URL is not set: run the PostgreSQL tests with CONVEYOR_TEST_BACKEND=postgres (vitest global setup)");
+    env.REDIS_URL = redis;
+  }
+  return { ...env, ...opts.extra };
 }
 
 export async function startRestTarget(extraEnv: Record<string, string> = {}): Promise<RestTarget> {
   if (!OVER_HTTP) {
-    const deps = createTestDeps();
+    const deps = await createTestDeps();
     setDeps(deps);
-    return { deps, api: createRestClient({}), close: async () => deps.close() };
+    return { deps, sql: deps.sql, api: createRestClient({}), close: async () => deps.close() };
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-rest-"));
+  const secretKey = randomBytes(32);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      CONVEYOR_DATA_DIR: dir,
-      CONVEYOR_PUBLIC_URL: base,
-      NEXTAUTH_URL: base,
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-rest",
-      LOG_LEVEL: "warn",
-      NEXT_TELEMETRY_DISABLED: "1",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      /* not yet */
+  const deps = await createTestDeps({ box: createSecretBox(secretKey), publicUrl: base });
+  let child: ChildProcess | undefined;
+  try {
+    child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+      cwd: ROOT,
+      env: serverEnv(deps, { port, secretKey, extra: extraEnv }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout!.on("data", (d) => (output += d));
+    child.stderr!.on("data", (d) => (output += d));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) break;
+      } catch {
+        /* not yet */
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+      await new Promise((r) => setTimeout(r, 250));
     }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
-    await new Promise((r) => setTimeout(r, 250));
+  } catch (e) {
+    await stop(child);
+    await deps.close();
+    throw e;
   }
-  const db = openDb(path.join(dir, "conveyor.db"));
-  const deps: AppDeps = { db, box: createSecretBox(loadOrCreateKey(dir)), publicUrl: base, log: silentLogger, now: () => new Date() };
   return {
     deps,
+    sql: deps.sql,
     api: createRestClient({ baseUrl: base }),
     close: async () => {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-      closeDb(db);
-      fs.rmSync(dir, { recursive: true, force: true });
+      await stop(child);
+      await deps.close();
     },
   };
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
 }

@@ -1,14 +1,15 @@
 /** Test seeding: an organization, a workspace (with its default line) and a system actor. */
-import { organizations } from "@/db/schema";
 import type { Actor } from "../../auth/permissions";
 import type { AppDeps } from "../../deps";
 import { newId } from "../../ids";
 import { createWorkspaceRow } from "../../services/workspaces/create-workspace";
 
-export function seedWorkspace(deps: AppDeps): { workspaceId: string; organizationId: string; actor: Actor } {
+export async function seedWorkspace(deps: Pick<AppDeps, "store">): Promise<{ workspaceId: string; organizationId: string; actor: Actor }> {
   const organizationId = newId("org");
-  deps.db.insert(organizations).values({ id: organizationId, name: "Test org", createdAt: new Date().toISOString() }).run();
-  const ws = createWorkspaceRow(deps.db, organizationId, "Test");
+  const ws = await deps.store.tx(async (s) => {
+    await s.organizations.insert({ id: organizationId, name: "Test org", createdAt: new Date().toISOString() });
+    return createWorkspaceRow(s, organizationId, "Test");
+  });
   return { workspaceId: ws.id, organizationId, actor: { kind: "user", userId: "usr_test", organizationId, role: "owner", label: "tester" } };
 }
 

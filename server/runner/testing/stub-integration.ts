@@ -37,7 +37,7 @@ const fetchJson = defineComponent({
   },
 });
 
-/** Appends "<pid> <stepId> <runId> <node>" to a file when it finishes, after sleeping. */
+/** Appends "<pid> <stepId> <runId> <node>" to a file when it finishes, after sleeping (and to `<file>.started` when it starts). */
 const mark = defineComponent({
   key: "stub.mark",
   title: "Mark",
@@ -48,6 +48,7 @@ const mark = defineComponent({
   output: z.object({ ok: z.boolean() }),
   example: { ok: true },
   async run(ctx) {
+    fs.appendFileSync(`${ctx.config.file}.started`, `${process.pid} ${ctx.run.stepId} ${ctx.run.runId} ${ctx.run.nodeName}\n`);
     if (ctx.config.sleepMs) await new Promise((r) => setTimeout(r, ctx.config.sleepMs));
     fs.appendFileSync(ctx.config.file, `${process.pid} ${ctx.run.stepId} ${ctx.run.runId} ${ctx.run.nodeName}\n`);
     return ctx.emit({ ok: true });
@@ -83,12 +84,30 @@ const big = defineComponent({
   },
 });
 
+/** Kills its own process (SIGKILL) mid-step, after recording that it ran: a process death in flight. */
+const crash = defineComponent({
+  key: "stub.crash",
+  title: "Crash",
+  description: "Kills the process running it, unless a file exists.",
+  needsConnection: false,
+  config: z.object({ file: z.string(), unlessFile: z.string().optional() }),
+  outputType: "stub.crash",
+  output: z.object({ ok: z.boolean() }),
+  example: { ok: true },
+  async run(ctx) {
+    fs.appendFileSync(ctx.config.file, `${process.pid} ${ctx.run.stepId} ${ctx.run.runId} ${ctx.run.nodeName}\n`);
+    if (ctx.config.unlessFile && fs.existsSync(ctx.config.unlessFile)) return ctx.emit({ ok: true });
+    process.kill(process.pid, "SIGKILL");
+    return new Promise<never>(() => undefined);
+  },
+});
+
 export const stubIntegration = defineIntegration({
   key: "stub",
   title: "Stub",
   description: "Runner test components",
   icon: "flask",
-  components: [echo, fetchJson, mark, fail, big],
+  components: [echo, fetchJson, mark, fail, big, crash],
   triggers: [],
 }) as AnyIntegration;
 

@@ -6,17 +6,17 @@ import { createWorkspace } from "../workspaces/create-workspace";
 import { ApiKeyAuthError, authenticateApiKey, createApiKey, hashApiKey, listApiKeys, revokeApiKey } from "./api-keys";
 import type { Actor } from "../../auth/permissions";
 
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let owner: Actor;
 let wsId: string;
 
 beforeEach(async () => {
-  deps = createTestDeps();
+  deps = await createTestDeps();
   const setup = await setupOwner(deps, { email: "o@example.com", password: "correct horse battery" });
   owner = (await getUserActor(deps, setup.user.id))!;
   wsId = setup.workspace.id;
 });
-afterEach(() => deps.close());
+afterEach(async () => deps.close());
 
 async function reason(p: Promise<unknown>) {
   try {
@@ -34,13 +34,13 @@ describe("API keys", () => {
     expect(key).toMatch(/^cvk_[a-z0-9]{8}_[A-Za-z0-9_-]{20,}$/);
     expect(key.startsWith(record.prefix + "_")).toBe(true);
     expect(JSON.stringify(record)).not.toContain(key.split("_").slice(2).join("_"));
-    const stored = deps.db.$client.prepare("select * from api_keys").all() as Array<Record<string, string>>;
+    const stored = await deps.sql<Record<string, string>>("select * from api_keys");
     expect(stored[0]!.hash).toBe(hashApiKey(key));
     expect(JSON.stringify(stored)).not.toContain(key);
     const actor = await authenticateApiKey(deps, `Bearer ${key}`);
     expect(actor).toMatchObject({ kind: "apiKey", role: "operator", workspaceIds: null, keyId: record.id });
     expect((await listApiKeys(deps, owner))[0]!.lastUsedAt).not.toBeNull();
-    const audit = JSON.stringify(deps.db.$client.prepare("select * from audit_log").all());
+    const audit = JSON.stringify(await deps.sql("select * from audit_log"));
     expect(audit).toContain("apikey.create");
     expect(audit).not.toContain(key);
   });

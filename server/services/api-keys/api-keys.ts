@@ -4,9 +4,7 @@
  * The plaintext key never reaches logs, activity or the audit log.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
-import { apiKeys } from "@/db/schema";
-import { transaction } from "@/db/client";
+import type { ApiKeyRow } from "@/db/types";
 import type { AppDeps } from "../../deps";
 import { assertCan, type Actor, type ApiKeyRole } from "../../auth/permissions";
 import { AppError } from "../../errors";
@@ -17,7 +15,7 @@ import { requireWorkspace } from "../access";
 export const API_KEY_ROLES = ["admin", "editor", "operator", "viewer"] as const satisfies readonly ApiKeyRole[];
 const KEY_RE = /^cvk_([a-z0-9]{8})_([A-Za-z0-9_-]{20,})$/;
 
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type { ApiKeyRow };
 /** What is listed: everything but the hash. */
 export type ApiKeyRecord = Omit<ApiKeyRow, "hash"> & { status: "active" | "revoked" | "expired" };
 
@@ -59,7 +57,7 @@ export async function createApiKey(deps: AppDeps, actor: Actor, input: CreateApi
   // An API key may only hand out what it can see itself; a user admin sees the whole organization.
   if (actor.kind === "apiKey" && actor.role !== "admin") throw new AppError("forbidden", "Only admin keys may create keys.");
   const workspaceIds = input.workspaceIds ? [...new Set(input.workspaceIds)] : null;
-  if (workspaceIds) for (const id of workspaceIds) await requireWorkspace(deps.db, actor, id, "workspace.read");
+  if (workspaceIds) for (const id of workspaceIds) await requireWorkspace(deps.store, actor, id, "workspace.read");
   if (actor.kind === "apiKey" && actor.workspaceIds && !workspaceIds) {
     throw new AppError("validation_failed", "A key limited to some workspaces may only create keys limited to them.", [
       { path: "workspaceIds", message: "Required for a key limited to workspaces" },
@@ -82,9 +80,9 @@ export async function createApiKey(deps: AppDeps, actor: Actor, input: CreateApi
     expiresAt,
     revokedAt: null,
   };
-  transaction(deps.db, (tx) => {
-    tx.insert(apiKeys).values(row).run();
-    recordAudit(tx, { organizationId: orgId, actor: actor.label, action: "apikey.create", target: row.id, data: { name, role: row.role, prefix: row.prefix, workspaceIds } });
+  await deps.store.tx(async (s) => {
+    await s.apiKeys.insert(row);
+    await recordAudit(s, { organizationId: orgId, actor: actor.label, action: "apikey.create", target: row.id, data: { name, role: row.role, prefix: row.prefix, workspaceIds } });
   });
   return { key, record: toRecord(row, deps.now()) };
 }
@@ -92,7 +90,7 @@ export async function createApiKey(deps: AppDeps, actor: Actor, input: CreateApi
 export async function listApiKeys(deps: AppDeps, actor: Actor): Promise<ApiKeyRecord[]> {
   assertCan(actor, "apikey.manage");
   if (!actor.organizationId) return [];
-  const rows = await deps.db.select().from(apiKeys).where(eq(apiKeys.organizationId, actor.organizationId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  const rows = await deps.store.apiKeys.list(actor.organizationId);
   const now = deps.now();
   return rows.map((r) => toRecord(r, now));
 }
@@ -100,14 +98,17 @@ export async function listApiKeys(deps: AppDeps, actor: Actor): Promise<ApiKeyRe
 export async function revokeApiKey(deps: AppDeps, actor: Actor, keyId: string): Promise<ApiKeyRecord> {
   assertCan(actor, "apikey.manage");
   const orgId = actor.organizationId;
-  const row = await deps.db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.organizationId, orgId ?? "")) });
+  const row = await deps.store.apiKeys.get(orgId ?? "", keyId);
   if (!row) throw new AppError("not_found", `API key ${keyId} does not exist.`);
   if (row.revokedAt) return toRecord(row, deps.now());
   const revokedAt = deps.now().toISOString();
-  transaction(deps.db, (tx) => {
-    tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
-    recordAudit(tx, { organizationId: row.organizationId, actor: actor.label, action: "apikey.revoke", target: keyId, data: { prefix: row.prefix } });
+  const revoked = await deps.store.tx(async (s) => {
+    // Only the caller that actually revokes records it (two admins racing: one audit entry).
+    if (!(await s.apiKeys.revoke(keyId, revokedAt))) return false;
+    await recordAudit(s, { organizationId: row.organizationId, actor: actor.label, action: "apikey.revoke", target: keyId, data: { prefix: row.prefix } });
+    return true;
   });
+  if (!revoked) return toRecord((await deps.store.apiKeys.get(row.organizationId, keyId)) ?? row, deps.now());
   return toRecord({ ...row, revokedAt }, deps.now());
 }
 
@@ -140,13 +141,14 @@ export async function authenticateApiKey(deps: AppDeps, authorization: string | 
   const key = m ? m[1]! : header.startsWith("cvk_") ? header : null;
   if (!key || !KEY_RE.test(key)) throw new ApiKeyAuthError("malformed");
   const hash = hashApiKey(key);
-  const row = await deps.db.query.apiKeys.findFirst({ where: eq(apiKeys.hash, hash) });
+  const row = await deps.store.apiKeys.findByHash(hash);
   if (!row || !timingSafeEqual(Buffer.from(row.hash, "hex"), Buffer.from(hash, "hex"))) throw new ApiKeyAuthError("unknown");
   if (row.revokedAt) throw new ApiKeyAuthError("revoked");
   const now = deps.now();
   if (row.expiresAt && Date.parse(row.expiresAt) <= now.getTime()) throw new ApiKeyAuthError("expired");
   if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) > LAST_USED_RESOLUTION_MS) {
-    await deps.db.update(apiKeys).set({ lastUsedAt: now.toISOString() }).where(eq(apiKeys.id, row.id));
+    // Guarded: of many processes seeing a stale value at once, the first write wins and the rest match nothing.
+    await deps.store.apiKeys.touchLastUsed(row.id, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString());
   }
   return {
     kind: "apiKey",

@@ -5,8 +5,8 @@ import { requireWorkspace } from "../access";
 import { loadWorkspaceRows, WorkspaceState } from "./workspace-state";
 
 export async function exportBundle(deps: AppDeps, actor: Actor, workspaceId: string) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.read");
-  const state = new WorkspaceState(loadWorkspaceRows(deps.db, workspaceId));
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.read");
+  const state = new WorkspaceState(await loadWorkspaceRows(deps.store, workspaceId));
   const byKey = <T extends { key: string }>(xs: T[]) => xs.sort((a, b) => a.key.localeCompare(b.key));
   return {
     workspace: { id: ws.id, name: ws.name },

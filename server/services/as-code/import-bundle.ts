@@ -5,9 +5,8 @@
  * forced), then all writes in one transaction. Upstream trigger set-up runs after the commit, as
  * for any save; its problems are reported, not rolled back.
  */
-import { and, desc, eq, isNull } from "drizzle-orm";
-import { automations, automationVersions, intakes, lines, type ManagedSource } from "@/db/schema";
-import { transaction, type Db } from "@/db/client";
+import type { Store } from "@/db/store";
+import type { AutomationRow, ManagedSource } from "@/db/types";
 import type { AppDeps } from "../../deps";
 import { assertCan, type Actor } from "../../auth/permissions";
 import { AppError, type FieldProblem } from "../../errors";
@@ -15,7 +14,7 @@ import type { ImportBodySchema, ImportResult, PlanEntry, ResourceKind } from "..
 import { AutomationDocumentSchema } from "../../contracts/automations";
 import { GraphSchema, type Graph } from "../../contracts/graph";
 import { requireWorkspace } from "../access";
-import { deleteAutomationTx, insertAutomationTx, loadAutomationRow, updateAutomationTx } from "../automations/save-automation";
+import { deleteAutomationTx, insertAutomationTx, updateAutomationTx } from "../automations/save-automation";
 import { applyTriggerLifecycle } from "../automations/trigger-lifecycle";
 import { deleteLineTx, insertLineTx, updateLineTx } from "../lines/lines";
 import { deleteWebhookIntakeTx, insertWebhookIntakeTx, updateWebhookIntakeTx } from "../intakes-webhook/intakes";
@@ -29,10 +28,6 @@ import type { z } from "zod";
 type Body = z.output<typeof ImportBodySchema>;
 type Conflict = ImportResult["conflicts"][number] & { path: string };
 
-function lastEditor(db: Db, automationId: string): string | null {
-  return db.select({ by: automationVersions.createdBy }).from(automationVersions).where(eq(automationVersions.automationId, automationId)).orderBy(desc(automationVersions.version)).limit(1).get()?.by ?? null;
-}
-
 /** References to resources that prune would delete. */
 function pruneProblems(body: Body): FieldProblem[] {
   const apps = new Set(body.apps.map((a) => a.key));
@@ -44,7 +39,7 @@ function pruneProblems(body: Body): FieldProblem[] {
   return out;
 }
 
-function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Body) {
+async function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Body) {
   const entries: PlanEntry[] = [];
   const conflicts: Conflict[] = [];
   const file = (kind: ResourceKind, key: string) => body.source.files[`${kind}/${key}`] ?? null;
@@ -52,8 +47,8 @@ function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Body) {
     kind, key, id, file: file(kind, key), changes: changes ?? [], action: changes === null ? "create" : changes.length ? "update" : "unchanged",
   });
   const changedApp = (row: (typeof state.rows.automations)[number]) => row.source && (row.version !== row.source.appliedVersion || row.updatedAt !== row.source.appliedUpdatedAt);
-  const appConflict = (row: (typeof state.rows.automations)[number], path: string) => {
-    const by = lastEditor(deps.db, row.id);
+  const appConflict = async (row: (typeof state.rows.automations)[number], path: string) => {
+    const by = await deps.store.automations.lastEditor(row.id);
     conflicts.push({
       kind: "automation", key: state.appKey.get(row.id)!, id: row.id, path,
       message: `changed outside the files since the last apply (${row.version !== row.source!.appliedVersion ? `version ${row.source!.appliedVersion ?? "?"} → ${row.version}${by ? `, last saved by ${by}` : ""}` : "settings"} at ${row.updatedAt}); export it to keep that change, or apply with --force to overwrite it`,
@@ -63,7 +58,7 @@ function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Body) {
     const changes = a.existing ? [...specChanges(canonicalApp(state.appSpec(a.existing), configSchemaFor), canonicalApp(a.spec, configSchemaFor)), ...a.secretChanges.map((path) => ({ path, op: "change" as const, secret: true }))] : null;
     const e = entry("automation", a.spec.key, a.existing?.id ?? null, changes);
     entries.push(e);
-    if (e.action === "update" && changedApp(a.existing!)) appConflict(a.existing!, `apps.${a.index}`);
+    if (e.action === "update" && changedApp(a.existing!)) await appConflict(a.existing!, `apps.${a.index}`);
   }
   for (const l of r.lines) {
     const e = entry("line", l.spec.key, l.existing?.id ?? null, l.existing ? specChanges(canonicalLine(state.lineSpec(l.existing)), canonicalLine(l.spec)) : null);
@@ -87,7 +82,7 @@ function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Body) {
   for (const [kind, row, key] of others) {
     if (inBundle[kind].has(key)) continue;
     entries.push({ kind, key, id: row.id, file: null, changes: [], action: body.prune ? "delete" : "unmanaged" });
-    if (body.prune && kind === "automation" && changedApp(row as (typeof state.rows.automations)[number])) appConflict(row as (typeof state.rows.automations)[number], `automation:${key}`);
+    if (body.prune && kind === "automation" && changedApp(row as (typeof state.rows.automations)[number])) await appConflict(row as (typeof state.rows.automations)[number], `automation:${key}`);
   }
   const count = (a: PlanEntry["action"]) => entries.filter((e) => e.action === a).length;
   const summary = { create: count("create"), update: count("update"), delete: count("delete"), unchanged: count("unchanged"), unmanaged: count("unmanaged") };
@@ -95,17 +90,17 @@ function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Body) {
 }
 
 export async function importBundle(deps: AppDeps, actor: Actor, workspaceId: string, body: Body): Promise<ImportResult> {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "automation.write");
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
   assertCan(actor, "line.write");
   assertCan(actor, "intake.write");
   if (body.prune) assertCan(actor, "automation.delete");
-  const state = new WorkspaceState(loadWorkspaceRows(deps.db, workspaceId));
+  const state = new WorkspaceState(await loadWorkspaceRows(deps.store, workspaceId));
   const r = resolveBundle(state, body, body.secrets, deps.box);
   const problems = [...r.problems, ...(body.prune ? pruneProblems(body) : [])];
   if (problems.length) {
     throw new AppError("validation_failed", `The bundle has ${problems.length} problem${problems.length === 1 ? "" : "s"}: ${problems[0]!.path}: ${problems[0]!.message}${problems.length > 1 ? " (and more)" : ""}`, problems);
   }
-  const p = plan(deps, state, r, body);
+  const p = await plan(deps, state, r, body);
   const result = (applied: boolean, setupProblems: ImportResult["setupProblems"] = []): ImportResult => ({
     dryRun: body.dryRun, applied, summary: p.summary, entries: p.entries, conflicts: p.conflicts.map(({ path: _p, ...c }) => c), setupProblems,
   });
@@ -113,7 +108,7 @@ export async function importBundle(deps: AppDeps, actor: Actor, workspaceId: str
   if (p.conflicts.length && !body.force) {
     throw new AppError("conflict", `${p.conflicts.length} resource${p.conflicts.length === 1 ? " was" : "s were"} changed outside the files since the last apply: ${p.conflicts.map((c) => `${c.kind} "${c.key}"`).join(", ")}. Nothing was applied; export to keep those changes, or apply with --force.`, p.conflicts.map((c) => ({ path: c.path, message: `${c.kind} "${c.key}" ${c.message}` })));
   }
-  const lifecycle = writeBundle(deps, actor, ws.organizationId, workspaceId, state, r, p.entries, body);
+  const lifecycle = await writeBundle(deps, actor, ws.organizationId, workspaceId, state, r, p.entries, body);
   const setupProblems: ImportResult["setupProblems"] = [];
   for (const l of lifecycle) {
     for (const sp of await applyTriggerLifecycle(deps, { id: l.id, workspaceId }, l.before, l.after)) setupProblems.push({ key: l.key, ...sp });
@@ -123,8 +118,13 @@ export async function importBundle(deps: AppDeps, actor: Actor, workspaceId: str
 
 type Lifecycle = { id: string; key: string; before: { enabled: boolean; graph: Graph } | null; after: { enabled: boolean; graph: Graph } | null };
 
+/** A row changed between the plan and the write (an editor save meanwhile): nothing is applied. */
+function changedMeanwhile(kind: ResourceKind, key: string): AppError {
+  return new AppError("conflict", `The ${kind} "${key}" changed while the bundle was being applied; nothing was applied. Run plan again.`, [{ path: `${kind}:${key}`, message: "changed meanwhile" }]);
+}
+
 /** All writes of an apply in one transaction; returns the trigger set-up/teardown to run after the commit. */
-function writeBundle(deps: AppDeps, actor: Actor, orgId: string, workspaceId: string, state: WorkspaceState, r: Resolved, entries: PlanEntry[], body: Body): Lifecycle[] {
+async function writeBundle(deps: AppDeps, actor: Actor, orgId: string, workspaceId: string, state: WorkspaceState, r: Resolved, entries: PlanEntry[], body: Body): Promise<Lifecycle[]> {
   const at = deps.now().toISOString();
   const action = (kind: ResourceKind, key: string) => entries.find((e) => e.kind === kind && e.key === key)!.action;
   const source = (kind: ResourceKind, key: string, extra: Partial<ManagedSource> & { appliedUpdatedAt: string }): ManagedSource => ({
@@ -132,49 +132,54 @@ function writeBundle(deps: AppDeps, actor: Actor, orgId: string, workspaceId: st
   });
   const lifecycle: Lifecycle[] = [];
   const graphOf = (row: { enabled: boolean; graph: unknown }) => ({ enabled: row.enabled, graph: GraphSchema.parse(row.graph) });
-  return transaction(deps.db, (tx) => {
+  /** The automation locked until commit, as it was planned (else a conflict). */
+  const lockedAsPlanned = async (s: Store, planned: AutomationRow, key: string): Promise<AutomationRow> => {
+    const cur = await s.automations.lock(workspaceId, planned.id);
+    if (!cur || cur.version !== planned.version || cur.updatedAt !== planned.updatedAt) throw changedMeanwhile("automation", key);
+    return cur;
+  };
+  return deps.store.tx(async (s) => {
     // Rows made before keys existed keep the key they were planned under.
-    for (const row of state.rows.automations) if (!row.key) tx.update(automations).set({ key: state.appKey.get(row.id)! }).where(and(eq(automations.id, row.id), isNull(automations.key))).run();
-    for (const row of state.rows.lines) if (!row.key) tx.update(lines).set({ key: state.lineKey.get(row.id)! }).where(and(eq(lines.id, row.id), isNull(lines.key))).run();
-    for (const row of state.rows.intakes) if (!row.key) tx.update(intakes).set({ key: state.intakeKey.get(row.id)! }).where(and(eq(intakes.id, row.id), isNull(intakes.key))).run();
+    for (const row of state.rows.automations) if (!row.key) await s.automations.setKeyIfUnset(row.id, state.appKey.get(row.id)!);
+    for (const row of state.rows.lines) if (!row.key) await s.lines.setKeyIfUnset(row.id, state.lineKey.get(row.id)!);
+    for (const row of state.rows.intakes) if (!row.key) await s.intakes.setKeyIfUnset(row.id, state.intakeKey.get(row.id)!);
     for (const a of r.apps) {
       const act = action("automation", a.spec.key);
       const d = AutomationDocumentSchema.parse(a.doc);
-      let row = a.existing ? loadAutomationRow(tx, workspaceId, a.existing.id) : undefined;
+      let row = a.existing ? await lockedAsPlanned(s, a.existing, a.spec.key) : undefined;
       if (act === "create") {
-        row = insertAutomationTx(deps, tx, actor, orgId, {
+        row = await insertAutomationTx(deps, s, actor, orgId, {
           id: a.id, workspaceId, key: a.spec.key, name: d.name, description: d.description ?? "", enabled: d.enabled ?? false, concurrency: d.concurrency ?? 5, version: 1,
-          graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, source: null, createdBy: actor.label, createdAt: at, updatedAt: at,
+          graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, problems: a.warnings, source: null, createdBy: actor.label, createdAt: at, updatedAt: at,
         });
         lifecycle.push({ id: row.id, key: a.spec.key, before: null, after: graphOf(row) });
       } else if (act === "update") {
         const before = row!;
-        row = updateAutomationTx(deps, tx, actor, orgId, before, d, at);
+        row = await updateAutomationTx(deps, s, actor, orgId, before, d, a.warnings, at);
         lifecycle.push({ id: row.id, key: a.spec.key, before: graphOf(before), after: graphOf(row) });
       }
-      const src = source("automation", a.spec.key, { appliedVersion: row!.version, appliedUpdatedAt: row!.updatedAt, secretRefs: a.secretRefs });
-      tx.update(automations).set({ source: src }).where(eq(automations.id, row!.id)).run();
+      await s.automations.setSource(row!.id, source("automation", a.spec.key, { appliedVersion: row!.version, appliedUpdatedAt: row!.updatedAt, secretRefs: a.secretRefs }));
     }
     for (const l of r.lines) {
       const act = action("line", l.spec.key);
       let row = l.existing;
-      if (act === "create") row = insertLineTx(deps, tx, actor, orgId, workspaceId, { id: l.id, name: l.spec.name, key: l.spec.key, steps: l.steps });
-      else if (act === "update") row = updateLineTx(deps, tx, actor, orgId, row!, { name: l.spec.name, key: l.spec.key, steps: l.steps });
-      tx.update(lines).set({ source: source("line", l.spec.key, { appliedUpdatedAt: row!.updatedAt }) }).where(eq(lines.id, row!.id)).run();
+      if (act === "create") row = await insertLineTx(deps, s, actor, orgId, workspaceId, { id: l.id, name: l.spec.name, key: l.spec.key, steps: l.steps });
+      else if (act === "update") row = await updateLineTx(deps, s, actor, orgId, row!, { name: l.spec.name, key: l.spec.key, steps: l.steps });
+      await s.lines.setSource(row!.id, source("line", l.spec.key, { appliedUpdatedAt: row!.updatedAt }));
     }
     for (const t of r.intakes) {
       const act = action("intake", t.spec.key);
       let row = t.existing;
       const input = { name: t.spec.name, key: t.spec.key, lineId: t.lineId, open: t.spec.open };
-      if (act === "create") row = insertWebhookIntakeTx(deps, tx, actor, orgId, workspaceId, { ...input, secret: t.secret! });
-      else if (act === "update") row = updateWebhookIntakeTx(deps, tx, actor, orgId, row!, { ...input, secret: t.secret });
-      tx.update(intakes).set({ source: source("intake", t.spec.key, { appliedUpdatedAt: row!.updatedAt, secretRefs: { secret: t.secretName } }) }).where(eq(intakes.id, row!.id)).run();
+      if (act === "create") row = await insertWebhookIntakeTx(deps, s, actor, orgId, workspaceId, { ...input, secret: t.secret! });
+      else if (act === "update") row = await updateWebhookIntakeTx(deps, s, actor, orgId, row!, { ...input, secret: t.secret });
+      await s.intakes.setSource(row!.id, source("intake", t.spec.key, { appliedUpdatedAt: row!.updatedAt, secretRefs: { secret: t.secretName } }));
     }
-    for (const e of entries.filter((x) => x.action === "delete" && x.kind === "intake")) deleteWebhookIntakeTx(tx, actor, orgId, workspaceId, e.id!);
-    for (const e of entries.filter((x) => x.action === "delete" && x.kind === "line")) deleteLineTx(tx, actor, orgId, workspaceId, e.id!);
+    for (const e of entries.filter((x) => x.action === "delete" && x.kind === "intake")) await deleteWebhookIntakeTx(s, actor, orgId, workspaceId, e.id!);
+    for (const e of entries.filter((x) => x.action === "delete" && x.kind === "line")) await deleteLineTx(s, actor, orgId, workspaceId, e.id!);
     for (const e of entries.filter((x) => x.action === "delete" && x.kind === "automation")) {
-      const before = loadAutomationRow(tx, workspaceId, e.id!);
-      deleteAutomationTx(tx, actor, orgId, workspaceId, e.id!);
+      const before = await lockedAsPlanned(s, state.rows.automations.find((row) => row.id === e.id)!, e.key);
+      await deleteAutomationTx(s, actor, orgId, workspaceId, e.id!);
       lifecycle.push({ id: e.id!, key: e.key, before: graphOf(before), after: null });
     }
     return lifecycle;

@@ -4,9 +4,8 @@
  * before keys existed have none; they get a derived key (from the name, oldest first), which the
  * next apply stores.
  */
-import { and, eq } from "drizzle-orm";
-import { automations, intakes, lines } from "@/db/schema";
-import type { Db } from "@/db/client";
+import type { Store } from "@/db/store";
+import type { KeyedRow } from "@/db/types";
 import { AppError } from "../../errors";
 import { RESOURCE_KEY_RE, type ResourceKind } from "../../contracts/as-code";
 
@@ -27,8 +26,6 @@ export function allocateKey(taken: Set<string>, base: string): string {
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }
 
-type KeyedRow = { id: string; key: string | null; name: string; createdAt: string };
-
 /** id → key, deriving keys for rows without one (oldest first, never clashing with stored keys). */
 export function effectiveKeys(rows: KeyedRow[], fallback: string): Map<string, string> {
   const taken = new Set(rows.map((r) => r.key).filter((k): k is string => !!k));
@@ -44,23 +41,23 @@ export function effectiveKeys(rows: KeyedRow[], fallback: string): Map<string, s
   return out;
 }
 
-function keyedRows(db: Db, kind: ResourceKind, workspaceId: string): KeyedRow[] {
-  const cols = (t: typeof automations | typeof lines | typeof intakes) => ({ id: t.id, key: t.key, name: t.name, createdAt: t.createdAt });
-  if (kind === "automation") return db.select(cols(automations)).from(automations).where(eq(automations.workspaceId, workspaceId)).all();
-  if (kind === "line") return db.select(cols(lines)).from(lines).where(eq(lines.workspaceId, workspaceId)).all();
-  return db.select(cols(intakes)).from(intakes).where(and(eq(intakes.workspaceId, workspaceId), eq(intakes.kind, "webhook"))).all();
+function keyedRows(s: Store, kind: ResourceKind, workspaceId: string): Promise<KeyedRow[]> {
+  if (kind === "automation") return s.automations.keys(workspaceId);
+  if (kind === "line") return s.lines.keys(workspaceId);
+  return s.intakes.webhookKeys(workspaceId);
 }
 
-export function workspaceKeys(db: Db, kind: ResourceKind, workspaceId: string): Map<string, string> {
-  return effectiveKeys(keyedRows(db, kind, workspaceId), kind);
+export async function workspaceKeys(s: Store, kind: ResourceKind, workspaceId: string): Promise<Map<string, string>> {
+  return effectiveKeys(await keyedRows(s, kind, workspaceId), kind);
 }
 
 /**
  * The key for a new (or re-keyed) resource: the wanted one when free (422 when another resource
- * has it), else one derived from the name.
+ * has it), else one derived from the name. Call it inside the transaction that writes the key (the
+ * unique index settles a race between two writers).
  */
-export function chooseKey(db: Db, kind: ResourceKind, workspaceId: string, name: string, wanted?: string | null, selfId?: string): string {
-  const keys = workspaceKeys(db, kind, workspaceId);
+export async function chooseKey(s: Store, kind: ResourceKind, workspaceId: string, name: string, wanted?: string | null, selfId?: string): Promise<string> {
+  const keys = await workspaceKeys(s, kind, workspaceId);
   if (selfId) keys.delete(selfId);
   const taken = new Set(keys.values());
   if (wanted) {

@@ -6,13 +6,13 @@
  */
 import type { AppSpec, Bundle, IntakeSpec, LineSpec } from "../../contracts/as-code";
 import { isSecretRef, secretEnvName } from "../../contracts/as-code";
-import type { AutomationDocument } from "../../contracts/automations";
+import type { AutomationDocument, DocumentProblem } from "../../contracts/automations";
 import { GraphSchema } from "../../contracts/graph";
 import type { FieldProblem } from "../../errors";
 import type { SecretBox } from "../../crypto/secret-box";
 import { newId } from "../../ids";
 import { isSealed, openConfigSecrets } from "../automations/node-secrets";
-import { validateDocument, type DocumentLookup } from "../automations/validate-automation";
+import { errorsOf, validateDocument, type ConnectionFacts } from "../automations/validate-automation";
 import { getPath, secretPathsFor, setPath, unknownInputs } from "../../as-code/units";
 import { specPath } from "../../as-code/validate-files";
 import { intakeSecretName, nodeSecretName, type WorkspaceState } from "./workspace-state";
@@ -26,6 +26,8 @@ export interface ResolvedApp {
   secretRefs: Record<string, string>;
   /** Readable paths of secret fields whose value changes. */
   secretChanges: string[];
+  /** Problems of severity warning (stored with the version; they do not block). */
+  warnings: DocumentProblem[];
 }
 export interface ResolvedLine { index: number; spec: LineSpec; id: string; existing: WorkspaceState["rows"]["lines"][number] | undefined; steps: Array<{ name: string; appId: string }> }
 export interface ResolvedIntake {
@@ -76,10 +78,8 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
   const conns = new Map<string, string[]>();
   for (const c of state.rows.connections) conns.set(c.name, [...(conns.get(c.name) ?? []), c.id]);
   const newIds = new Set(appId.values());
-  const lookup: DocumentLookup = {
-    connections: (ids) => state.rows.connections.filter((c) => ids.includes(c.id)),
-    automationExists: (id) => newIds.has(id),
-  };
+  const connections = new Map<string, ConnectionFacts>(state.rows.connections.map((c) => [c.id, { id: c.id, integration: c.integration, config: c.config, state: c.state }]));
+  const automationExists = (id: string) => newIds.has(id);
   const secretValue = (name: string, at: string, kept: string | undefined): string | undefined => {
     if (secrets[name] !== undefined) return secrets[name];
     const stored = kept ?? state.storedSecretNamed(name);
@@ -132,11 +132,13 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
       key: spec.key, name: spec.name, description: spec.description ?? "", enabled: spec.enabled, concurrency: spec.concurrency,
       errorHandlerId: handler ?? null, graph: { nodes, edges: spec.graph.edges, ...(spec.graph.notes ? { notes: spec.graph.notes } : {}) },
     };
-    for (const p of validateDocument(doc, lookup, id)) {
+    // Errors block the apply; warnings are stored with the version, as for a save in the editor.
+    const found = validateDocument(doc, { connections, automationExists, selfId: id });
+    for (const p of errorsOf(found)) {
       if (p.path.endsWith("connectionId") && /does not exist/.test(p.message)) continue; // reported above by name
-      problems.push({ ...p, path: `${at}.${specPath(p.path).join(".")}` });
+      problems.push({ path: `${at}.${specPath(p.path).join(".")}`, ...(p.nodeId ? { nodeId: p.nodeId } : {}), message: p.message });
     }
-    return { index, spec, id, existing, doc, secretRefs, secretChanges };
+    return { index, spec, id, existing, doc, secretRefs, secretChanges, warnings: found.filter((p) => p.severity === "warning") };
   });
 
   const resolvedLines = bundle.lines.map((spec, index): ResolvedLine => {

@@ -3,15 +3,11 @@
  * connection names, and secret fields as references. Used by export, and by plan/apply as the
  * "before" side. Database reads are kept in `loadWorkspaceRows`.
  */
-import { and, eq } from "drizzle-orm";
-import { automations, connections, intakes, lines } from "@/db/schema";
-import type { Db } from "@/db/client";
+import type { Store } from "@/db/store";
+import type { AutomationRow, IntakeRow, LineRow } from "@/db/types";
 import type { AppSpec, IntakeSpec, LineSpec } from "../../contracts/as-code";
 import { GraphSchema } from "../../contracts/graph";
 import { isSealed } from "../automations/node-secrets";
-import type { AutomationRow } from "../automations/to-automation";
-import type { LineRow } from "../lines/lines";
-import type { IntakeRow } from "../intakes-webhook/intakes";
 import { getPath, secretPathsFor, setPath } from "../../as-code/units";
 import { effectiveKeys } from "./keys";
 
@@ -23,12 +19,18 @@ export interface WorkspaceRows {
   connections: Array<{ id: string; name: string; integration: string; config: Record<string, unknown>; state: Record<string, unknown> }>;
 }
 
-export function loadWorkspaceRows(db: Db, workspaceId: string): WorkspaceRows {
+export async function loadWorkspaceRows(s: Store, workspaceId: string): Promise<WorkspaceRows> {
+  const [automations, lines, intakes, connections] = await Promise.all([
+    s.automations.allOf(workspaceId),
+    s.lines.allOf(workspaceId),
+    s.intakes.webhooksOf(workspaceId),
+    s.connections.list(workspaceId),
+  ]);
   return {
-    automations: db.select().from(automations).where(eq(automations.workspaceId, workspaceId)).all(),
-    lines: db.select().from(lines).where(eq(lines.workspaceId, workspaceId)).all(),
-    intakes: db.select().from(intakes).where(and(eq(intakes.workspaceId, workspaceId), eq(intakes.kind, "webhook"))).all(),
-    connections: db.select({ id: connections.id, name: connections.name, integration: connections.integration, config: connections.config, state: connections.state }).from(connections).where(eq(connections.workspaceId, workspaceId)).all(),
+    automations,
+    lines,
+    intakes,
+    connections: connections.map((c) => ({ id: c.id, name: c.name, integration: c.integration, config: c.config ?? {}, state: c.state ?? {} })),
   };
 }
 

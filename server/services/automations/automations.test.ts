@@ -6,13 +6,13 @@ import { registerStubs } from "../../runner/testing/stub-integration";
 import { createAutomation, exportAutomation, listAutomations, listVersions, patchAutomation, replaceAutomation, restoreVersion, validateAutomationDocument, deleteAutomation, getAutomationOrThrow } from ".";
 
 registerStubs();
-let deps: ReturnType<typeof createTestDeps>;
-let ws: ReturnType<typeof seedWorkspace>;
-beforeEach(() => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
+beforeEach(async () => {
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
 });
-afterEach(() => deps.close());
+afterEach(async () => deps.close());
 
 const node = (id: string, name: string, key: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({ id, name, key, config, ...extra });
 
@@ -46,7 +46,7 @@ describe("automation documents", () => {
     expect(problems.some((p) => p.path === "graph.edges.1" && /unknown node "zzz"/.test(p.message))).toBe(true);
     expect(by("t").join("\n")).toMatch(/cannot have incoming edges/);
     expect(by("h").join("\n")).toMatch(/config\.cron/);
-    await expect(createAutomation(deps, ws.actor, ws.workspaceId, { name: "x", graph: { nodes: [node("a", "a", "nope.x")], edges: [] } })).rejects.toMatchObject({ code: "validation_failed", errors: [expect.objectContaining({ nodeId: "a" })] });
+    await expect(createAutomation(deps, ws.actor, ws.workspaceId, { name: "x", enabled: true, graph: { nodes: [node("a", "a", "nope.x")], edges: [] } })).rejects.toMatchObject({ code: "validation_failed", errors: [expect.objectContaining({ nodeId: "a" })] });
   });
 
   it("versions every save, guards with ifVersion, restores, exports the document unchanged", async () => {
@@ -71,17 +71,29 @@ describe("automation documents", () => {
     expect(page.nextCursor).toBeTruthy();
   });
 
+  it("concurrent saves with the same ifVersion: exactly one wins, the others are refused (412), no version is lost", async () => {
+    const doc = { name: "c", graph: { nodes: [node("t", "start", "core.manual")], edges: [] } };
+    const a = await createAutomation(deps, ws.actor, ws.workspaceId, doc);
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { ...doc, name: `c${i}` }, { ifVersion: 1 })));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(Array(5).fill("precondition_failed"));
+    expect((await listVersions(deps, ws.actor, ws.workspaceId, a.id)).map((v) => v.version)).toEqual([2, 1]);
+    // Without a version guard every save lands as its own version.
+    await Promise.all(Array.from({ length: 4 }, (_, i) => replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { ...doc, name: `d${i}` })));
+    expect((await getAutomationOrThrow(deps, ws.actor, ws.workspaceId, a.id)).version).toBe(6);
+  });
+
   it("enabling creates the trigger intake (stable URL), disabling disables it, deleting removes it", async () => {
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { name: "h", graph: { nodes: [node("t", "hook", "core.webhook"), node("a", "a", "stub.echo", { value: 1 })], edges: [{ from: "t", to: "a" }] } });
     const url = a.triggers[0]!.url;
     expect(url).toMatch(/\/hooks\/[A-Za-z0-9_-]{40,}$/);
-    const intake = () => deps.db.$client.prepare("select status from intakes where automation_id = ?").get(a.id) as { status: string } | undefined;
-    expect(intake()!.status).toBe("disabled");
+    const intake = async () => (await deps.sql<{ status: string }>("select status from intakes where automation_id = ?", a.id))[0];
+    expect((await intake())!.status).toBe("disabled");
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: true });
-    expect(intake()!.status).toBe("active");
+    expect((await intake())!.status).toBe("active");
     const again = await replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { name: "h2", enabled: true, graph: (await getAutomationOrThrow(deps, ws.actor, ws.workspaceId, a.id)).graph });
     expect(again.triggers[0]!.url).toBe(url);
     await deleteAutomation(deps, ws.actor, ws.workspaceId, a.id);
-    expect(intake()).toBeUndefined();
+    expect(await intake()).toBeUndefined();
   });
 });

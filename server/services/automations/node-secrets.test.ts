@@ -1,8 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
-import { automations, automationVersions } from "@/db/schema";
 import { createTestDeps } from "../../testing";
 import { handleHookRequest } from "../../webhooks/lean-listener";
 import { seedWorkspace } from "../../runner/testing/seed";
@@ -10,21 +8,21 @@ import { createAutomation, replaceAutomation } from "./save-automation";
 import { getVersion, restoreVersion } from "./get-automation";
 import { SECRET_PLACEHOLDER } from "./node-secrets";
 
-let deps: ReturnType<typeof createTestDeps>;
-let ws: ReturnType<typeof seedWorkspace>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 let server: http.Server;
 let base: string;
 
 beforeEach(async () => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
   server = http.createServer((req, res) => handleHookRequest(req, res, deps));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterEach(() => {
+afterEach(async () => {
   server.close();
-  deps.close();
+  await deps.close();
 });
 
 const graph = (secret: string) => ({
@@ -37,8 +35,8 @@ const deliver = (url: string, token: string) =>
 describe("secrets in node config", () => {
   it("are stored encrypted, never returned, kept through a placeholder save and restored with their version", async () => {
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { name: "hook", enabled: true, graph: graph("first-secret-value") });
-    const stored = deps.db.select().from(automations).where(eq(automations.id, a.id)).get()!;
-    const versions = deps.db.select().from(automationVersions).where(eq(automationVersions.automationId, a.id)).all();
+    const stored = (await deps.store.automations.get(ws.workspaceId, a.id))!;
+    const versions = await deps.store.automations.versions(a.id);
     expect(JSON.stringify([stored.graph, versions.map((v) => v.graph)])).not.toContain("first-secret-value");
     expect(a.graph.nodes[0]!.config.secret).toBe(SECRET_PLACEHOLDER);
     const url = a.triggers[0]!.url!;

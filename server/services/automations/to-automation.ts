@@ -1,7 +1,6 @@
 /** Automation rows → the response shape (DESIGN "Resource shapes"), with trigger URLs. */
-import { and, eq, inArray } from "drizzle-orm";
-import { automations, intakes } from "@/db/schema";
-import type { Db } from "@/db/client";
+import type { Store } from "@/db/store";
+import type { AutomationRow } from "@/db/types";
 import { findTrigger } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
 import { GraphSchema } from "../../contracts/graph";
@@ -9,14 +8,14 @@ import type { Automation } from "../../contracts/automations";
 import { hookUrl } from "./trigger-lifecycle";
 import { maskGraphSecrets } from "./node-secrets";
 
-export type AutomationRow = typeof automations.$inferSelect;
+export type { AutomationRow };
 
-export function toAutomations(deps: AppDeps, db: Db, rows: AutomationRow[]): Automation[] {
+export async function toAutomations(deps: AppDeps, s: Store, rows: AutomationRow[]): Promise<Automation[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const own = db.select().from(intakes).where(and(inArray(intakes.automationId, ids), eq(intakes.kind, "trigger"))).all();
+  const own = await s.intakes.triggersOf(ids);
   const connIds = [...new Set(rows.flatMap((r) => r.graph.nodes.map((n) => n.connectionId)).filter((x): x is string => !!x))];
-  const shared = connIds.length ? db.select().from(intakes).where(and(inArray(intakes.connectionId, connIds), eq(intakes.kind, "shared"))).all() : [];
+  const shared = await s.intakes.sharedOf(connIds);
   return rows.map((r) => {
     const graph = GraphSchema.parse(r.graph);
     const triggers = graph.nodes.flatMap((n) => {
@@ -42,6 +41,7 @@ export function toAutomations(deps: AppDeps, db: Db, rows: AutomationRow[]): Aut
       source: r.source
         ? { repository: r.source.repository ?? null, path: r.source.path ?? null, commit: r.source.commit ?? null, appliedAt: r.source.appliedAt, appliedBy: r.source.appliedBy, appliedVersion: r.source.appliedVersion ?? null }
         : null,
+      problems: r.problems ?? [],
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

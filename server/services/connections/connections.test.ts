@@ -1,7 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { eq } from "drizzle-orm";
-import { connections } from "@/db/schema";
 import { defineIntegration, type AnyIntegration } from "@/integrations/core/define";
 import { registerTestIntegration } from "@/integrations/registry";
 import { ui } from "@/integrations/core/ui-meta";
@@ -32,20 +30,20 @@ registerTestIntegration(defineIntegration({
   },
 }) as AnyIntegration);
 
-let deps: ReturnType<typeof createTestDeps>;
-let ws: ReturnType<typeof seedWorkspace>;
-beforeEach(() => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
+beforeEach(async () => {
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
 });
-afterEach(() => deps.close());
+afterEach(async () => deps.close());
 
 describe("form connections", () => {
   it("encrypts secret fields, never returns them, keeps an omitted secret on update", async () => {
     const c = await createConnection(deps, ws.actor, ws.workspaceId, { integration: "stubform", name: "prod", config: { baseUrl: "http://good.local", apiAuth: { type: "bearer", token: "tok-123456" }, webhookSecret: "whs-abcdef" } });
     expect(c.config).toEqual({ baseUrl: "http://good.local", apiAuth: { type: "bearer" } });
     expect(c.secretsSet.sort()).toEqual(["apiAuth.token", "webhookSecret"]);
-    const row = deps.db.select().from(connections).where(eq(connections.id, c.id)).get()!;
+    const row = (await deps.store.connections.getById(c.id))!;
     expect(JSON.stringify(row)).not.toContain("tok-123456");
     const u = await updateConnection(deps, ws.actor, ws.workspaceId, c.id, { config: { baseUrl: "http://good2.local", apiAuth: { type: "bearer" } } });
     expect(u.config.baseUrl).toBe("http://good2.local");

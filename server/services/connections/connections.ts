@@ -2,9 +2,6 @@
  * Connections: an integration configured in a workspace. Sensitive fields (UI meta `sensitive`)
  * are stored encrypted in `secretsEnc` and never returned; an update that omits a secret keeps it.
  */
-import { and, asc, eq } from "drizzle-orm";
-import { connections } from "@/db/schema";
-import { transaction } from "@/db/client";
 import { createHttpClient } from "@/integrations/core/http";
 import { findIntegration } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
@@ -15,6 +12,7 @@ import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
 import { connectionSettings, loadConnectionHandle, type ConnectionRow } from "./load-connection";
 import { mergeSecrets, splitSecrets } from "./secrets";
+import { assertBaseUrlsAllowed } from "./check-base-urls";
 
 export interface ConnectionView {
   id: string;
@@ -61,16 +59,17 @@ function parseSettings(schema: import("zod").ZodType, config: unknown) {
   return parsed.data as Record<string, unknown>;
 }
 
-export function getConnectionRow(deps: AppDeps, workspaceId: string, connectionId: string): ConnectionRow {
-  const row = deps.db.select().from(connections).where(and(eq(connections.id, connectionId), eq(connections.workspaceId, workspaceId))).get();
+export async function getConnectionRow(deps: AppDeps, workspaceId: string, connectionId: string): Promise<ConnectionRow> {
+  const row = await deps.store.connections.get(workspaceId, connectionId);
   if (!row) throw notFound("Connection", connectionId);
   return row;
 }
 
 export async function createConnection(deps: AppDeps, actor: Actor, workspaceId: string, input: { integration: string; name: string; config: Record<string, unknown> }) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "connection.write");
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "connection.write");
   const { def } = integrationOrThrow(input.integration);
   const settings = parseSettings(def.schema, input.config);
+  await assertBaseUrlsAllowed(settings);
   const { plain, secrets } = splitSecrets(def.schema, settings);
   const at = deps.now().toISOString();
   const row: ConnectionRow = {
@@ -79,17 +78,17 @@ export async function createConnection(deps: AppDeps, actor: Actor, workspaceId:
     refreshLockOwner: null, refreshLockUntil: null, state: {}, status: def.kind === "oauth2" ? "needs_authorization" : "ready", statusMessage: null,
     createdBy: actor.label, createdAt: at, updatedAt: at,
   };
-  transaction(deps.db, (tx) => {
-    tx.insert(connections).values(row).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "connection.create", target: row.id, data: { integration: row.integration } });
+  await deps.store.tx(async (s) => {
+    await s.connections.insert(row);
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "connection.create", target: row.id, data: { integration: row.integration } });
   });
   return toConnectionView(deps, row);
 }
 
 /** Updates name and/or settings; a secret field that is omitted keeps its stored value. */
 export async function updateConnection(deps: AppDeps, actor: Actor, workspaceId: string, connectionId: string, input: { name?: string; config?: Record<string, unknown> }) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "connection.write");
-  const row = getConnectionRow(deps, workspaceId, connectionId);
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "connection.write");
+  const row = await getConnectionRow(deps, workspaceId, connectionId);
   const { def } = integrationOrThrow(row.integration);
   const patch: Partial<ConnectionRow> = { updatedAt: deps.now().toISOString() };
   if (input.name !== undefined) patch.name = input.name.trim();
@@ -97,44 +96,45 @@ export async function updateConnection(deps: AppDeps, actor: Actor, workspaceId:
     const current = row.secretsEnc ? deps.box.decryptJson<Record<string, unknown>>(row.secretsEnc) : {};
     const incoming = splitSecrets(def.schema, input.config);
     const settings = parseSettings(def.schema, mergeSecrets(incoming.plain, mergeSecrets(current, incoming.secrets)));
+    await assertBaseUrlsAllowed(settings);
     const { plain, secrets } = splitSecrets(def.schema, settings);
     patch.config = plain;
     patch.secretsEnc = Object.keys(secrets).length ? deps.box.encryptJson(secrets) : null;
     if (def.kind === "form") Object.assign(patch, { status: "ready", statusMessage: null });
   }
-  transaction(deps.db, (tx) => {
-    tx.update(connections).set(patch).where(eq(connections.id, connectionId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "connection.update", target: connectionId });
+  await deps.store.tx(async (s) => {
+    await s.connections.update(connectionId, patch);
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "connection.update", target: connectionId });
   });
-  return toConnectionView(deps, getConnectionRow(deps, workspaceId, connectionId));
+  return toConnectionView(deps, await getConnectionRow(deps, workspaceId, connectionId));
 }
 
 export async function deleteConnection(deps: AppDeps, actor: Actor, workspaceId: string, connectionId: string): Promise<void> {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "connection.write");
-  getConnectionRow(deps, workspaceId, connectionId);
-  const users = deps.db.$client.prepare("select id, name from automations where workspace_id = ? and graph like ?").all(workspaceId, `%"${connectionId}"%`) as Array<{ id: string; name: string }>;
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "connection.write");
+  await getConnectionRow(deps, workspaceId, connectionId);
+  const users = await deps.store.automations.usingConnection(workspaceId, connectionId);
   if (users.length) throw new AppError("conflict", `The connection is used by ${users.map((u) => `"${u.name}"`).join(", ")}; change those automations first.`);
-  transaction(deps.db, (tx) => {
-    tx.delete(connections).where(eq(connections.id, connectionId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "connection.delete", target: connectionId });
+  await deps.store.tx(async (s) => {
+    await s.connections.delete(connectionId);
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "connection.delete", target: connectionId });
   });
 }
 
 export async function listConnections(deps: AppDeps, actor: Actor, workspaceId: string, q: { integration?: string } = {}) {
-  await requireWorkspace(deps.db, actor, workspaceId, "connection.read");
-  const rows = deps.db.select().from(connections).where(eq(connections.workspaceId, workspaceId)).orderBy(asc(connections.createdAt), asc(connections.id)).all();
+  await requireWorkspace(deps.store, actor, workspaceId, "connection.read");
+  const rows = await deps.store.connections.list(workspaceId);
   return rows.filter((r) => !q.integration || r.integration === q.integration).map((r) => toConnectionView(deps, r));
 }
 
 export async function getConnectionOrThrow(deps: AppDeps, actor: Actor, workspaceId: string, connectionId: string) {
-  await requireWorkspace(deps.db, actor, workspaceId, "connection.read");
-  return toConnectionView(deps, getConnectionRow(deps, workspaceId, connectionId));
+  await requireWorkspace(deps.store, actor, workspaceId, "connection.read");
+  return toConnectionView(deps, await getConnectionRow(deps, workspaceId, connectionId));
 }
 
 /** One cheap live call through the integration's verify(); the outcome is stored as the status. */
 export async function verifyConnection(deps: AppDeps, actor: Actor, workspaceId: string, connectionId: string) {
-  await requireWorkspace(deps.db, actor, workspaceId, "connection.read");
-  const row = getConnectionRow(deps, workspaceId, connectionId);
+  await requireWorkspace(deps.store, actor, workspaceId, "connection.use");
+  const row = await getConnectionRow(deps, workspaceId, connectionId);
   const { def } = integrationOrThrow(row.integration);
   let ok = true;
   let message = "Connected";
@@ -147,14 +147,14 @@ export async function verifyConnection(deps: AppDeps, actor: Actor, workspaceId:
     message = (e as Error).message;
   }
   const status: ConnectionRow["status"] = ok ? "ready" : row.status === "needs_authorization" || row.status === "needs_reconnect" ? row.status : "error";
-  deps.db.update(connections).set({ status, statusMessage: ok ? null : message, updatedAt: deps.now().toISOString() }).where(eq(connections.id, connectionId)).run();
-  return { ok, message, connection: toConnectionView(deps, getConnectionRow(deps, workspaceId, connectionId)) };
+  await deps.store.connections.update(connectionId, { status, statusMessage: ok ? null : message, updatedAt: deps.now().toISOString() });
+  return { ok, message, connection: toConnectionView(deps, await getConnectionRow(deps, workspaceId, connectionId)) };
 }
 
 /** Options for a dynamic dropdown (`resource` UI meta), paginated and searchable. */
 export async function listResources(deps: AppDeps, actor: Actor, workspaceId: string, q: { connectionId: string; resourceType: string; config?: Record<string, unknown>; search?: string; cursor?: string }) {
-  await requireWorkspace(deps.db, actor, workspaceId, "connection.use");
-  const row = getConnectionRow(deps, workspaceId, q.connectionId);
+  await requireWorkspace(deps.store, actor, workspaceId, "connection.use");
+  const row = await getConnectionRow(deps, workspaceId, q.connectionId);
   const { integration } = integrationOrThrow(row.integration);
   const loader = integration.resources?.[q.resourceType];
   if (!loader) throw new AppError("not_found", `${integration.title} has no resource list "${q.resourceType}"`);

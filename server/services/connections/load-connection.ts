@@ -1,6 +1,5 @@
 /** Builds the ConnectionHandle a component, trigger or resource loader receives (secrets decrypted). */
-import { eq } from "drizzle-orm";
-import { connections } from "@/db/schema";
+import type { ConnectionRow } from "@/db/types";
 import type { ConnectionHandle, OAuthProvider } from "@/integrations/core/define";
 import { ConnectionAuthError, NonRetryableError } from "@/integrations/core/errors";
 import { findIntegration } from "@/integrations/registry";
@@ -8,7 +7,7 @@ import type { AppDeps } from "../../deps";
 import { createOAuthTokenSource, type TokenSourceOptions } from "./oauth-token-source";
 import { mergeSecrets } from "./secrets";
 
-export type ConnectionRow = typeof connections.$inferSelect;
+export type { ConnectionRow };
 
 export function connectionSettings(deps: AppDeps, row: ConnectionRow): Record<string, unknown> {
   const secrets = row.secretsEnc ? deps.box.decryptJson<Record<string, unknown>>(row.secretsEnc) : {};
@@ -16,7 +15,7 @@ export function connectionSettings(deps: AppDeps, row: ConnectionRow): Record<st
 }
 
 export async function loadConnectionHandle(deps: AppDeps, connectionId: string, o: TokenSourceOptions = {}): Promise<ConnectionHandle> {
-  const row = deps.db.select().from(connections).where(eq(connections.id, connectionId)).get();
+  const row = await deps.store.connections.getById(connectionId);
   if (!row) throw new NonRetryableError(`Connection ${connectionId} does not exist`);
   const integration = findIntegration(row.integration);
   if (!integration?.connection) throw new NonRetryableError(`Integration ${row.integration} has no connection settings`);
@@ -30,8 +29,7 @@ export async function loadConnectionHandle(deps: AppDeps, connectionId: string, 
     config,
     state: row.state ?? {},
     async saveState(patch) {
-      const cur = deps.db.select({ state: connections.state }).from(connections).where(eq(connections.id, connectionId)).get();
-      deps.db.update(connections).set({ state: { ...(cur?.state ?? {}), ...patch }, updatedAt: new Date().toISOString() }).where(eq(connections.id, connectionId)).run();
+      await deps.store.connections.mergeState(connectionId, patch, new Date().toISOString());
       Object.assign(handle.state, patch);
     },
   };

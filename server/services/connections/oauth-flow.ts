@@ -5,9 +5,6 @@
  * `afterConnect` discovers sites; several sites → `needs_site` until `chooseSite`).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
-import { connections, oauthStates } from "@/db/schema";
-import { transaction } from "@/db/client";
 import type { OAuthProvider } from "@/integrations/core/define";
 import { createHttpClient } from "@/integrations/core/http";
 import { findIntegration } from "@/integrations/registry";
@@ -20,6 +17,11 @@ import { connectionSettings } from "./load-connection";
 
 const STATE_TTL_MS = 10 * 60_000;
 
+/** Where the provider sends the browser back: the callback URL to register in the vendor's developer console. */
+export function oauthCallbackUrl(deps: Pick<AppDeps, "publicUrl">, integration: string): string {
+  return `${deps.publicUrl}/oauth/${encodeURIComponent(integration)}/callback`;
+}
+
 function providerOf(integrationKey: string) {
   const def = findIntegration(integrationKey)?.connection;
   if (def?.kind !== "oauth2" || !def.oauth) throw new AppError("bad_request", `${integrationKey} connections do not use OAuth`);
@@ -27,25 +29,25 @@ function providerOf(integrationKey: string) {
 }
 
 export async function beginOAuth(deps: AppDeps, actor: Actor, workspaceId: string, connectionId: string, args: { redirectUri: string; returnTo?: string }) {
-  await requireWorkspace(deps.db, actor, workspaceId, "connection.write");
+  await requireWorkspace(deps.store, actor, workspaceId, "connection.write");
   if (actor.kind !== "user") throw new AppError("forbidden", "Connecting an OAuth account needs a signed-in user");
-  const row = getConnectionRow(deps, workspaceId, connectionId);
+  const row = await getConnectionRow(deps, workspaceId, connectionId);
   const { def, provider } = providerOf(row.integration);
   const settings = def.schema.parse(connectionSettings(deps, row));
   const state = randomBytes(24).toString("base64url");
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
   const now = deps.now().getTime();
-  deps.db.insert(oauthStates).values({ state, connectionId, userId: actor.userId, codeVerifier: verifier, redirectUri: args.redirectUri, returnTo: args.returnTo ?? null, createdAt: now, expiresAt: now + STATE_TTL_MS }).run();
+  await deps.store.connections.insertOAuthState({ state, connectionId, userId: actor.userId, codeVerifier: verifier, redirectUri: args.redirectUri, returnTo: args.returnTo ?? null, createdAt: now, expiresAt: now + STATE_TTL_MS });
   return { authorizeUrl: provider.authorizeUrl(settings, { state, redirectUri: args.redirectUri, codeChallenge: challenge }), state };
 }
 
 export async function completeOAuth(deps: AppDeps, args: { state: string; code: string; userId: string }) {
-  const st = deps.db.select().from(oauthStates).where(eq(oauthStates.state, args.state)).get();
-  if (!st || st.userId !== args.userId) throw new AppError("bad_request", "This authorisation request is unknown or belongs to another user; start again from Connections.");
-  deps.db.delete(oauthStates).where(eq(oauthStates.state, args.state)).run();
+  // Consumed as it is read (usable once); a request of another user is left alone.
+  const st = await deps.store.connections.takeOAuthState(args.state, args.userId);
+  if (!st) throw new AppError("bad_request", "This authorisation request is unknown or belongs to another user; start again from Connections.");
   if (st.expiresAt < deps.now().getTime()) throw new AppError("bad_request", "This authorisation request expired; start again from Connections.");
-  const row = deps.db.select().from(connections).where(eq(connections.id, st.connectionId)).get();
+  const row = await deps.store.connections.getById(st.connectionId);
   if (!row) throw new AppError("not_found", "The connection was deleted meanwhile.");
   const { def, provider } = providerOf(row.integration);
   const settings = def.schema.parse(connectionSettings(deps, row));
@@ -55,24 +57,21 @@ export async function completeOAuth(deps: AppDeps, args: { state: string; code: 
   const choices = discovered.choices ?? [];
   const needsSiteChoice = choices.length > 1;
   const state = { ...(row.state ?? {}), ...(discovered.state ?? {}), ...(choices.length === 1 ? choices[0]!.state : {}), ...(needsSiteChoice ? { choices } : { choices: undefined }) };
-  transaction(deps.db, (tx) => {
-    tx.update(connections).set({
-      tokensEnc: deps.box.encryptJson(tokens), tokenVersion: row.tokenVersion + 1, tokenExpiresAt: tokens.expiresAt ?? null, state,
-      status: needsSiteChoice ? "needs_site" : "ready", statusMessage: null, updatedAt: deps.now().toISOString(),
-    }).where(eq(connections.id, row.id)).run();
+  await deps.store.connections.setAuthorized(row.id, {
+    tokensEnc: deps.box.encryptJson(tokens), tokenExpiresAt: tokens.expiresAt ?? null, state,
+    status: needsSiteChoice ? "needs_site" : "ready", statusMessage: null, updatedAt: deps.now().toISOString(),
   });
-  const fresh = deps.db.select().from(connections).where(eq(connections.id, row.id)).get()!;
+  const fresh = (await deps.store.connections.getById(row.id))!;
   return { connection: toConnectionView(deps, fresh), needsSiteChoice, returnTo: st.returnTo ?? null, workspaceId: row.workspaceId };
 }
 
 export async function chooseSite(deps: AppDeps, actor: Actor, workspaceId: string, connectionId: string, value: string) {
-  await requireWorkspace(deps.db, actor, workspaceId, "connection.write");
-  const row = getConnectionRow(deps, workspaceId, connectionId);
+  await requireWorkspace(deps.store, actor, workspaceId, "connection.write");
+  const row = await getConnectionRow(deps, workspaceId, connectionId);
   const choices = ((row.state ?? {}) as { choices?: Array<{ value: string; state: Record<string, unknown> }> }).choices ?? [];
   const pick = choices.find((c) => c.value === value);
   if (!pick) throw new AppError("validation_failed", `Site ${value} is not one this account can access`, [{ path: "value", message: "Unknown site" }]);
   const { choices: _drop, ...rest } = row.state as Record<string, unknown>;
-  deps.db.update(connections).set({ state: { ...rest, ...pick.state }, status: "ready", updatedAt: deps.now().toISOString() })
-    .where(and(eq(connections.id, connectionId), eq(connections.workspaceId, workspaceId))).run();
-  return toConnectionView(deps, getConnectionRow(deps, workspaceId, connectionId));
+  await deps.store.connections.update(connectionId, { state: { ...rest, ...pick.state }, status: "ready", updatedAt: deps.now().toISOString() }, workspaceId);
+  return toConnectionView(deps, await getConnectionRow(deps, workspaceId, connectionId));
 }

@@ -6,6 +6,7 @@
  * - rotating refresh tokens: the new pair is committed before the new access token is handed out;
  * - a refused refresh marks the connection `needs_reconnect` and raises ConnectionAuthError.
  */
+import type { TokenState } from "@/db/types";
 import type { AppDeps } from "../../deps";
 import type { OAuthProvider, OAuthTokens, OAuthTokenSource } from "@/integrations/core/define";
 import { ConnectionAuthError, IntegrationHttpError, NonRetryableError, RetryableError } from "@/integrations/core/errors";
@@ -15,7 +16,6 @@ import { newId } from "../../ids";
 export const REFRESH_SKEW_MS = 60_000;
 const LOCK_LEASE_MS = 15_000;
 
-type Row = { tokensEnc: string | null; tokenVersion: number; tokenExpiresAt: number | null; status: string };
 
 export interface TokenSourceOptions {
   http?: HttpClient;
@@ -26,13 +26,12 @@ export interface TokenSourceOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createOAuthTokenSource(deps: AppDeps, connectionId: string, conn: unknown, provider: OAuthProvider<unknown>, o: TokenSourceOptions = {}): OAuthTokenSource {
-  const c = deps.db.$client;
+  const store = deps.store.connections;
   const owner = o.owner ?? newId("lock", 10);
-  const http = o.http ?? createHttpClient({ allowMetadataAddresses: false });
+  const http = o.http ?? createHttpClient();
   const lease = o.lockLeaseMs ?? LOCK_LEASE_MS;
-  const read = () =>
-    c.prepare("select tokens_enc as tokensEnc, token_version as tokenVersion, token_expires_at as tokenExpiresAt, status from connections where id = ?").get(connectionId) as Row | undefined;
-  const tokensOf = (row: Row | undefined): OAuthTokens => {
+  const read = () => store.tokenState(connectionId);
+  const tokensOf = (row: TokenState | undefined): OAuthTokens => {
     if (!row?.tokensEnc) throw new ConnectionAuthError("This connection is not authorised yet; connect it in Connections.");
     return deps.box.decryptJson<OAuthTokens>(row.tokensEnc);
   };
@@ -41,17 +40,13 @@ export function createOAuthTokenSource(deps: AppDeps, connectionId: string, conn
     const deadline = Date.now() + lease * 2;
     for (;;) {
       const now = Date.now();
-      const got = c
-        .prepare("update connections set refresh_lock_owner = ?, refresh_lock_until = ? where id = ? and (refresh_lock_owner is null or refresh_lock_until < ?)")
-        .run(owner, now + lease, connectionId, now).changes;
-      if (got) break;
-      if ((read()?.tokenVersion ?? seenVersion) !== seenVersion) return true; // someone else refreshed
+      if (await store.acquireRefreshLock(connectionId, owner, now, now + lease)) break;
+      if (((await read())?.tokenVersion ?? seenVersion) !== seenVersion) return true; // someone else refreshed
       if (Date.now() > deadline) throw new RetryableError("Timed out waiting for another process to refresh the OAuth token");
       await sleep(50);
     }
-    const unlock = () => c.prepare("update connections set refresh_lock_owner = null, refresh_lock_until = null where id = ? and refresh_lock_owner = ?").run(connectionId, owner);
     try {
-      const row = read();
+      const row = await read();
       if (!row) throw new ConnectionAuthError("Connection was deleted");
       if (row.tokenVersion !== seenVersion) return true;
       const current = tokensOf(row);
@@ -64,34 +59,32 @@ export function createOAuthTokenSource(deps: AppDeps, connectionId: string, conn
         if (e instanceof RetryableError) throw e;
         if (e instanceof IntegrationHttpError || e instanceof NonRetryableError) {
           const at = new Date().toISOString();
-          c.prepare("update connections set status = 'needs_reconnect', status_message = ?, updated_at = ? where id = ?").run(`Token refresh refused: ${e.message}`, at, connectionId);
+          await store.update(connectionId, { status: "needs_reconnect", statusMessage: `Token refresh refused: ${e.message}`, updatedAt: at });
           return false;
         }
         throw e;
       }
       const next: OAuthTokens = { ...current, ...fresh, refreshToken: fresh.refreshToken ?? current.refreshToken };
       // Store the rotated pair first (compare-and-set on the version we read), only then use it.
-      const saved = c
-        .prepare("update connections set tokens_enc = ?, token_version = token_version + 1, token_expires_at = ?, updated_at = ? where id = ? and token_version = ? and refresh_lock_owner = ?")
-        .run(deps.box.encryptJson(next), next.expiresAt ?? null, new Date().toISOString(), connectionId, seenVersion, owner).changes;
+      const saved = await store.saveRefreshedTokens(connectionId, owner, seenVersion, { tokensEnc: deps.box.encryptJson(next), tokenExpiresAt: next.expiresAt ?? null, updatedAt: new Date().toISOString() });
       if (!saved) throw new RetryableError("OAuth token changed during refresh; retry");
       return true;
     } finally {
-      unlock();
+      await store.releaseRefreshLock(connectionId, owner);
     }
   }
 
   return {
     async getAccessToken() {
-      const row = read();
+      const row = await read();
       if (row?.status === "needs_reconnect") throw new ConnectionAuthError("This connection needs to be reconnected (its refresh was refused).");
       const tokens = tokensOf(row);
       if (!tokens.expiresAt || tokens.expiresAt - Date.now() > REFRESH_SKEW_MS) return tokens.accessToken;
       if (!(await refreshFrom(row!.tokenVersion))) throw new ConnectionAuthError("The OAuth refresh was refused; reconnect this connection.");
-      return tokensOf(read()).accessToken;
+      return tokensOf(await read()).accessToken;
     },
     async refresh() {
-      const row = read();
+      const row = await read();
       if (!row) return false;
       return refreshFrom(row.tokenVersion);
     },

@@ -1,8 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { connections } from "@/db/schema";
 import { ConnectionAuthError } from "@/integrations/core/errors";
 import { createSecretBox } from "../../crypto/secret-box";
 import { createTestDeps } from "../../testing";
@@ -13,19 +11,19 @@ import { startOAuthServer, type OAuthServer } from "./testing/oauth-server";
 
 registerStubOAuth();
 let oauth: OAuthServer;
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let key: Buffer;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeEach(async () => {
   oauth = await startOAuthServer({ delayMs: 150 });
   key = randomBytes(32);
-  deps = createTestDeps({ box: createSecretBox(key) });
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps({ box: createSecretBox(key) });
+  ws = await seedWorkspace(deps);
 });
 afterEach(async () => {
   await oauth.close();
-  deps.close();
+  await deps.close();
 });
 
 async function connected() {
@@ -42,21 +40,21 @@ async function connected() {
   return con.id;
 }
 
-function expire(id: string) {
-  const row = deps.db.select().from(connections).where(eq(connections.id, id)).get()!;
+async function expire(id: string) {
+  const row = (await deps.store.connections.getById(id))!;
   const tokens = deps.box.decryptJson<Record<string, unknown>>(row.tokensEnc!);
-  deps.db.update(connections).set({ tokensEnc: deps.box.encryptJson({ ...tokens, expiresAt: Date.now() - 1000 }), tokenExpiresAt: Date.now() - 1000 }).where(eq(connections.id, id)).run();
+  await deps.store.connections.update(id, { tokensEnc: deps.box.encryptJson({ ...tokens, expiresAt: Date.now() - 1000 }), tokenExpiresAt: Date.now() - 1000 });
 }
 
 describe("OAuth connections", () => {
   it("refreshes once across two processes racing on an expired token (rotating refresh token stored first)", async () => {
     const id = await connected();
-    expire(id);
+    await expire(id);
     const startAt = Date.now() + 1500;
     const child = () =>
       new Promise<string>((resolve) => {
         const p = spawn(process.execPath, ["--import", "tsx", "server/services/connections/testing/oauth-child.ts"], {
-          env: { ...process.env, DB_FILE: deps.file, SECRET_HEX: key.toString("hex"), CONNECTION_ID: id, START_AT: String(startAt) },
+          env: { ...process.env, DB_URL: deps.url, SECRET_HEX: key.toString("hex"), CONNECTION_ID: id, START_AT: String(startAt) },
           stdio: ["ignore", "pipe", "inherit"],
         });
         let out = "";
@@ -69,7 +67,7 @@ describe("OAuth connections", () => {
     expect(oauth.refreshCalls).toBe(1);
     const handle = await loadConnectionHandle(deps, id);
     expect(await handle.oauth!.getAccessToken()).toBe("at-2");
-    const row = deps.db.select().from(connections).where(eq(connections.id, id)).get()!;
+    const row = (await deps.store.connections.getById(id))!;
     expect(deps.box.decryptJson<{ refreshToken: string }>(row.tokensEnc!).refreshToken).toBe("rt-2");
     expect(row.refreshLockOwner).toBeNull();
   }, 30_000);
@@ -80,7 +78,7 @@ describe("OAuth connections", () => {
     expect(await handle.oauth!.refresh()).toBe(true);
     expect(await handle.oauth!.getAccessToken()).toBe("at-2");
     oauth.valid.clear(); // the upstream revokes the grant
-    expire(id);
+    await expire(id);
     await expect(handle.oauth!.getAccessToken()).rejects.toBeInstanceOf(ConnectionAuthError);
     const view = await getConnectionOrThrow(deps, ws.actor, ws.workspaceId, id);
     expect(view.status).toBe("needs_reconnect");

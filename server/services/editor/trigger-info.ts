@@ -2,10 +2,8 @@
  * What the editor's trigger panel shows for one trigger node: its webhook URL (once saved and
  * enabled), the integration's set-up snippets (e.g. alertmanager.yml), and the last events received.
  */
-import { and, desc, eq } from "drizzle-orm";
-import { events, runs } from "@/db/schema";
 import { findTrigger } from "@/integrations/registry";
-import type { ConnectionHandle } from "@/integrations/core/define";
+import { withLegacyDefaults, type ConnectionHandle } from "@/integrations/core/define";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
@@ -24,22 +22,15 @@ export async function getTriggerInfo(deps: AppDeps, actor: Actor, workspaceId: s
     let connection: ConnectionHandle | undefined;
     if (node.connectionId) connection = await loadConnectionHandle(deps, node.connectionId).catch(() => undefined);
     try {
-      instructions = trigger.setupInstructions({ url, config: trigger.config.safeParse(node.config).data ?? node.config, connection });
+      const config = withLegacyDefaults(trigger, node.config);
+      instructions = trigger.setupInstructions({ url, config: trigger.config.safeParse(config).data ?? config, connection });
     } catch (err) {
       deps.log.warn("setupInstructions failed", { automationId, nodeId, error: (err as Error).message });
     }
   }
 
-  const rows = deps.db
-    .select({ id: events.id, receivedAt: events.receivedAt, envelope: events.envelope, source: events.source })
-    .from(events)
-    .where(and(eq(events.automationId, automationId), eq(events.nodeId, nodeId)))
-    .orderBy(desc(events.receivedAt))
-    .limit(10)
-    .all();
-  const runRows = rows.length
-    ? deps.db.select({ id: runs.id, eventId: runs.eventId }).from(runs).where(eq(runs.automationId, automationId)).orderBy(desc(runs.createdAt)).limit(50).all()
-    : [];
+  const rows = await deps.store.automations.recentEvents(automationId, nodeId, 10);
+  const runRows = rows.length ? await deps.store.automations.recentRuns(automationId, 50) : [];
   return {
     url,
     instructions,

@@ -2,9 +2,8 @@
  * Intakes as the API lists them, and webhook intakes (a JSON POST to the URL creates a task on a
  * line). The secret is returned once on creation and stored encrypted.
  */
-import { and, asc, eq, gt, inArray, or, type SQL } from "drizzle-orm";
-import { intakes, lines, webhookRegistrations, webhookRegistrationUsers } from "@/db/schema";
-import { transaction, type Db } from "@/db/client";
+import type { Store } from "@/db/store";
+import type { IntakeRow } from "@/db/types";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
@@ -14,21 +13,13 @@ import { recordAudit } from "../audit/record-audit";
 import { decodeCursor, encodeCursor } from "../tasks/cursor";
 import { chooseKey } from "../as-code/keys";
 
-export type IntakeRow = typeof intakes.$inferSelect;
-
 export function intakeUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/hooks/${token}`;
 }
 
-function registrationsFor(db: Db, rows: IntakeRow[]) {
+async function registrationsFor(s: Store, rows: IntakeRow[]) {
   const autIds = [...new Set(rows.map((r) => r.automationId).filter((x): x is string => !!x))];
-  if (!autIds.length) return new Map<string, { upstreamId: string; expiresAt: string | null }>();
-  const found = db
-    .select({ automationId: webhookRegistrationUsers.automationId, nodeId: webhookRegistrationUsers.nodeId, upstreamId: webhookRegistrations.upstreamId, expiresAt: webhookRegistrations.expiresAt })
-    .from(webhookRegistrationUsers)
-    .innerJoin(webhookRegistrations, eq(webhookRegistrations.id, webhookRegistrationUsers.registrationId))
-    .where(inArray(webhookRegistrationUsers.automationId, autIds))
-    .all();
+  const found = await s.registrations.ofAutomations(autIds);
   return new Map(found.map((f) => [`${f.automationId}/${f.nodeId}`, { upstreamId: f.upstreamId, expiresAt: f.expiresAt ?? null }]));
 }
 
@@ -53,39 +44,38 @@ function toIntake(publicUrl: string, r: IntakeRow, reg: { upstreamId: string; ex
 }
 
 export async function listIntakes(deps: AppDeps, actor: Actor, workspaceId: string, q: { limit?: number; cursor?: string } = {}) {
-  await requireWorkspace(deps.db, actor, workspaceId, "intake.read");
+  await requireWorkspace(deps.store, actor, workspaceId, "intake.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
-  const conds: SQL[] = [eq(intakes.workspaceId, workspaceId)];
-  if (after) conds.push(or(gt(intakes.createdAt, after.c), and(eq(intakes.createdAt, after.c), gt(intakes.id, after.i)))!);
-  const rows = deps.db.select().from(intakes).where(and(...conds)).orderBy(asc(intakes.createdAt), asc(intakes.id)).limit(limit + 1).all();
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
+  const rows = await deps.store.intakes.list(workspaceId, { limit: limit + 1, after: after ? { createdAt: after.c, id: after.i } : null });
   const page = rows.slice(0, limit);
-  const regs = registrationsFor(deps.db, page);
+  const regs = await registrationsFor(deps.store, page);
   const last = page[page.length - 1];
   return {
     data: page.map((r) => toIntake(deps.publicUrl, r, regs.get(`${r.automationId}/${r.nodeId}`) ?? null)),
-    nextCursor: rows.length > limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null,
   };
 }
 
 export async function createWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, input: { name: string; key?: string; lineId: string; open?: boolean }) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "intake.write");
-  return transaction(deps.db, (tx) => {
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
+  return deps.store.tx(async (s) => {
     const secret = newToken(24);
-    const row = insertWebhookIntakeTx(deps, tx, actor, ws.organizationId, workspaceId, { ...input, key: chooseKey(tx, "intake", workspaceId, input.name, input.key), secret });
+    const key = await chooseKey(s, "intake", workspaceId, input.name, input.key);
+    const row = await insertWebhookIntakeTx(deps, s, actor, ws.organizationId, workspaceId, { ...input, key, secret });
     return { ...toIntake(deps.publicUrl, row, null), secret };
   });
 }
 
-function lineOrThrow(tx: Db, workspaceId: string, lineId: string) {
-  const line = tx.select().from(lines).where(and(eq(lines.id, lineId), eq(lines.workspaceId, workspaceId))).get();
+async function lineOrThrow(s: Store, workspaceId: string, lineId: string) {
+  const line = await s.lines.get(workspaceId, lineId);
   if (!line) throw new AppError("validation_failed", `Line ${lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
   return line;
 }
 
 /** The writes of a create inside the caller's transaction (also used by `conveyor apply`, which brings its own secret). */
-export function insertWebhookIntakeTx(deps: AppDeps, tx: Db, actor: Actor, organizationId: string, workspaceId: string, input: { name: string; key: string; lineId: string; open?: boolean; secret: string }): IntakeRow {
-  const line = lineOrThrow(tx, workspaceId, input.lineId);
+export async function insertWebhookIntakeTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, workspaceId: string, input: { name: string; key: string; lineId: string; open?: boolean; secret: string }): Promise<IntakeRow> {
+  const line = await lineOrThrow(s, workspaceId, input.lineId);
   const at = deps.now().toISOString();
   const row: IntakeRow = {
     id: newId("int"),
@@ -108,35 +98,35 @@ export function insertWebhookIntakeTx(deps: AppDeps, tx: Db, actor: Actor, organ
     createdAt: at,
     updatedAt: at,
   };
-  tx.insert(intakes).values(row).run();
-  recordAudit(tx, { organizationId, workspaceId, actor: actor.label, action: "intake.create", target: row.id, data: { lineId: line.id } });
+  await s.intakes.insert(row);
+  await recordAudit(s, { organizationId, workspaceId, actor: actor.label, action: "intake.create", target: row.id, data: { lineId: line.id } });
   return row;
 }
 
 /** Name, line, open flag and (when given) the secret of a webhook intake; the URL stays. Inside the caller's transaction. */
-export function updateWebhookIntakeTx(deps: AppDeps, tx: Db, actor: Actor, organizationId: string, row: IntakeRow, input: { name: string; lineId: string; open: boolean; secret?: string }): IntakeRow {
-  lineOrThrow(tx, row.workspaceId, input.lineId);
+export async function updateWebhookIntakeTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, row: IntakeRow, input: { name: string; lineId: string; open: boolean; secret?: string }): Promise<IntakeRow> {
+  await lineOrThrow(s, row.workspaceId, input.lineId);
   const next: IntakeRow = {
     ...row, name: input.name, lineId: input.lineId, config: { ...(row.config ?? {}), open: input.open },
     secretEnc: input.secret !== undefined ? deps.box.encrypt(input.secret) : row.secretEnc, updatedAt: deps.now().toISOString(),
   };
-  tx.update(intakes).set({ name: next.name, lineId: next.lineId, config: next.config, secretEnc: next.secretEnc, updatedAt: next.updatedAt }).where(eq(intakes.id, row.id)).run();
-  recordAudit(tx, { organizationId, workspaceId: row.workspaceId, actor: actor.label, action: "intake.update", target: row.id });
+  await s.intakes.update(row.id, { name: next.name, lineId: next.lineId, config: next.config, secretEnc: next.secretEnc, updatedAt: next.updatedAt });
+  await recordAudit(s, { organizationId, workspaceId: row.workspaceId, actor: actor.label, action: "intake.update", target: row.id });
   return next;
 }
 
 export async function deleteWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, intakeId: string) {
-  const ws = await requireWorkspace(deps.db, actor, workspaceId, "intake.write");
-  transaction(deps.db, (tx) => deleteWebhookIntakeTx(tx, actor, ws.organizationId, workspaceId, intakeId));
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
+  await deps.store.tx((s) => deleteWebhookIntakeTx(s, actor, ws.organizationId, workspaceId, intakeId));
 }
 
 /** The writes of a delete inside the caller's transaction. */
-export function deleteWebhookIntakeTx(tx: Db, actor: Actor, organizationId: string, workspaceId: string, intakeId: string): void {
-  const row = tx.select().from(intakes).where(and(eq(intakes.id, intakeId), eq(intakes.workspaceId, workspaceId))).get();
+export async function deleteWebhookIntakeTx(s: Store, actor: Actor, organizationId: string, workspaceId: string, intakeId: string): Promise<void> {
+  const row = await s.intakes.get(workspaceId, intakeId);
   if (!row) throw new AppError("not_found", `Intake ${intakeId} does not exist in this workspace.`);
   if (row.kind !== "webhook") {
     throw new AppError("conflict", `Intake ${intakeId} belongs to trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}; remove the trigger or disable the automation instead.`);
   }
-  tx.delete(intakes).where(eq(intakes.id, intakeId)).run();
-  recordAudit(tx, { organizationId, workspaceId, actor: actor.label, action: "intake.delete", target: intakeId });
+  await s.intakes.delete([intakeId]);
+  await recordAudit(s, { organizationId, workspaceId, actor: actor.label, action: "intake.delete", target: intakeId });
 }

@@ -1,39 +1,53 @@
 /** Reading runs: a page (newest first) and one run with every step (inputs masked, outputs, attempts, logs). */
-import { and, asc, desc, eq, lt, or, type SQL } from "drizzle-orm";
-import { events, jobs, runSteps, runs } from "@/db/schema";
 import { findUnit } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { notFound } from "../../errors";
+import { getVersionGraph, type IndexedGraph } from "../../graphs";
 import { requireWorkspace } from "../access";
 import { decodeCursor, encodeCursor } from "../tasks/cursor";
-import { getVersionGraph } from "../../runner/graph-cache";
 import type { RunDetail, RunStatus, RunStep } from "../../contracts/runs";
 import { toRun } from "./to-run";
+import { runTiming } from "./timing";
 
 export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string, q: { automationId?: string; status?: RunStatus; taskId?: string; limit?: number; cursor?: string } = {}) {
-  await requireWorkspace(deps.db, actor, workspaceId, "run.read");
+  await requireWorkspace(deps.store, actor, workspaceId, "run.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
-  const conds: SQL[] = [eq(runs.workspaceId, workspaceId)];
-  if (q.automationId) conds.push(eq(runs.automationId, q.automationId));
-  if (q.status) conds.push(eq(runs.status, q.status));
-  if (q.taskId) conds.push(eq(runs.taskId, q.taskId));
-  if (after) conds.push(or(lt(runs.createdAt, after.c), and(eq(runs.createdAt, after.c), lt(runs.id, after.i)))!);
-  const rows = deps.db.select().from(runs).where(and(...conds)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(limit + 1).all();
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
+  const rows = await deps.store.runs.list(
+    workspaceId,
+    { automationId: q.automationId, status: q.status, taskId: q.taskId },
+    { limit: limit + 1, before: after ? { createdAt: after.c, id: after.i } : null },
+  );
   const page = rows.slice(0, limit);
   const tail = page[page.length - 1];
-  return { data: page.map(toRun), nextCursor: rows.length > limit && tail ? encodeCursor({ c: tail.createdAt, i: tail.id }) : null };
+  const [names, timings] = await Promise.all([Promise.all(page.map((r) => triggerNameOf(deps, r))), deps.store.runs.stepTimings(page.map((r) => r.id))]);
+  const byRun = new Map<string, typeof timings>();
+  for (const t of timings) byRun.set(t.runId, [...(byRun.get(t.runId) ?? []), t]);
+  return { data: page.map((r, i) => ({ ...toRun(r, names[i]!), workMs: runTiming(byRun.get(r.id) ?? []).workMs })), nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null };
+}
+
+/** The trigger node's name in the run's version (cached graphs; null when the version is gone). */
+async function triggerNameOf(deps: AppDeps, r: { automationId: string; version: number; triggerNodeId: string }): Promise<string | null> {
+  try {
+    return (await getVersionGraph(deps.store, r.automationId, r.version)).byId.get(r.triggerNodeId)?.name ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: string, runId: string): Promise<RunDetail> {
-  await requireWorkspace(deps.db, actor, workspaceId, "run.read");
-  const run = deps.db.select().from(runs).where(and(eq(runs.id, runId), eq(runs.workspaceId, workspaceId))).get();
+  const { store } = deps;
+  await requireWorkspace(store, actor, workspaceId, "run.read");
+  const run = await store.runs.get(runId, workspaceId);
   if (!run) throw notFound("Run", runId);
-  const ev = deps.db.select({ envelope: events.envelope, receivedAt: events.receivedAt }).from(events).where(eq(events.id, run.eventId)).get();
-  let graph: ReturnType<typeof getVersionGraph> | undefined;
+  const [ev, rows, pending, retriedBy, retried] = await Promise.all([
+    store.runs.event(run.eventId), store.runs.steps(runId), store.runs.pendingJobs(runId), store.runs.retriedBy(runId),
+    run.retryOf ? store.runs.get(run.retryOf) : Promise.resolve(undefined),
+  ]);
+  let graph: IndexedGraph | undefined;
   try {
-    graph = getVersionGraph(deps.db, run.automationId, run.version);
+    graph = await getVersionGraph(store, run.automationId, run.version);
   } catch {
     graph = undefined;
   }
@@ -45,15 +59,14 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
       input: null, output: ev.envelope, attempts: [], logs: [], error: null, startedAt: ev.receivedAt, finishedAt: ev.receivedAt,
     });
   }
-  const rows = deps.db.select().from(runSteps).where(eq(runSteps.runId, runId)).orderBy(asc(runSteps.createdAt), asc(runSteps.id)).all();
   const seen = new Set(rows.map((r) => r.id));
   for (const r of rows) {
     steps.push({
       id: r.id, nodeId: r.nodeId, name: r.name, key: r.key, status: r.status, input: r.input ?? null, output: (r.output as RunStep["output"]) ?? null,
-      attempts: r.attempts, logs: r.logs, error: r.error ?? null, startedAt: r.startedAt ?? null, finishedAt: r.finishedAt ?? null,
+      attempts: r.attempts, logs: r.logs, error: r.error ?? null, startedAt: r.startedAt ?? null, finishedAt: r.finishedAt ?? null, origin: r.origin ?? null,
     });
   }
-  for (const j of deps.db.select().from(jobs).where(eq(jobs.runId, runId)).all()) {
+  for (const j of pending) {
     if (seen.has(j.id)) continue;
     const nodeId = (j.payload as { nodeId: string }).nodeId;
     const node = graph?.byId.get(nodeId);
@@ -62,5 +75,8 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
       input: null, output: null, attempts: [], logs: [], error: null, startedAt: null, finishedAt: null,
     });
   }
-  return { ...toRun(run), event: ev?.envelope ?? null, steps };
+  const timing = runTiming(rows);
+  // A retry with the current version also waited from the retried run's failure until it was started.
+  if (retried?.finishedAt) timing.retryWaitMs += Math.max(0, Date.parse(run.createdAt) - Date.parse(retried.finishedAt));
+  return { ...toRun(run, triggerNode?.name ?? null), event: ev?.envelope ?? null, steps, retriedBy: retriedBy ?? null, timing };
 }

@@ -1,16 +1,12 @@
 /** Starting a run by hand or through the API (optionally replaying an earlier event). */
-import { and, eq } from "drizzle-orm";
-import { events, runs } from "@/db/schema";
-import { transaction } from "@/db/client";
 import { envelope, type Envelope } from "@/integrations/core/define";
 import { findTrigger } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError, notFound } from "../../errors";
+import { getVersionGraph } from "../../graphs";
+import { countCreatedRun } from "../../usage-counters";
 import { requireWorkspace } from "../access";
-import { createRunInTx } from "../../runner/create-run";
-import { getVersionGraph } from "../../runner/graph-cache";
-import { notifyWork } from "../../runner/signal";
 import { loadAutomationRow } from "../automations/save-automation";
 import { toRun } from "./to-run";
 
@@ -25,16 +21,21 @@ export interface StartRunInput {
 }
 
 export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput) {
-  await requireWorkspace(deps.db, actor, input.workspaceId, "run.start");
-  const a = loadAutomationRow(deps.db, input.workspaceId, input.automationId);
-  const graph = getVersionGraph(deps.db, a.id, a.version);
+  const { store } = deps;
+  await requireWorkspace(store, actor, input.workspaceId, "run.start");
+  const a = await loadAutomationRow(store, input.workspaceId, input.automationId);
+  const errors = (a.problems ?? []).filter((p) => p.severity !== "warning");
+  if (errors.length) {
+    throw new AppError("validation_failed", `This automation is a draft with ${errors.length} problem${errors.length === 1 ? "" : "s"} (${errors[0]!.message}); fix ${errors.length === 1 ? "it" : "them"} and save before running it.`, errors);
+  }
+  const graph = await getVersionGraph(store, a.id, a.version);
   const triggers = graph.graph.nodes.filter((n) => findTrigger(n.key));
   let node = input.nodeId ? triggers.find((n) => n.id === input.nodeId) : (triggers.find((n) => n.key === "core.manual") ?? triggers[0]);
   if (input.nodeId && !node) throw new AppError("validation_failed", `Node ${input.nodeId} is not a trigger of this automation`, [{ path: "nodeId", message: "Not a trigger node" }]);
   let env: Envelope;
   let eventId: string | undefined;
   if (input.eventId) {
-    const ev = deps.db.select().from(events).where(and(eq(events.id, input.eventId), eq(events.workspaceId, input.workspaceId))).get();
+    const ev = await store.runs.event(input.eventId, input.workspaceId);
     if (!ev) throw notFound("Event", input.eventId);
     env = ev.envelope;
     eventId = ev.id;
@@ -45,19 +46,23 @@ export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput
   }
   if (!node) throw new AppError("unprocessable", "This automation has no trigger to start from");
   const scope = `manual:${a.id}`;
-  const result = transaction(deps.db, (tx) => {
-    const created = createRunInTx(tx, {
-      workspaceId: a.workspaceId, automationId: a.id, version: a.version, triggerNodeId: node!.id, graph, envelope: env,
-      source: eventId ? "replay" : actor.kind === "apiKey" ? "api" : "manual", eventId,
-      dedupeScope: scope, dedupeKey: input.idempotencyKey ?? null, at: deps.now(),
-    });
-    if (created) return { runId: created.runId, duplicate: false };
-    const ev = tx.select({ id: events.id }).from(events).where(and(eq(events.dedupeScope, scope), eq(events.dedupeKey, input.idempotencyKey!))).get();
-    const prior = ev ? tx.select({ id: runs.id }).from(runs).where(eq(runs.eventId, ev.id)).get() : undefined;
-    if (!prior) throw new AppError("conflict", "This idempotency key was already used");
-    return { runId: prior.id, duplicate: true };
+  const at = deps.now();
+  const created = await store.runs.create({
+    workspaceId: a.workspaceId, automationId: a.id, version: a.version, triggerNodeId: node.id, firstNodes: graph.children.get(node.id) ?? [], envelope: env,
+    source: eventId ? "replay" : actor.kind === "apiKey" ? "api" : "manual", eventId, dedupeScope: scope, dedupeKey: input.idempotencyKey ?? null, at,
   });
-  notifyWork();
-  const row = deps.db.select().from(runs).where(eq(runs.id, result.runId)).get()!;
-  return { ...toRun(row), runId: row.id, duplicate: result.duplicate };
+  let runId: string;
+  let duplicate = false;
+  if (created) {
+    countCreatedRun(a.workspaceId, created, { newEvent: !eventId, at });
+    deps.queue.publish([created.runId]);
+    runId = created.runId;
+  } else {
+    const prior = await store.runs.runOfDedupe(scope, input.idempotencyKey!);
+    if (!prior) throw new AppError("conflict", "This idempotency key was already used");
+    runId = prior;
+    duplicate = true;
+  }
+  const row = (await store.runs.get(runId))!;
+  return { ...toRun(row, node.name), runId: row.id, duplicate };
 }

@@ -2,15 +2,13 @@
  * Creating tasks: by hand / API (`createTask`) and from a webhook intake (`createTaskFromIntake`,
  * called by the engine's ingress). A task created `open` starts its line's first step at once.
  */
-import { and, asc, eq } from "drizzle-orm";
-import { intakes, lines, tasks } from "@/db/schema";
-import { transaction, type Db } from "@/db/client";
+import type { Store } from "@/db/store";
+import type { IntakeRow } from "@/db/types";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { newId } from "../../ids";
 import { requireWorkspace } from "../access";
-import { bumpUsage } from "../usage/bump-usage";
 import { addTaskActivity } from "./task-activity";
 import { openTaskRow } from "./transition-task";
 import { toOrder, type TaskRow } from "./to-order";
@@ -23,26 +21,22 @@ export interface NewTask {
   status?: "draft" | "open";
 }
 
-function findLine(tx: Db, workspaceId: string, lineId: string | undefined) {
-  if (lineId) {
-    const line = tx.select().from(lines).where(and(eq(lines.id, lineId), eq(lines.workspaceId, workspaceId))).get();
-    if (!line) throw new AppError("validation_failed", `Line ${lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
-    return line;
-  }
-  const line = tx.select().from(lines).where(eq(lines.workspaceId, workspaceId)).orderBy(asc(lines.createdAt), asc(lines.id)).get();
+async function findLine(s: Store, workspaceId: string, lineId: string | undefined) {
+  const line = await s.tasks.line(workspaceId, lineId);
+  if (!line && lineId) throw new AppError("validation_failed", `Line ${lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
   if (!line) throw new AppError("validation_failed", "This workspace has no line; create one first.", [{ path: "lineId", message: "Required" }]);
   return line;
 }
 
-/** Inserts the task (+ activity, + usage) inside `tx`; opens it when asked. */
-export function insertTask(
+/** Inserts the task (+ activity, + usage) in `s`'s transaction; opens it when asked. */
+export async function insertTask(
   deps: AppDeps,
-  tx: Db,
+  s: Store,
   workspaceId: string,
   input: NewTask,
   by: { label: string; intakeId?: string | null },
-): TaskRow {
-  const line = findLine(tx, workspaceId, input.lineId);
+): Promise<TaskRow> {
+  const line = await findLine(s, workspaceId, input.lineId);
   const now = deps.now();
   const at = now.toISOString();
   const row: TaskRow = {
@@ -60,26 +54,25 @@ export function insertTask(
     createdAt: at,
     updatedAt: at,
     closedAt: null,
+    activitySeq: 0,
   };
-  tx.insert(tasks).values(row).run();
-  addTaskActivity(tx, {
+  await s.tasks.insert(row);
+  await addTaskActivity(s, {
     taskId: row.id,
     kind: "created",
     message: by.intakeId ? `Created by intake ${by.intakeId}` : "Created",
     actor: by.label,
     at,
   });
-  bumpUsage(tx, workspaceId, "tasks.created", 1, now);
-  if (input.status === "open") return openTaskRow(deps, tx, row, by.label);
+  await s.usage.bump(workspaceId, "tasks.created", 1, now);
+  if (input.status === "open") return openTaskRow(deps, s, row, by.label);
   return row;
 }
 
 export async function createTask(deps: AppDeps, actor: Actor, workspaceId: string, input: NewTask) {
-  await requireWorkspace(deps.db, actor, workspaceId, "task.write");
-  return toOrder(transaction(deps.db, (tx) => insertTask(deps, tx, workspaceId, input, { label: actor.label })));
+  await requireWorkspace(deps.store, actor, workspaceId, "task.write");
+  return toOrder(await deps.store.tx((s) => insertTask(deps, s, workspaceId, input, { label: actor.label })));
 }
-
-type IntakeRow = typeof intakes.$inferSelect;
 
 /** Turns a webhook delivery's JSON body into task fields. */
 export function taskFromBody(intake: Pick<IntakeRow, "id" | "name">, body: unknown, at: Date): Pick<NewTask, "title" | "description" | "data"> {
@@ -91,20 +84,17 @@ export function taskFromBody(intake: Pick<IntakeRow, "id" | "name">, body: unkno
 }
 
 /**
- * Called by the webhook ingress for an intake of kind `webhook` (already verified).
- * Runs inside `tx` when given (the ingress's transaction), else in its own.
+ * Called by the webhook ingress for an intake of kind `webhook` (already verified), in `s`'s
+ * transaction (the ingress's, with the delivery's dedupe record).
  */
-export function createTaskFromIntake(deps: AppDeps, tx: Db | null | undefined, intake: IntakeRow, body: unknown) {
+export async function createTaskFromIntake(deps: AppDeps, s: Store, intake: Pick<IntakeRow, "id" | "kind" | "name" | "lineId" | "workspaceId" | "config">, body: unknown) {
   if (intake.kind !== "webhook" || !intake.lineId) throw new AppError("bad_request", `Intake ${intake.id} does not create tasks.`);
-  const run = (t: Db) => {
-    const now = deps.now();
-    const fields = taskFromBody(intake, body, now);
-    const open = (intake.config as { open?: boolean } | null)?.open !== false;
-    const row = insertTask(deps, t, intake.workspaceId, { ...fields, lineId: intake.lineId!, status: open ? "open" : "draft" }, {
-      label: `intake:${intake.id}`,
-      intakeId: intake.id,
-    });
-    return toOrder(row);
-  };
-  return tx ? run(tx) : transaction(deps.db, run);
+  const now = deps.now();
+  const fields = taskFromBody(intake, body, now);
+  const open = (intake.config as { open?: boolean } | null)?.open !== false;
+  const row = await insertTask(deps, s, intake.workspaceId, { ...fields, lineId: intake.lineId, status: open ? "open" : "draft" }, {
+    label: `intake:${intake.id}`,
+    intakeId: intake.id,
+  });
+  return toOrder(row);
 }

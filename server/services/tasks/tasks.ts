@@ -1,7 +1,5 @@
 /** Reading and editing tasks, comments and the activity timeline. */
-import { and, asc, desc, eq, gt, gte, lt, or, type SQL } from "drizzle-orm";
-import { taskActivity, tasks } from "@/db/schema";
-import { transaction } from "@/db/client";
+import type { TaskActivityRow } from "@/db/types";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
@@ -22,31 +20,34 @@ export interface ListTasksInput {
 
 /** Newest first; the cursor is the last item's (createdAt, id), so inserts never shift later pages. */
 export async function listTasks(deps: AppDeps, actor: Actor, workspaceId: string, q: ListTasksInput) {
-  await requireWorkspace(deps.db, actor, workspaceId, "task.read");
+  await requireWorkspace(deps.store, actor, workspaceId, "task.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { c: "string", i: "string" });
-  const conds: SQL[] = [eq(tasks.workspaceId, workspaceId)];
-  if (q.lineId) conds.push(eq(tasks.lineId, q.lineId));
-  if (q.status) conds.push(eq(tasks.status, q.status));
-  if (q.createdFrom) conds.push(gte(tasks.createdAt, new Date(q.createdFrom).toISOString()));
-  if (q.createdTo) conds.push(lt(tasks.createdAt, new Date(q.createdTo).toISOString()));
-  if (after) conds.push(or(lt(tasks.createdAt, after.c), and(eq(tasks.createdAt, after.c), lt(tasks.id, after.i)))!);
-  const rows = await deps.db.select().from(tasks).where(and(...conds)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(limit + 1);
+  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
+  const rows = await deps.store.tasks.list(
+    workspaceId,
+    {
+      lineId: q.lineId,
+      status: q.status,
+      createdFrom: q.createdFrom ? new Date(q.createdFrom).toISOString() : undefined,
+      createdTo: q.createdTo ? new Date(q.createdTo).toISOString() : undefined,
+    },
+    { limit: limit + 1, after: after ? { createdAt: after.c, id: after.i } : null },
+  );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toOrder), nextCursor: rows.length > limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null };
+  return { data: page.map(toOrder), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null };
 }
 
 export async function getTask(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string) {
-  await requireWorkspace(deps.db, actor, workspaceId, "task.read");
-  return toOrder(getTaskRowOrThrow(deps.db, workspaceId, taskId));
+  await requireWorkspace(deps.store, actor, workspaceId, "task.read");
+  return toOrder(await getTaskRowOrThrow(deps.store, workspaceId, taskId));
 }
 
 export async function patchTask(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string, patch: { title?: string; description?: string; data?: unknown }) {
-  await requireWorkspace(deps.db, actor, workspaceId, "task.write");
+  await requireWorkspace(deps.store, actor, workspaceId, "task.write");
   return toOrder(
-    transaction(deps.db, (tx) => {
-      const row = getTaskRowOrThrow(tx, workspaceId, taskId);
+    await deps.store.tx(async (s) => {
+      const row = await getTaskRowOrThrow(s, workspaceId, taskId);
       if (row.status === "closed") throw new AppError("conflict", `Task ${taskId} is closed; only draft and open tasks can be edited.`);
       const at = deps.now().toISOString();
       const set = {
@@ -55,40 +56,36 @@ export async function patchTask(deps: AppDeps, actor: Actor, workspaceId: string
         ...(patch.data !== undefined ? { data: patch.data } : {}),
         updatedAt: at,
       };
-      tx.update(tasks).set(set).where(eq(tasks.id, taskId)).run();
+      await s.tasks.update(taskId, set);
       const changed = Object.keys(set).filter((k) => k !== "updatedAt");
-      if (changed.length) addTaskActivity(tx, { taskId, kind: "edited", message: `Edited ${changed.join(", ")}`, actor: actor.label, at, data: { fields: changed } });
+      if (changed.length) await addTaskActivity(s, { taskId, kind: "edited", message: `Edited ${changed.join(", ")}`, actor: actor.label, at, data: { fields: changed } });
       return { ...row, ...set };
     }),
   );
 }
 
 export async function addTaskComment(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string, body: string) {
-  await requireWorkspace(deps.db, actor, workspaceId, "task.write");
-  return transaction(deps.db, (tx) => {
-    getTaskRowOrThrow(tx, workspaceId, taskId);
+  await requireWorkspace(deps.store, actor, workspaceId, "task.write");
+  return deps.store.tx(async (s) => {
+    await getTaskRowOrThrow(s, workspaceId, taskId);
     const at = deps.now().toISOString();
-    addTaskActivity(tx, { taskId, kind: "comment", message: body, actor: actor.label, at });
-    const entry = tx.select().from(taskActivity).where(eq(taskActivity.taskId, taskId)).orderBy(desc(taskActivity.seq)).get()!;
-    return toActivity(entry);
+    await addTaskActivity(s, { taskId, kind: "comment", message: body, actor: actor.label, at });
+    return toActivity((await s.tasks.lastActivity(taskId))!);
   });
 }
 
-type ActivityRow = typeof taskActivity.$inferSelect;
-export function toActivity(r: ActivityRow) {
+export function toActivity(r: TaskActivityRow) {
   return { id: r.id, at: r.at, kind: r.kind, runId: r.runId ?? null, stepIndex: r.stepIndex ?? null, message: r.message, actor: r.actor ?? null, data: r.data ?? null };
 }
 
 /** Oldest first by sequence number; the cursor is the last seq seen, so new entries append to the end. */
 export async function listTaskActivity(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string, q: { limit?: number; cursor?: string }) {
-  await requireWorkspace(deps.db, actor, workspaceId, "task.read");
-  getTaskRowOrThrow(deps.db, workspaceId, taskId);
+  await requireWorkspace(deps.store, actor, workspaceId, "task.read");
+  await getTaskRowOrThrow(deps.store, workspaceId, taskId);
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(q.cursor, { s: "number" });
-  const conds: SQL[] = [eq(taskActivity.taskId, taskId)];
-  if (after) conds.push(gt(taskActivity.seq, after.s));
-  const rows = await deps.db.select().from(taskActivity).where(and(...conds)).orderBy(asc(taskActivity.seq)).limit(limit + 1);
+  const after = decodeCursor(deps.box, q.cursor, { s: "number" });
+  const rows = await deps.store.tasks.activity(taskId, { limit: limit + 1, afterSeq: after?.s });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toActivity), nextCursor: rows.length > limit && last ? encodeCursor({ s: last.seq }) : null };
+  return { data: page.map(toActivity), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { s: last.seq }) : null };
 }

@@ -1,7 +1,7 @@
-import type { tasks } from "@/db/schema";
+import type { TaskRow as StoredTask } from "@/db/types";
 import type { Order } from "@/server/contracts/orders";
 
-export type TaskRow = typeof tasks.$inferSelect;
+export type TaskRow = StoredTask;
 
 /** The task as every client sees it ("order" in REST). */
 export function toOrder(row: TaskRow): Order {

@@ -1,22 +1,41 @@
 /** The usage report over a window of up to 90 days, by day or hour. */
-import { and, eq, gte, lt } from "drizzle-orm";
-import { usageCounters } from "@/db/schema";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { requireWorkspace } from "../access";
-import { hourBucket } from "./bump-usage";
+import { hourBucket } from "./buckets";
 
 export const MAX_USAGE_WINDOW_DAYS = 90;
 const DAY = 86_400_000;
 
-type Totals = { runs: Record<string, number>; steps: Record<string, number>; runTimeMs: number; eventsReceived: number; tasksCreated: number; tasksClosed: number; apiCalls: number };
-const empty = (): Totals => ({ runs: {}, steps: {}, runTimeMs: 0, eventsReceived: 0, tasksCreated: 0, tasksClosed: 0, apiCalls: 0 });
+type Totals = {
+  runs: Record<string, number>;
+  steps: Record<string, number>;
+  runTimeMs: number;
+  retries: number;
+  retryWaitMs: number;
+  testRuns: Record<string, number>;
+  eventsReceived: number;
+  tasksCreated: number;
+  tasksClosed: number;
+  apiCalls: number;
+};
+const empty = (): Totals => ({ runs: {}, steps: {}, runTimeMs: 0, retries: 0, retryWaitMs: 0, testRuns: {}, eventsReceived: 0, tasksCreated: 0, tasksClosed: 0, apiCalls: 0 });
+
+/** Adds to a by-status map; a status whose count went back to 0 (a retried run moved on) is left out. */
+function bump(m: Record<string, number>, k: string, value: number) {
+  const v = (m[k] ?? 0) + value;
+  if (v === 0) delete m[k];
+  else m[k] = v;
+}
 
 function add(t: Totals, metric: string, value: number) {
-  if (metric.startsWith("runs.")) t.runs[metric.slice(5)] = (t.runs[metric.slice(5)] ?? 0) + value;
-  else if (metric.startsWith("steps.")) t.steps[metric.slice(6)] = (t.steps[metric.slice(6)] ?? 0) + value;
+  if (metric.startsWith("runs.")) bump(t.runs, metric.slice(5), value);
+  else if (metric.startsWith("steps.")) bump(t.steps, metric.slice(6), value);
+  else if (metric.startsWith("test_runs.")) bump(t.testRuns, metric.slice(10), value);
   else if (metric === "run_ms") t.runTimeMs += value;
+  else if (metric === "retries") t.retries += value;
+  else if (metric === "retry_wait_ms") t.retryWaitMs += value;
   else if (metric === "events.received") t.eventsReceived += value;
   else if (metric === "tasks.created") t.tasksCreated += value;
   else if (metric === "tasks.closed") t.tasksClosed += value;
@@ -29,7 +48,7 @@ export async function getUsage(
   workspaceId: string,
   q: { from?: string; to?: string; granularity?: "day" | "hour" },
 ) {
-  await requireWorkspace(deps.db, actor, workspaceId, "usage.read");
+  await requireWorkspace(deps.store, actor, workspaceId, "usage.read");
   const granularity = q.granularity ?? "day";
   const to = q.to ? new Date(q.to) : deps.now();
   const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * DAY);
@@ -42,10 +61,7 @@ export async function getUsage(
     ]);
   }
   // Hour buckets are the storage unit: include the bucket containing `from`, exclude buckets starting at/after `to`.
-  const rows = await deps.db
-    .select()
-    .from(usageCounters)
-    .where(and(eq(usageCounters.workspaceId, workspaceId), gte(usageCounters.bucket, hourBucket(from)), lt(usageCounters.bucket, to.toISOString())));
+  const rows = await deps.store.usage.list(workspaceId, hourBucket(from), to.toISOString());
   const totals = empty();
   const buckets = new Map<string, Totals>();
   for (const r of rows) {

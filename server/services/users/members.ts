@@ -1,8 +1,5 @@
 /** Members and invitations (admins invite by link; the link is shown once, stored hashed, 7 days). */
 import { createHash } from "node:crypto";
-import { and, eq, gt, isNull } from "drizzle-orm";
-import { invitations, memberships, users } from "@/db/schema";
-import { transaction } from "@/db/client";
 import type { AppDeps } from "../../deps";
 import { assertCan, type Actor, type Role } from "../../auth/permissions";
 import { AppError } from "../../errors";
@@ -13,13 +10,9 @@ import { recordAudit } from "../audit/record-audit";
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 export type InviteRole = Exclude<Role, "owner">;
 
-export async function listMembers({ db }: AppDeps, actor: Actor) {
+export async function listMembers({ store }: AppDeps, actor: Actor) {
   assertCan(actor, "member.read");
-  return db
-    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, since: memberships.createdAt, lastSignInAt: users.lastSignInAt })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.organizationId, actor.organizationId!));
+  return store.users.listMembers(actor.organizationId!);
 }
 
 export async function createInvitation(deps: AppDeps, actor: Actor, input: { role: InviteRole; email?: string }) {
@@ -36,17 +29,15 @@ export async function createInvitation(deps: AppDeps, actor: Actor, input: { rol
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + 7 * 24 * 3600 * 1000).toISOString(),
   };
-  transaction(deps.db, (tx) => {
-    tx.insert(invitations).values(row).run();
-    recordAudit(tx, { organizationId: row.organizationId, actor: actor.label, action: "member.invite", target: row.id, data: { role: row.role } });
+  await deps.store.tx(async (s) => {
+    await s.users.insertInvitation(row);
+    await recordAudit(s, { organizationId: row.organizationId, actor: actor.label, action: "member.invite", target: row.id, data: { role: row.role } });
   });
   return { id: row.id, url: `${deps.publicUrl}/invite/${token}`, expiresAt: row.expiresAt, role: row.role };
 }
 
 export async function findInvitation(deps: AppDeps, token: string) {
-  return deps.db.query.invitations.findFirst({
-    where: and(eq(invitations.tokenHash, sha256(token)), isNull(invitations.acceptedAt), gt(invitations.expiresAt, deps.now().toISOString())),
-  });
+  return deps.store.users.findOpenInvitation(sha256(token), deps.now().toISOString());
 }
 
 export async function acceptInvitation(deps: AppDeps, input: { token: string; email: string; password: string; name?: string }) {
@@ -58,38 +49,37 @@ export async function acceptInvitation(deps: AppDeps, input: { token: string; em
     throw new AppError("validation_failed", `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`, [{ path: "password", message: `At least ${MIN_PASSWORD_LENGTH} characters` }]);
   }
   const passwordHash = await hashPassword(input.password);
-  return transaction(deps.db, (tx) => {
-    if (tx.select().from(users).where(eq(users.email, email)).get()) {
-      throw new AppError("conflict", "An account with this email exists already; sign in instead.");
-    }
+  return deps.store.tx(async (s) => {
+    if (await s.users.findByEmail(email)) throw new AppError("conflict", "An account with this email exists already; sign in instead.");
     const now = nowIso();
-    const user = { id: newId("usr"), email, name: input.name?.trim() || email.split("@")[0]!, passwordHash, createdAt: now };
-    tx.insert(users).values(user).run();
-    tx.insert(memberships).values({ organizationId: inv.organizationId, userId: user.id, role: inv.role, createdAt: now }).run();
-    tx.update(invitations).set({ acceptedAt: now, acceptedBy: user.id }).where(eq(invitations.id, inv.id)).run();
-    recordAudit(tx, { organizationId: inv.organizationId, actor: `user:${email}`, action: "member.join", target: user.id, data: { role: inv.role } });
+    const user = { id: newId("usr"), email, name: input.name?.trim() || email.split("@")[0]!, passwordHash, createdAt: now, lastSignInAt: null };
+    // Single use, atomically: of concurrent accepts exactly one claims the invitation.
+    if (!(await s.users.claimInvitation(inv.id, user.id, now))) throw new AppError("not_found", "This invitation link is invalid, used or expired. Ask an admin for a new one.");
+    await s.users.insert(user);
+    await s.users.insertMembership({ organizationId: inv.organizationId, userId: user.id, role: inv.role, createdAt: now });
+    await recordAudit(s, { organizationId: inv.organizationId, actor: `user:${email}`, action: "member.join", target: user.id, data: { role: inv.role } });
     return { userId: user.id, email };
   });
 }
 
 export async function changeMemberRole(deps: AppDeps, actor: Actor, userId: string, role: InviteRole) {
   assertCan(actor, "member.manage");
-  const member = await deps.db.query.memberships.findFirst({ where: eq(memberships.userId, userId) });
+  const member = await deps.store.users.membership(userId);
   if (!member || member.organizationId !== actor.organizationId) throw new AppError("not_found", `Member ${userId} not found.`);
   if (member.role === "owner") throw new AppError("conflict", "The owner's role cannot be changed.");
-  transaction(deps.db, (tx) => {
-    tx.update(memberships).set({ role }).where(eq(memberships.userId, userId)).run();
-    recordAudit(tx, { organizationId: member.organizationId, actor: actor.label, action: "member.role", target: userId, data: { role } });
+  await deps.store.tx(async (s) => {
+    await s.users.setRole(userId, role);
+    await recordAudit(s, { organizationId: member.organizationId, actor: actor.label, action: "member.role", target: userId, data: { role } });
   });
 }
 
 export async function removeMember(deps: AppDeps, actor: Actor, userId: string) {
   assertCan(actor, "member.manage");
-  const member = await deps.db.query.memberships.findFirst({ where: eq(memberships.userId, userId) });
+  const member = await deps.store.users.membership(userId);
   if (!member || member.organizationId !== actor.organizationId) throw new AppError("not_found", `Member ${userId} not found.`);
   if (member.role === "owner") throw new AppError("conflict", "The owner cannot be removed.");
-  transaction(deps.db, (tx) => {
-    tx.delete(users).where(eq(users.id, userId)).run();
-    recordAudit(tx, { organizationId: member.organizationId, actor: actor.label, action: "member.remove", target: userId });
+  await deps.store.tx(async (s) => {
+    await s.users.delete(userId);
+    await recordAudit(s, { organizationId: member.organizationId, actor: actor.label, action: "member.remove", target: userId });
   });
 }

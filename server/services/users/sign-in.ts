@@ -1,40 +1,35 @@
 /**
- * Credentials sign-in with rate limiting: at most 10 failed attempts per email and per client
- * address in 15 minutes; further attempts are refused without checking the password.
+ * Credentials sign-in with rate limiting: at most 10 attempts per email and per client address in a
+ * 15-minute window. Each attempt is counted atomically in SQL *before* the password is checked, so
+ * 40 concurrent wrong passwords get 10 checks, not 40. A success clears the email's counter and
+ * gives the address its attempt back. The client address is the trusted one (see
+ * server/http/client-address.ts: X-Forwarded-For only from CONVEYOR_TRUST_PROXY).
  */
-import { and, eq, gt, count } from "drizzle-orm";
-import { memberships, signInAttempts, users } from "@/db/schema";
 import type { AppDeps } from "../../deps";
 import { verifyPassword } from "../../auth/password";
 
-const WINDOW_MS = 15 * 60 * 1000;
-const MAX_FAILURES = 10;
+export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+export const SIGN_IN_MAX_ATTEMPTS = 10;
+const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
 export type SignInResult =
   | { ok: true; user: { id: string; email: string; name: string } }
   | { ok: false; reason: "invalid" | "rate_limited" };
 
-async function failures({ db, now }: AppDeps, subject: string): Promise<number> {
-  const since = now().getTime() - WINDOW_MS;
-  const [row] = await db
-    .select({ n: count() })
-    .from(signInAttempts)
-    .where(and(eq(signInAttempts.subject, subject), eq(signInAttempts.ok, false), gt(signInAttempts.at, since)));
-  return row?.n ?? 0;
-}
-
 export async function signInWithPassword(deps: AppDeps, input: { email: string; password: string; clientAddress?: string }): Promise<SignInResult> {
-  const email = input.email.trim().toLowerCase();
-  const subjects = [`email:${email}`, ...(input.clientAddress ? [`ip:${input.clientAddress}`] : [])];
-  for (const s of subjects) if ((await failures(deps, s)) >= MAX_FAILURES) return { ok: false, reason: "rate_limited" };
-  const user = await deps.db.query.users.findFirst({ where: eq(users.email, email) });
-  const member = user ? await deps.db.query.memberships.findFirst({ where: eq(memberships.userId, user.id) }) : undefined;
-  // Verify even when the user is unknown so timing does not reveal which emails exist.
-  const ok = await verifyPassword(input.password, user?.passwordHash ?? "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+  const email = input.email.trim().toLowerCase().slice(0, 320);
+  const emailSubject = `email:${email}`;
+  const addressSubject = input.clientAddress ? `ip:${input.clientAddress}` : undefined;
   const at = deps.now().getTime();
-  const success = Boolean(ok && user && member);
-  await deps.db.insert(signInAttempts).values(subjects.map((subject) => ({ subject, at, ok: success })));
-  if (!success || !user) return { ok: false, reason: "invalid" };
-  await deps.db.update(users).set({ lastSignInAt: new Date(at).toISOString() }).where(eq(users.id, user.id));
+  // Count first, compare after: every subject is counted even when another one is already over.
+  const counts = await Promise.all([emailSubject, ...(addressSubject ? [addressSubject] : [])].map((s) => deps.store.users.countSignInAttempt(s, at, SIGN_IN_WINDOW_MS)));
+  if (counts.some((n) => n > SIGN_IN_MAX_ATTEMPTS)) return { ok: false, reason: "rate_limited" };
+  const user = await deps.store.users.findByEmail(email);
+  const member = user ? await deps.store.users.membership(user.id) : undefined;
+  // Verify even when the user is unknown so timing does not reveal which emails exist.
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
+  if (!ok || !user || !member) return { ok: false, reason: "invalid" };
+  await deps.store.users.settleSignInSuccess(emailSubject, addressSubject);
+  await deps.store.users.touchSignIn(user.id, new Date(at).toISOString());
   return { ok: true, user: { id: user.id, email: user.email, name: user.name } };
 }

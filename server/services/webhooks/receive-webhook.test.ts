@@ -1,6 +1,8 @@
+import { runnerHooks } from "../../runner-hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { jsonCol } from "@/db/testing";
 import { createTestDeps } from "../../testing";
 import { handleHookRequest } from "../../webhooks/lean-listener";
 import { createAutomation, patchAutomation } from "../automations";
@@ -13,19 +15,19 @@ import { createWebhookIntake } from "../intakes-webhook/intakes";
 
 registerStubs();
 
-let deps: ReturnType<typeof createTestDeps>;
+let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let server: http.Server;
 let base: string;
 let runner: Runner;
-let ws: ReturnType<typeof seedWorkspace>;
+let ws: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeEach(async () => {
-  deps = createTestDeps();
-  ws = seedWorkspace(deps);
+  deps = await createTestDeps();
+  ws = await seedWorkspace(deps);
   server = http.createServer((req, res) => handleHookRequest(req, res, deps, { maxBytes: 4096 }));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  runner = startRunner(deps, { pollMs: 20, maintenance: false });
+  runner = startRunner(deps, runnerHooks(deps), { pollMs: 20, maintenance: false });
 });
 afterEach(async () => {
   await runner.stop();
@@ -50,7 +52,7 @@ function webhookAutomation(config: Record<string, unknown> = {}) {
 const post = (url: string, body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
   fetch(url, { method: "POST", body, headers }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
-const count = (table: string) => (deps.db.$client.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+const count = async (table: string) => Number((await deps.sql<{ n: number }>(`select count(*) as n from ${table}`))[0]!.n);
 
 describe("webhook ingress", () => {
   it("commits event + run before 202, and the run completes", async () => {
@@ -62,8 +64,8 @@ describe("webhook ingress", () => {
     expect(res.body).toMatchObject({ accepted: 1, duplicates: 0 });
     const runId = res.body.runIds[0];
     await waitForRun(deps, runId);
-    const step = deps.db.$client.prepare("select output from run_steps where run_id = ?").get(runId) as { output: string };
-    expect(JSON.parse(step.output).data).toEqual({ value: "DiskFull" });
+    const [step] = await deps.sql<{ output: unknown }>("select output from run_steps where run_id = ?", runId);
+    expect(jsonCol<{ data: unknown }>(step!.output).data).toEqual({ value: "DiskFull" });
   });
 
   it("recognises the same delivery twice (one run)", async () => {
@@ -74,14 +76,14 @@ describe("webhook ingress", () => {
     const two = await post(url, "{}", h);
     expect(one.body.accepted).toBe(1);
     expect(two.body).toMatchObject({ accepted: 0, duplicates: 1 });
-    expect(count("runs")).toBe(1);
+    expect(await count("runs")).toBe(1);
   });
 
   it("answers 401 and stores nothing when verification fails; accepts bearer and HMAC", async () => {
     const bearer = await webhookAutomation({ authentication: "bearer", secret: "s3cret-token" });
     const url = bearer.triggers[0]!.url!.replace("http://127.0.0.1:3999", base);
     expect((await post(url, "{}", { "content-type": "application/json", authorization: "Bearer wrong-token" })).status).toBe(401);
-    expect(count("events")).toBe(0);
+    expect(await count("events")).toBe(0);
     expect((await post(url, "{}", { "content-type": "application/json", authorization: "Bearer s3cret-token" })).status).toBe(202);
     const hmac = await webhookAutomation({ authentication: "hmac", secret: "hmac-secret" });
     const hurl = hmac.triggers[0]!.url!.replace("http://127.0.0.1:3999", base);
@@ -102,11 +104,11 @@ describe("webhook ingress", () => {
     expect((await post(`${base}/hooks/unknown-token`, "{}")).status).toBe(404);
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: false });
     expect((await post(url, "{}")).status).toBe(404);
-    expect(count("events")).toBe(0);
+    expect(await count("events")).toBe(0);
   });
 
   it("a webhook intake turns an authenticated JSON POST into a task on its line (once per delivery id)", async () => {
-    const line = deps.db.$client.prepare("select id from lines where workspace_id = ?").get(ws.workspaceId) as { id: string };
+    const line = (await deps.store.lines.list(ws.workspaceId, { limit: 1 }))[0]!;
     const intake = await createWebhookIntake(deps, ws.actor, ws.workspaceId, { name: "alerts", lineId: line.id });
     const url = intake.url!.replace("http://127.0.0.1:3999", base);
     const body = JSON.stringify({ title: "Disk full on db-1", data: { host: "db-1" } });
@@ -117,7 +119,7 @@ describe("webhook ingress", () => {
     expect(one.body.taskId).toMatch(/^tsk_/);
     const two = await post(url, body, h);
     expect(two.body).toMatchObject({ accepted: 0, duplicates: 1 });
-    const tasks = deps.db.$client.prepare("select title, data from tasks where intake_id = ?").all(intake.id) as Array<{ title: string; data: string }>;
-    expect(tasks).toEqual([{ title: "Disk full on db-1", data: JSON.stringify({ host: "db-1" }) }]);
+    const tasks = await deps.sql<{ title: string; data: unknown }>("select title, data from tasks where intake_id = ?", intake.id);
+    expect(tasks.map((t) => ({ ...t, data: jsonCol(t.data) }))).toEqual([{ title: "Disk full on db-1", data: { host: "db-1" } }]);
   });
 });

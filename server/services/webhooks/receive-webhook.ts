@@ -5,15 +5,17 @@
  * one transaction (group-committed with the other deliveries of this tick) → 202 with run ids.
  * The request never waits for the runs themselves.
  */
-import { prepared } from "@/db/prepared";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { groupCommitter } from "@/db/group-commit";
+import type { NewRun } from "@/db/engine";
 import { envelope, type IncomingDelivery, type MatchedEvent } from "@/integrations/core/define";
 import { DeliveryRejectedError, DeliveryUnauthorizedError } from "@/integrations/core/errors";
 import type { AppDeps } from "../../deps";
-import { createRunInTx } from "../../runner/create-run";
-import { notifyWork } from "../../runner/signal";
-import { flushUsage } from "../../runner/usage";
+import { newId } from "../../ids";
+import { countUsage } from "../../usage-counters";
+import type { ErrorCode, FieldProblem } from "../../errors";
+import { problemBody, zodProblems } from "../../rest/problem";
+import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "../../http/json-depth";
+import { IntakeDeliverySchema } from "../../contracts/intakes";
 import { createTaskFromIntake } from "../tasks/create-task";
 import { loadIntakeHead, sharedTargets, triggerTarget, type IntakeHead, type TriggerTarget } from "./intake-context";
 
@@ -33,11 +35,11 @@ export interface WebhookResponse {
   body: Record<string, unknown>;
 }
 
-const problem = (status: number, title: string, detail: string): WebhookResponse => ({
-  status,
-  headers: { "content-type": "application/problem+json" },
-  body: { type: "about:blank", title, status, detail },
-});
+/** Every webhook refusal: the same problem+json body as the REST API (server/rest/problem.ts). */
+export function hookProblem(code: ErrorCode, detail: string, opts: { errors?: FieldProblem[]; headers?: Record<string, string> } = {}): WebhookResponse {
+  const body = problemBody(code, detail, { errors: opts.errors });
+  return { status: body.status, headers: { "content-type": "application/problem+json", ...opts.headers }, body: body as unknown as Record<string, unknown> };
+}
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -46,55 +48,30 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 function parseJson(rawBody: Buffer): { ok: true; value: unknown } | { ok: false; error: string } {
+  const text = rawBody.toString("utf8");
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return { ok: false, error: tooDeepMessage() };
   try {
-    return { ok: true, value: JSON.parse(rawBody.toString("utf8")) };
+    return { ok: true, value: JSON.parse(text) };
   } catch (e) {
     return { ok: false, error: (e as Error).message };
   }
 }
 
-/** Intake counters (last event, count) are aggregated per group commit: one UPDATE per intake per batch. */
-const intakeCounts = new WeakMap<object, Map<string, { n: number; at: string }>>();
-
-function countIntake(deps: AppDeps, intakeId: string, at: string): void {
-  let m = intakeCounts.get(deps.db);
-  if (!m) {
-    const map = new Map<string, { n: number; at: string }>();
-    m = map;
-    intakeCounts.set(deps.db, map);
-    let usageFlushedAt = Date.now();
-    groupCommitter(deps.db).onBatchEnd((tx) => {
-      // Usage counters are flushed by the runner's maintenance; a web process without a runner
-      // (CONVEYOR_RUNNER=0) flushes them here, at most once a second.
-      if (Date.now() - usageFlushedAt >= 1000) {
-        usageFlushedAt = Date.now();
-        flushUsage(tx);
-      }
-      if (!map.size) return;
-      const upd = prepared(tx, "update intakes set last_event_at = ?, event_count = event_count + ? where id = ?");
-      for (const [id, c] of map) upd.run(c.at, c.n, id);
-      map.clear();
-    });
-  }
-  const cur = m.get(intakeId);
-  if (cur) {
-    cur.n++;
-    cur.at = at;
-  } else m.set(intakeId, { n: 1, at });
-}
+const TOKEN_RE = /^[A-Za-z0-9_-]{1,200}$/;
 
 export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: { maxBytes?: number } = {}): Promise<WebhookResponse> {
   const maxBytes = opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
-  if (req.rawBody.length > maxBytes) return problem(413, "Payload too large", `The body is ${req.rawBody.length} bytes; the limit is ${maxBytes}.`);
-  const intake = loadIntakeHead(deps, req.token);
+  if (req.rawBody.length > maxBytes) return hookProblem("payload_too_large", `The body is ${req.rawBody.length} bytes; the limit is ${maxBytes}.`);
+  // Tokens are base64url (newToken); anything else cannot be an intake, and is never sent to the database.
+  const intake = TOKEN_RE.test(req.token) ? await loadIntakeHead(deps, req.token) : undefined;
   // `error` (an upstream registration failed) still accepts deliveries: the URL itself is valid.
-  if (!intake || intake.status === "disabled" || intake.kind === "tracker") return problem(404, "Not found", "No active webhook at this URL.");
-  if (req.method !== "POST") return { ...problem(405, "Method not allowed", "Deliveries are POST requests."), headers: { allow: "POST", "content-type": "application/problem+json" } };
+  if (!intake || intake.status === "disabled" || intake.kind === "tracker") return hookProblem("not_found", "No active webhook at this URL.");
+  if (req.method !== "POST") return hookProblem("method_not_allowed", "Deliveries are POST requests.", { headers: { allow: "POST" } });
 
   let targets: TriggerTarget[] = [];
   if (intake.kind === "trigger") {
     const t = await triggerTarget(deps, intake);
-    if (!t) return problem(404, "Not found", "No active webhook at this URL.");
+    if (!t) return hookProblem("not_found", "No active webhook at this URL.");
     targets = [t];
   } else if (intake.kind === "shared") {
     targets = await sharedTargets(deps, intake);
@@ -103,9 +80,9 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
   const ctype = (req.headers["content-type"] ?? "").toLowerCase();
   let body: unknown = undefined;
   if (wantsJson) {
-    if (!ctype.includes("json")) return problem(415, "Unsupported media type", `Send JSON (content-type: application/json), not "${ctype || "none"}".`);
+    if (!ctype.includes("json")) return hookProblem("unsupported_media_type", `Send JSON (content-type: application/json), not "${ctype.slice(0, 100) || "none"}".`);
     const parsed = parseJson(req.rawBody);
-    if (!parsed.ok) return problem(400, "Bad request", `The body is not valid JSON: ${parsed.error}`);
+    if (!parsed.ok) return hookProblem("bad_request", parsed.error.startsWith("The JSON body") ? parsed.error : `The body is not valid JSON: ${parsed.error}`, { errors: [{ path: "", message: "Malformed JSON" }] });
     body = parsed.value;
   }
   const delivery: IncomingDelivery = { method: req.method, headers: req.headers, query: req.query, rawBody: req.rawBody, body };
@@ -129,31 +106,35 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
     try {
       matched.push({ target, events: await target.trigger.match(delivery, ctx) });
     } catch (e) {
-      if (e instanceof DeliveryRejectedError) return problem(e.status, e.status === 400 ? "Bad request" : "Unprocessable entity", e.message);
+      if (e instanceof DeliveryRejectedError) {
+        // Triggers name the offending field in `details.path` when they can; the whole body otherwise.
+        const path = typeof (e.details as { path?: unknown })?.path === "string" ? String((e.details as { path: string }).path) : "";
+        return hookProblem(e.status === 400 ? "bad_request" : "unprocessable", e.message, { errors: [{ path, message: e.message }] });
+      }
       throw e;
     }
   }
-  if (unauthorized !== undefined && matched.length === 0) return problem(401, "Unauthorized", unauthorized);
+  if (unauthorized !== undefined && matched.length === 0) return hookProblem("unauthorized", unauthorized);
 
   const now = deps.now();
-  const result = await groupCommitter(deps.db).run((tx) => {
-    const runIds: string[] = [];
-    let duplicates = 0;
-    for (const { target, events } of matched) {
-      for (const ev of events) {
-        const created = createRunInTx(tx, {
-          workspaceId: intake.workspaceId, automationId: target.automationId, version: target.version, triggerNodeId: target.node.id, graph: target.graph,
-          envelope: envelope(ev.type ?? target.trigger.outputType, ev.data, now), source: "webhook", intakeId: intake.id,
-          dedupeScope: intake.kind === "shared" ? `${intake.id}:${target.automationId}:${target.node.id}` : intake.id, dedupeKey: ev.dedupeKey ?? null, at: now,
-        });
-        if (created) runIds.push(created.runId);
-        else duplicates++;
-      }
+  const runs: NewRun[] = [];
+  for (const { target, events } of matched) {
+    const firstNodes = target.graph.children.get(target.node.id) ?? [];
+    for (const ev of events) {
+      runs.push({
+        workspaceId: intake.workspaceId, automationId: target.automationId, version: target.version, triggerNodeId: target.node.id, firstNodes,
+        envelope: envelope(ev.type ?? target.trigger.outputType, ev.data, now), source: "webhook", intakeId: intake.id,
+        dedupeScope: intake.kind === "shared" ? `${intake.id}:${target.automationId}:${target.node.id}` : intake.id, dedupeKey: ev.dedupeKey ?? null, at: now,
+      });
     }
-    countIntake(deps, intake.id, now.toISOString());
-    return { runIds, duplicates };
-  });
-  if (result.runIds.length) notifyWork();
+  }
+  // Committed (grouped with the other deliveries of this tick) before the 202 goes out.
+  const result = await deps.store.engine.ingest({ intakeId: intake.id, runs });
+  if (result.runIds.length) {
+    countUsage(intake.workspaceId, "events.received", result.runIds.length, now);
+    if (result.finished) countUsage(intake.workspaceId, "runs.succeeded", result.finished, now);
+    deps.queue.publish(result.runIds);
+  }
   return { status: 202, headers: { "content-type": "application/json" }, body: { accepted: result.runIds.length, runIds: result.runIds, duplicates: result.duplicates } };
 }
 
@@ -164,26 +145,19 @@ async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: Incomin
     const bearer = (d.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
     const sig = (d.headers["x-conveyor-signature"] ?? "").replace(/^sha256=/i, "").toLowerCase();
     const ok = (bearer && safeEqual(bearer, secret)) || (sig && safeEqual(sig, createHmac("sha256", secret).update(d.rawBody).digest("hex")));
-    if (!ok) return problem(401, "Unauthorized", "Send the intake secret as Authorization: Bearer <secret> or an X-Conveyor-Signature: sha256=<hmac of the body>.");
+    if (!ok) return hookProblem("unauthorized", "Send the intake secret as Authorization: Bearer <secret> or an X-Conveyor-Signature: sha256=<hmac of the body>.");
   }
+  const shape = IntakeDeliverySchema.safeParse(d.body);
+  if (!shape.success) return hookProblem("validation_failed", "The delivery does not match the intake's shape: a JSON object with an optional string `title` and `description` and any `data`; see `errors`.", { errors: zodProblems(shape.error) });
   const key = d.headers["idempotency-key"] || d.headers["x-delivery-id"] || null;
   const now = deps.now();
-  const out = await groupCommitter(deps.db).run((tx) => {
-    if (key) {
-      const ins = prepared(tx, "insert into events (id, workspace_id, intake_id, dedupe_scope, dedupe_key, type, envelope, source, received_at) values (?, ?, ?, ?, ?, 'core.task.intake', '{}', 'webhook', ?) on conflict do nothing")
-        .run(`evt_${intake.id}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`, intake.workspaceId, intake.id, intake.id, key, now.toISOString());
-      if (!ins.changes) return null;
-    }
-    const row = prepared(tx, "select * from intakes where id = ?").get(intake.id) as Record<string, unknown>;
-    const task = createTaskFromIntake(deps, tx, {
-      id: intake.id, workspaceId: intake.workspaceId, kind: "webhook", name: intake.name, key: null, source: null, token: "", automationId: null, nodeId: null, connectionId: null,
-      lineId: intake.lineId, secretEnc: null, config: intake.config ? JSON.parse(intake.config) : null, status: "active", statusMessage: null,
-      lastEventAt: null, eventCount: 0, createdAt: String(row.created_at), updatedAt: String(row.updated_at),
-    }, d.body);
-    prepared(tx, "update intakes set last_event_at = ?, event_count = event_count + 1 where id = ?").run(now.toISOString(), intake.id);
+  const out = await deps.store.tx(async (s) => {
+    const iso = now.toISOString();
+    if (key && !(await s.runs.recordDelivery({ id: newId("evt"), workspaceId: intake.workspaceId, intakeId: intake.id, dedupeScope: intake.id, dedupeKey: key, receivedAt: iso }))) return null;
+    const task = await createTaskFromIntake(deps, s, { id: intake.id, workspaceId: intake.workspaceId, kind: "webhook", name: intake.name, lineId: intake.lineId, config: intake.config }, d.body);
+    await s.runs.touchIntake(intake.id, iso);
     return task;
   });
-  notifyWork();
   if (!out) return { status: 202, headers: { "content-type": "application/json" }, body: { accepted: 0, duplicates: 1, taskId: null } };
   return { status: 202, headers: { "content-type": "application/json" }, body: { accepted: 1, duplicates: 0, taskId: out.id } };
 }

@@ -1,19 +1,19 @@
-import { lines, workspaces } from "@/db/schema";
-import type { Db } from "@/db/client";
-import { transaction } from "@/db/client";
+import type { Store } from "@/db/store";
 import type { Actor } from "../../auth/permissions";
-import { assertCan } from "../../auth/permissions";
+import { assertCan, assertOrganizationWide } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import { recordAudit } from "../audit/record-audit";
 import type { AppDeps } from "../../deps";
 
-/** Inserts a workspace and its `default` line (inside the caller's transaction). */
-export function createWorkspaceRow(tx: Db, organizationId: string, name: string) {
+/** Inserts a workspace and its `default` line (in the caller's transaction when `s` is bound to one). */
+export async function createWorkspaceRow(s: Store, organizationId: string, name: string) {
   const now = nowIso();
   const ws = { id: newId("ws"), organizationId, name, createdAt: now, updatedAt: now };
-  tx.insert(workspaces).values(ws).run();
-  tx.insert(lines).values({ id: newId("lin"), workspaceId: ws.id, name: "default", key: "default", steps: [], createdAt: now, updatedAt: now }).run();
+  await s.tx(async (x) => {
+    await x.workspaces.insert(ws);
+    await x.lines.insert({ id: newId("lin"), workspaceId: ws.id, name: "default", key: "default", source: null, steps: [], createdAt: now, updatedAt: now });
+  });
   return ws;
 }
 
@@ -26,14 +26,14 @@ export function validateWorkspaceName(name: unknown): string {
 }
 
 export async function createWorkspace(deps: AppDeps, actor: Actor, input: { name: string }) {
-  const { db } = deps;
   assertCan(actor, "workspace.create");
+  assertOrganizationWide(actor, "create workspaces");
   const name = validateWorkspaceName(input.name);
   if (!actor.organizationId) throw new AppError("bad_request", "No organization");
   const orgId = actor.organizationId;
-  return transaction(db, (tx) => {
-    const ws = createWorkspaceRow(tx, orgId, name);
-    recordAudit(tx, { organizationId: orgId, workspaceId: ws.id, actor: actor.label, action: "workspace.create", target: ws.id });
+  return deps.store.tx(async (s) => {
+    const ws = await createWorkspaceRow(s, orgId, name);
+    await recordAudit(s, { organizationId: orgId, workspaceId: ws.id, actor: actor.label, action: "workspace.create", target: ws.id });
     return ws;
   });
 }

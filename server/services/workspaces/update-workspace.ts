@@ -1,28 +1,25 @@
-import { eq } from "drizzle-orm";
-import { workspaces } from "@/db/schema";
 import type { AppDeps } from "../../deps";
-import { transaction } from "@/db/client";
 import type { Actor } from "../../auth/permissions";
 import { nowIso } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
 import { validateWorkspaceName } from "./create-workspace";
 
-export async function renameWorkspace({ db }: AppDeps, actor: Actor, workspaceId: string, input: { name: string }) {
-  const ws = await requireWorkspace(db, actor, workspaceId, "workspace.update");
+export async function renameWorkspace({ store }: AppDeps, actor: Actor, workspaceId: string, input: { name: string }) {
+  const ws = await requireWorkspace(store, actor, workspaceId, "workspace.update");
   const name = validateWorkspaceName(input.name);
-  return transaction(db, (tx) => {
+  return store.tx(async (s) => {
     const updatedAt = nowIso();
-    tx.update(workspaces).set({ name, updatedAt }).where(eq(workspaces.id, workspaceId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "workspace.rename", target: workspaceId, data: { name } });
+    await s.workspaces.update(workspaceId, { name, updatedAt });
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "workspace.rename", target: workspaceId, data: { name } });
     return { ...ws, name, updatedAt };
   });
 }
 
-export async function deleteWorkspace({ db }: AppDeps, actor: Actor, workspaceId: string) {
-  const ws = await requireWorkspace(db, actor, workspaceId, "workspace.delete");
-  transaction(db, (tx) => {
-    tx.delete(workspaces).where(eq(workspaces.id, workspaceId)).run();
-    recordAudit(tx, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "workspace.delete", target: workspaceId });
+export async function deleteWorkspace({ store }: AppDeps, actor: Actor, workspaceId: string) {
+  const ws = await requireWorkspace(store, actor, workspaceId, "workspace.delete");
+  await store.tx(async (s) => {
+    await s.workspaces.delete(workspaceId);
+    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "workspace.delete", target: workspaceId });
   });
 }

@@ -9,6 +9,7 @@ import {
   listConnections,
   updateConnection,
   verifyConnection,
+  oauthCallbackUrl,
 } from "../../services/connections";
 
 const One = z.object({ connectionId: z.string() });
@@ -32,9 +33,12 @@ export const connectionsRouter = createTRPCRouter({
     .input(One.extend({ returnTo: z.string().regex(/^\/(?!\/)/, "A path on this site").optional() }))
     .mutation(async ({ ctx, input }) => {
       const c = await getConnectionOrThrow(ctx.deps, ctx.actor, input.workspaceId, input.connectionId);
-      const redirectUri = `${ctx.deps.publicUrl}/oauth/${encodeURIComponent(c.integration)}/callback`;
-      return beginOAuth(ctx.deps, ctx.actor, input.workspaceId, input.connectionId, { redirectUri, returnTo: input.returnTo });
+      return beginOAuth(ctx.deps, ctx.actor, input.workspaceId, input.connectionId, { redirectUri: oauthCallbackUrl(ctx.deps, c.integration), returnTo: input.returnTo });
     }),
+  /** The OAuth callback (redirect) URL to register in the vendor's developer console for this integration. */
+  oauthCallbackUrl: workspaceProcedure
+    .input(z.object({ integration: z.string().regex(/^[a-z][a-z0-9-]*$/) }))
+    .query(({ ctx, input }) => ({ url: oauthCallbackUrl(ctx.deps, input.integration) })),
   /** Sites the authorised account can reach, when it reaches several (status `needs_site`). */
   siteChoices: workspaceProcedure.input(One).query(async ({ ctx, input }) => {
     const c = await getConnectionOrThrow(ctx.deps, ctx.actor, input.workspaceId, input.connectionId);

@@ -5,6 +5,7 @@ import { EditorView } from "@codemirror/view";
 import CodeMirror from "@uiw/react-codemirror";
 import { useEffect, useMemo, useState } from "react";
 import type { ExpressionPath } from "../expression-paths";
+import { bracketEdit } from "../template-brackets";
 import { useFormEnv } from "../form-context";
 import { previewTemplate } from "../preview";
 
@@ -28,6 +29,15 @@ export function completionSource(paths: ExpressionPath[]) {
   };
 }
 
+/** Pairs brackets and quotes inside `{{ }}` only: `[` typed in the template's plain text stays a lone `[`. */
+const templateBrackets = EditorView.inputHandler.of((view, from, to, text) => {
+  if (view.composing) return false;
+  const edit = bracketEdit(view.state.doc.toString(), from, to, text);
+  if (!edit) return false;
+  view.dispatch({ changes: edit.insert ? { from, to, insert: edit.insert } : undefined, selection: { anchor: edit.cursor } });
+  return true;
+});
+
 const theme = EditorView.theme({
   "&": { fontSize: "12px", border: "1px solid var(--color-border)", borderRadius: "6px", background: "white" },
   "&.cm-focused": { outline: "2px solid var(--color-accent)", outlineOffset: "1px" },
@@ -41,6 +51,7 @@ export function ExpressionField({ id, value, onChange, label, describedBy }: { i
     () => [
       autocompletion({ override: [completionSource(env.expressionPaths)], activateOnTyping: true, icons: false }),
       EditorView.lineWrapping,
+      templateBrackets,
       EditorView.contentAttributes.of({ id, "aria-label": label, ...(describedBy ? { "aria-describedby": describedBy } : {}) }),
       theme,
     ],
@@ -64,7 +75,7 @@ export function ExpressionField({ id, value, onChange, label, describedBy }: { i
         value={value}
         onChange={onChange}
         extensions={extensions}
-        basicSetup={{ lineNumbers: false, foldGutter: false, highlightActiveLine: false, autocompletion: false }}
+        basicSetup={{ lineNumbers: false, foldGutter: false, highlightActiveLine: false, autocompletion: false, closeBrackets: false }}
         minHeight="32px"
         editable={!env.readOnly}
       />

@@ -8,6 +8,8 @@ export interface FieldShellProps {
   required?: boolean;
   help?: string;
   error?: string | null;
+  /** A server warning (shown when there is no error; never blocks). */
+  warning?: string | null;
   /** Rendered at the right of the label (e.g. the expression toggle). */
   aside?: ReactNode;
   /** Use a fieldset/legend for groups of inputs. */
@@ -16,7 +18,7 @@ export interface FieldShellProps {
 }
 
 /** Label + control + help + error for one generated field. The wrapper carries `data-testid="field-<path>"`. */
-export function FieldShell({ id, path, label, required, help, error, aside, group, children }: FieldShellProps) {
+export function FieldShell({ id, path, label, required, help, error, warning, aside, group, children }: FieldShellProps) {
   const labelEl = (
     <span className="flex items-center gap-1">
       {label}
@@ -39,6 +41,11 @@ export function FieldShell({ id, path, label, required, help, error, aside, grou
       </div>
       {children}
       {help && !error && <p id={`${id}-help`} className="help">{help}</p>}
+      {warning && !error && (
+        <p id={`${id}-warning`} role="status" className="mt-1 text-xs text-amber-800" data-testid={`warning-${path}`}>
+          {warning}
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} role="alert" className="field-error" data-testid={`error-${path}`}>
           {error}

@@ -1,7 +1,9 @@
 "use client";
-/** Ordered lists: rows of objects (silence matchers, responders) or plain strings (tags), with add/remove/reorder. */
+/** Ordered lists: rows of objects (silence matchers, responders) or plain strings (tags), with add/remove/reorder. Adding a row focuses its first field. */
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
+
+const FOCUSABLE = 'input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [contenteditable="true"], button[role="switch"], button[aria-haspopup]';
 
 interface ListProps {
   id: string;
@@ -15,6 +17,14 @@ interface ListProps {
 }
 
 export function ListField({ id, label, items, onChange, newItem, renderItem, disabled, inline }: ListProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const focusRow = useRef<number | null>(null);
+  useEffect(() => {
+    const i = focusRow.current;
+    if (i === null || i >= items.length) return;
+    focusRow.current = null;
+    box.current?.querySelector(`[data-testid="${id}-row-${i}"]`)?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+  }, [items.length, id]);
   const move = (from: number, to: number) => {
     const next = [...items];
     const [x] = next.splice(from, 1);
@@ -22,7 +32,7 @@ export function ListField({ id, label, items, onChange, newItem, renderItem, dis
     onChange(next);
   };
   return (
-    <div id={id} className="space-y-2">
+    <div id={id} ref={box} className="space-y-2">
       {items.length === 0 && <p className="rounded-md border border-dashed border-border px-3 py-2 text-xs text-muted">No items yet.</p>}
       {items.map((_, i) => (
         <div key={i} data-testid={`${id}-row-${i}`} className={inline ? "flex items-start gap-1" : "rounded-md border border-border bg-zinc-50/60 p-2.5"}>
@@ -34,7 +44,15 @@ export function ListField({ id, label, items, onChange, newItem, renderItem, dis
           {inline ? <RowActions {...{ i, count: items.length, move, disabled, label }} remove={() => onChange(items.filter((__, j) => j !== i))} /> : <div className="space-y-2.5">{renderItem(i)}</div>}
         </div>
       ))}
-      <button type="button" className="btn btn-sm" disabled={disabled} onClick={() => onChange([...items, newItem()])}>
+      <button
+        type="button"
+        className="btn btn-sm"
+        disabled={disabled}
+        onClick={() => {
+          focusRow.current = items.length;
+          onChange([...items, newItem()]);
+        }}
+      >
         <Plus size={14} aria-hidden /> Add {label.toLowerCase().replace(/s$/, "")}
       </button>
     </div>

@@ -2,6 +2,8 @@
 /**
  * Options loaded from the node's connection (projects, issue types, silences…): searchable, paginated,
  * dependent (disabled until the fields in `dependsOn` have values; reloads when they change).
+ * The label of the chosen option is stored next to the value (node `labels`), so a reopened node
+ * shows "Bug" rather than `10002` without asking the upstream.
  */
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Check, ChevronDown, Loader2, RefreshCw } from "lucide-react";
@@ -11,6 +13,8 @@ import { humanize } from "../schema-utils";
 
 interface Props {
   id: string;
+  /** Config path of the field (where its label is kept). */
+  path?: string;
   resource: { type: string; dependsOn?: string[]; allowCustom?: boolean };
   value: unknown;
   onChange: (v: unknown) => void;
@@ -18,7 +22,7 @@ interface Props {
   invalid?: boolean;
 }
 
-export function ResourcePicker({ id, resource, value, onChange, describedBy, invalid }: Props) {
+export function ResourcePicker({ id, path, resource, value, onChange, describedBy, invalid }: Props) {
   const env = useFormEnv();
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState("");
@@ -38,7 +42,12 @@ export function ResourcePicker({ id, resource, value, onChange, describedBy, inv
 
   const deps = Object.fromEntries((resource.dependsOn ?? []).map((k) => [k, env.config[k]]));
   const missing = (resource.dependsOn ?? []).filter((k) => deps[k] === undefined || deps[k] === "");
-  const enabled = open && !!env.loadResources && missing.length === 0;
+  const current = value === undefined || value === null ? "" : String(value);
+  const stored = path ? env.labels?.[path] : undefined;
+  // A chosen value is shown by its label (a team's name, not its id): the label stored with the value,
+  // else the options are loaded for it.
+  const labelWanted = current !== "" && !current.includes("{{") && !(stored && stored.value === current);
+  const enabled = (open || labelWanted) && !!env.loadResources && missing.length === 0;
   const query = useInfiniteQuery({
     queryKey: ["resource", env.idPrefix, resource.type, deps, debounced],
     enabled,
@@ -48,8 +57,13 @@ export function ResourcePicker({ id, resource, value, onChange, describedBy, inv
     staleTime: 30_000,
   });
   const options = query.data?.pages.flatMap((p) => p.options) ?? [];
-  const current = value === undefined || value === null ? "" : String(value);
-  const currentLabel = options.find((o) => o.value === current)?.label;
+  const currentLabel = options.find((o) => o.value === current)?.label ?? (stored && stored.value === current ? stored.label : undefined);
+  const choose = (v: string, label: string | null) => {
+    if (path) env.setLabel?.(path, label === null ? null : { value: v, label });
+    onChange(v);
+    setOpen(false);
+    setSearch(""); // the closed picker shows the chosen option's label from the unfiltered list
+  };
 
   if (missing.length) {
     return (
@@ -71,7 +85,9 @@ export function ResourcePicker({ id, resource, value, onChange, describedBy, inv
         className="input flex items-center justify-between text-left"
         onClick={() => setOpen(!open)}
       >
-        <span className={current ? "truncate" : "text-zinc-400"}>{current ? currentLabel ?? current : "Choose…"}</span>
+        <span className={current ? "truncate" : "text-zinc-400"} data-testid={`picked-${id}`} title={currentLabel && currentLabel !== current ? current : undefined}>
+          {current ? currentLabel ?? current : "Choose…"}
+        </span>
         <ChevronDown size={14} className="shrink-0 text-muted" aria-hidden />
       </button>
       {open && (
@@ -85,10 +101,7 @@ export function ResourcePicker({ id, resource, value, onChange, describedBy, inv
             onChange={(e) => setSearch(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === "Escape") setOpen(false);
-              if (e.key === "Enter" && resource.allowCustom && search) {
-                onChange(search);
-                setOpen(false);
-              }
+              if (e.key === "Enter" && resource.allowCustom && search) choose(search, null);
             }}
           />
           <ul id={listId} role="listbox" aria-label="Options" className="max-h-56 overflow-auto">
@@ -111,10 +124,7 @@ export function ResourcePicker({ id, resource, value, onChange, describedBy, inv
                 <button
                   type="button"
                   className="flex w-full items-start gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-zinc-100 focus:bg-zinc-100"
-                  onClick={() => {
-                    onChange(o.value);
-                    setOpen(false);
-                  }}
+                  onClick={() => choose(o.value, o.label)}
                 >
                   <Check size={13} className={`mt-0.5 shrink-0 ${o.value === current ? "text-accent" : "invisible"}`} aria-hidden />
                   <span className="min-w-0">

@@ -17,6 +17,8 @@ export const JSM_DEMO = {
   requestTypes: { incident: "31", majorIncident: "32", getHelp: "33", pir: "34" },
   fields: { impact: "customfield_10050", urgency: "customfield_10051", alerts: "customfield_10052", responders: "customfield_10053" },
   teams: { red: "85f14c10-5bd7-4e98-aee5-511ce1f80086", blue: "4513b7ea-3b91-438f-b7e4-e3e54af9147c" },
+  schedules: { red: "f8f2a4ec-54b2-4513-865b-8cb3b81c9544", blue: "cd68207b-c55d-4611-ab25-72fd0c439e9f" },
+  escalations: { red: "69291859-ed73-4396-8b74-c61a3c810cdf", blue: "aee8a0de-c80f-4515-a232-501c0bc9d715" },
 } as const;
 
 export function jsmStateOf(s: FakeAtlassianState): JsmState {
@@ -44,8 +46,9 @@ export function opsStateOf(s: FakeAtlassianState): OpsState {
     const ops = new OpsState(() => s.now());
     for (const cloudId of s.sites.keys()) {
       const site = ops.site(cloudId);
-      site.addTeam("Red Team", JSM_DEMO.teams.red);
-      site.addTeam("Blue Team", JSM_DEMO.teams.blue);
+      for (const [key, name] of [["red", "Red Team"], ["blue", "Blue Team"]] as const) {
+        site.addTeamWithRouting(name, { teamId: JSM_DEMO.teams[key], scheduleId: JSM_DEMO.schedules[key], escalationId: JSM_DEMO.escalations[key] });
+      }
     }
     return ops;
   });

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { OPS_PREFIX, opsError, withSite } from "./alerts";
 import { json, q, type FakeRoute } from "../route-kit";
-import type { OpsHeartbeat, OpsSite, OpsState } from "./state";
+import type { OpsEscalation, OpsHeartbeat, OpsSite, OpsState } from "./state";
 
 type Body = Record<string, unknown>;
 const UNITS: Record<string, OpsHeartbeat["intervalUnit"]> = { minutes: "Minutes", hours: "Hours", days: "Days" };
@@ -16,6 +16,8 @@ function heartbeatsOf(site: OpsSite, teamId: string) {
   if (!m) site.heartbeats.set(teamId, (m = new Map()));
   return m;
 }
+
+const escalationDto = ({ teamId: _t, ...e }: OpsEscalation) => (void _t, { ...e, description: "", rules: [], repeat: { waitInterval: 0, count: 1, resetRecipientStates: false, closeAlertAfterAll: false } });
 
 const publicHb = ({ lastPingAt: _p, ...hb }: OpsHeartbeat) => (void _p, hb);
 
@@ -42,12 +44,14 @@ function applyHb(hb: OpsHeartbeat, b: Body): string | undefined {
 export function configRoutes(state: OpsState): FakeRoute[] {
   const P = OPS_PREFIX;
   const HB = `${P}/teams/{teamId}/heartbeats`;
-  const teamGuard = (fn: (site: OpsSite, teamId: string, req: Parameters<FakeRoute["handler"]>[0]) => ReturnType<FakeRoute["handler"]>) =>
+  type TeamHandler = (site: OpsSite, teamId: string, req: Parameters<FakeRoute["handler"]>[0]) => ReturnType<FakeRoute["handler"]>;
+  const memberGuard = (fn: TeamHandler, needsHeartbeats = false) =>
     withSite(state, (site, req) => {
-      if (!site.plan.heartbeats) return opsError(402, "Your plan does not include heartbeats");
+      if (needsHeartbeats && !site.plan.heartbeats) return opsError(402, "Your plan does not include heartbeats");
       if (!team(site, req.params.teamId!)) return opsError(403, "You are not a member of this team or it does not exist");
       return fn(site, req.params.teamId!, req);
     });
+  const teamGuard = (fn: TeamHandler) => memberGuard(fn, true);
   return [
     { method: "GET", path: `${P}/teams`, handler: withSite(state, (site) => json(200, { platformTeams: site.teams })) },
     {
@@ -124,6 +128,27 @@ export function configRoutes(state: OpsState): FakeRoute[] {
         return { status: 204 };
       }),
     },
+    {
+      method: "GET",
+      path: `${P}/schedules/{id}`,
+      handler: withSite(state, (site, req) => {
+        const s = site.schedules.get(req.params.id!);
+        return s ? json(200, { ...s, description: "", rotations: [] }) : opsError(404, `Schedule [${req.params.id}] not found`);
+      }),
+    },
+    {
+      method: "GET",
+      path: `${P}/teams/{teamId}/escalations`,
+      handler: memberGuard((site, teamId) => json(200, { values: [...site.escalations.values()].filter((e) => e.teamId === teamId).map(escalationDto), links: {} })),
+    },
+    {
+      method: "GET",
+      path: `${P}/teams/{teamId}/escalations/{id}`,
+      handler: memberGuard((site, teamId, req) => {
+        const e = site.escalations.get(req.params.id!);
+        return e && e.teamId === teamId ? json(200, escalationDto(e)) : opsError(404, `Escalation [${req.params.id}] not found`);
+      }),
+    },
     ...integrationRoutes(state),
   ];
 }
@@ -150,6 +175,9 @@ function integrationRoutes(state: OpsState): FakeRoute[] {
         if (b.type === "Webhook" && !site.plan.outgoingWebhooks) return opsError(403, "Outgoing webhook integrations need a Premium or Enterprise plan");
         if ([...site.integrations.values()].some((i) => i.name === b.name)) return opsError(422, `Integration name [${b.name}] is already in use`);
         if (b.teamId && !team(site, String(b.teamId))) return opsError(422, `Team [${b.teamId}] does not exist`);
+        const props = (b.typeSpecificProperties ?? {}) as Record<string, unknown>;
+        // An outgoing webhook integration is useless without its target: the product asks for the URL.
+        if (b.type === "Webhook" && typeof props.url !== "string") return opsError(422, "Webhook URL must be provided for Webhook integrations");
         const integ = {
           id: randomUUID(),
           name: String(b.name),
@@ -157,7 +185,7 @@ function integrationRoutes(state: OpsState): FakeRoute[] {
           enabled: Boolean(b.enabled),
           teamId: b.teamId ? String(b.teamId) : undefined,
           description: b.description ? String(b.description) : undefined,
-          typeSpecificProperties: (b.typeSpecificProperties as Record<string, unknown>) ?? {},
+          typeSpecificProperties: props,
           actions: [],
         };
         site.integrations.set(integ.id, integ);

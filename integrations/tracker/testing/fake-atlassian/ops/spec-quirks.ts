@@ -5,13 +5,36 @@
  * jsm-ops.v3.json:
  *  1. Operation ids are reused across paths ("create", "list", "delete", ...). Validators keyed by
  *     operationId then check a request against another path's operation; ids are made unique.
- *  2. `typeSpecificProperties` of Create/UpdateIntegrationRequest, CreateIntegrationActionRequest and
- *     others declare `additionalProperties: {type: object}`, while the spec's own examples (and the
- *     product) use strings and booleans (`url`, `addAlertDescription`, ...): values are left untyped.
+ *  2. `typeSpecificProperties` of CreateIntegrationRequest and UpdateIntegrationRequest declares every value
+ *     an object (`additionalProperties: {type: object}`), while the same file's own examples send strings and
+ *     booleans (`emailUsername`, `suppressNotifications`; `url`, `addAlertDescription`, `headers: {}`...) and
+ *     its description lists flags, user names and URLs. The examples win (evidence in docs/spec-decisions.md):
+ *     the keys the file documents are typed exactly as its examples show (WEBHOOK_PROPERTY_TYPES), every other
+ *     key still has to be an object as the schema says. Nothing else is relaxed: the other
+ *     `typeSpecificProperties` / `fieldMappings` maps keep the vendor's object-valued rule.
  *  3. `{cloudId}` appears in every path but is not declared as a parameter of most operations.
  *     (Handled by the validators: an undeclared `cloudId` path parameter is not an error.)
  */
 type Json = Record<string, unknown>;
+
+/**
+ * Integration properties the vendor file documents by example (CreateIntegrationRequest /
+ * UpdateIntegrationRequest `example` and description), with the types those examples use.
+ */
+export const WEBHOOK_PROPERTY_TYPES: Record<string, Json> = {
+  url: { type: "string", format: "uri" },
+  headers: { type: "object", additionalProperties: { type: "string" } },
+  addAlertDescription: { type: "boolean" },
+  addAlertDetails: { type: "boolean" },
+  forwardingActionGroupEnabled: { type: "boolean" },
+  outgoingSettingsEnabled: { type: "boolean" },
+  suppressNotifications: { type: "boolean" },
+  emailUsername: { type: "string" },
+  allowReadAccess: { type: "boolean" },
+  allowWriteAccess: { type: "boolean" },
+  allowDeleteAccess: { type: "boolean" },
+  allowConfigurationAccess: { type: "boolean" },
+};
 
 export function applySpecQuirks<T extends object>(file: string, definition: T): T {
   if (!file.includes("jsm-ops")) return definition;
@@ -33,10 +56,10 @@ export function applySpecQuirks<T extends object>(file: string, definition: T): 
     }
   }
   const schemas = ((def.components as Json | undefined)?.schemas ?? {}) as Record<string, { properties?: Record<string, Json> }>;
-  for (const schema of Object.values(schemas)) {
-    for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-      if (/SpecificProperties$|^fieldMappings$/.test(name) && prop && typeof prop === "object" && prop.additionalProperties) prop.additionalProperties = {};
-    }
+  for (const name of ["CreateIntegrationRequest", "UpdateIntegrationRequest"]) {
+    const prop = schemas[name]?.properties?.typeSpecificProperties;
+    if (!prop) throw new Error(`jsm-ops.v3.json no longer has ${name}.typeSpecificProperties: review spec-quirks.ts`);
+    prop.properties = structuredClone(WEBHOOK_PROPERTY_TYPES);
   }
   return definition;
 }

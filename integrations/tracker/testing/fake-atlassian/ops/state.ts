@@ -61,6 +61,10 @@ export interface OpsIntegration {
   actions: Array<{ id: string; type: string; name: string; direction: string; domain: string; groupType?: string }>;
 }
 
+/** Schedules and escalations belong to one team (they are only looked up by id here). */
+export interface OpsSchedule { id: string; name: string; teamId: string; timezone: string; enabled: boolean }
+export interface OpsEscalation { id: string; name: string; teamId: string; enabled: boolean }
+
 export interface RequestStatus {
   action: string;
   processedAt: string;
@@ -88,6 +92,8 @@ export class OpsSite {
   notes = new Map<string, OpsNote[]>();
   heartbeats = new Map<string, Map<string, OpsHeartbeat>>();
   integrations = new Map<string, OpsIntegration>();
+  schedules = new Map<string, OpsSchedule>();
+  escalations = new Map<string, OpsEscalation>();
   requests = new Map<string, PendingRequest>();
   deliveries: Delivery[] = [];
   processing: Processing = { delayMs: 0 };
@@ -102,6 +108,13 @@ export class OpsSite {
   addTeam(teamName: string, teamId: string = randomUUID()) {
     this.teams.push({ teamId, teamName });
     return teamId;
+  }
+
+  /** A team with its default schedule and escalation, named like the product names them. */
+  addTeamWithRouting(teamName: string, ids: { teamId: string; scheduleId: string; escalationId: string }) {
+    this.addTeam(teamName, ids.teamId);
+    this.schedules.set(ids.scheduleId, { id: ids.scheduleId, name: `${teamName}_schedule`, teamId: ids.teamId, timezone: "Europe/Berlin", enabled: true });
+    this.escalations.set(ids.escalationId, { id: ids.escalationId, name: `${teamName}_escalation`, teamId: ids.teamId, enabled: true });
   }
 
   nextTinyId() {

@@ -1,0 +1,286 @@
+/**
+ * The distributed work queue (scale-out mode): BullMQ on Redis carries "run R has work" (one job per
+ * run, job id = run id, so a run is queued once however often it is published); PostgreSQL keeps
+ * everything else (the step jobs, their leases and fencing tokens; db/pg/run-queue.ts).
+ *
+ * Redis is never the record: work is committed in PostgreSQL with an outbox row before anyone is
+ * told, published after the commit, and the sweeper (one leader at a time, by advisory lock)
+ * republishes outbox rows left behind and any run with work but no BullMQ job (a Redis restart with
+ * an empty data directory included). A Redis that stops answering without closing the connection
+ * (a blackhole) is caught by a watchdog ping; when it answers again the worker is rebuilt on fresh
+ * connections instead of waiting forever on a dead socket.
+ */
+import { DelayedError, Queue, Worker, type Job } from "bullmq";
+import { Redis, type RedisOptions } from "ioredis";
+import type { StepJob } from "../engine";
+import type { OpenedStorage } from "../open";
+import type { PgBackend } from "../pg/backend";
+import { claimRun, clearOutbox, releaseAll, releaseJob, renewLeases, runsWithWork, staleOutbox, tryLeadership } from "../pg/run-queue";
+import type { ConsumerOptions, WorkConsumer, WorkQueue } from "./types";
+
+export const QUEUE_NAME = "conveyor-runs";
+
+export interface BullmqOptions {
+  /** Key prefix (tests give each database its own). */
+  prefix?: string;
+  /** BullMQ lock of a job being processed (renewed every half; default the runner's lease); stalled jobs come back after it. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  sweepEveryMs?: number;
+  /** Outbox rows older than this are republished. */
+  outboxGraceMs?: number;
+  watchdogEveryMs?: number;
+  log?: (msg: string, fields?: Record<string, unknown>) => void;
+}
+
+function redisOptions(url: string, extra: RedisOptions): RedisOptions {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port || 6379),
+    username: u.username || undefined,
+    password: u.password ? decodeURIComponent(u.password) : undefined,
+    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined,
+    tls: u.protocol === "rediss:" ? {} : undefined,
+    keepAlive: 10_000,
+    connectTimeout: 5000,
+    ...extra,
+  };
+}
+
+const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms).unref())]);
+
+export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, opts: BullmqOptions = {}): Promise<WorkQueue> {
+  if (storage.backend.dialect !== "postgres") throw new Error("The BullMQ queue needs the PostgreSQL backend (scale-out mode).");
+  const pool = (storage.backend as PgBackend).pool;
+  const prefix = opts.prefix ?? "conveyor";
+  const log = opts.log ?? (() => undefined);
+  // Producers fail fast (the outbox keeps what could not be published); workers wait for Redis.
+  const producerConn = new Redis(redisOptions(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 5000, lazyConnect: false }));
+  producerConn.on("error", () => undefined);
+  const queue = new Queue(QUEUE_NAME, { connection: producerConn, prefix });
+  queue.on("error", () => undefined);
+  const watch = new Redis(redisOptions(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 }));
+  watch.on("error", () => undefined);
+
+  const jobOpts = (delayMs: number) => ({ removeOnComplete: true, removeOnFail: true, delay: Math.max(0, Math.round(delayMs)) });
+  const add = async (items: Array<{ runId: string; dueAt?: number }>) => {
+    const now = Date.now();
+    await queue.addBulk(items.map((i) => ({ name: "run", data: { runId: i.runId }, opts: { jobId: i.runId, ...jobOpts((i.dueAt ?? now) - now) } })));
+  };
+
+  let redisUp = true;
+  let downSince: number | undefined;
+  const onRecover = new Set<() => void>();
+  const watchdog = setInterval(async () => {
+    try {
+      await withTimeout(watch.ping(), 2000, "redis ping");
+      if (!redisUp) {
+        redisUp = true;
+        log("redis reachable again", { downMs: Date.now() - (downSince ?? Date.now()) });
+        onRecover.forEach((fn) => fn());
+      }
+    } catch {
+      if (redisUp) downSince = Date.now();
+      redisUp = false;
+    }
+  }, opts.watchdogEveryMs ?? 1000);
+  watchdog.unref();
+
+  // The sweeper: one leader at a time republishes what Redis lost.
+  let cursor = "";
+  let sweeping = false;
+  const sweep = async (): Promise<number> => {
+    if (sweeping || !redisUp) return 0;
+    sweeping = true;
+    let republished = 0;
+    try {
+      const lead = await tryLeadership(pool, `conveyor:sweeper:${prefix}`);
+      if (!lead) return 0;
+      try {
+        const stale = await staleOutbox(pool, Date.now() - (opts.outboxGraceMs ?? 2000), 1000);
+        if (stale.length) {
+          await add(stale.map((s) => ({ runId: s.runId, dueAt: s.availableAt })));
+          await clearOutbox(pool, stale.map((s) => s.runId));
+          republished += stale.length;
+        }
+        const page = await runsWithWork(pool, cursor, 500);
+        cursor = page.length === 500 ? page[page.length - 1]!.runId : "";
+        const missing: Array<{ runId: string; dueAt: number }> = [];
+        await Promise.all(
+          page.map(async (r) => {
+            const job = await queue.getJob(r.runId);
+            if (!job) missing.push(r);
+          }),
+        );
+        if (missing.length) {
+          await add(missing);
+          republished += missing.length;
+        }
+      } finally {
+        await lead.release();
+      }
+    } catch (e) {
+      log("sweep failed", { error: (e as Error).message });
+    } finally {
+      sweeping = false;
+    }
+    if (republished) log("sweeper republished runs", { count: republished });
+    return republished;
+  };
+  let sweeper: NodeJS.Timeout | undefined;
+
+  const consumer = (co: ConsumerOptions): WorkConsumer => {
+    let worker: Worker | undefined;
+    let draining = false;
+    let deliver: ((jobs: StepJob[]) => void) | undefined;
+    const waiters = new Map<string, () => void>();
+    let pgHealthy = true;
+
+    const delay = async (job: Job, token: string | undefined, atMs: number): Promise<never> => {
+      await job.moveToDelayed(Math.max(atMs, Date.now() + 10), token);
+      throw new DelayedError();
+    };
+    const processor = async (job: Job<{ runId: string }>, token?: string): Promise<void> => {
+      const runId = job.data.runId;
+      for (;;) {
+        if (draining) return delay(job, token, Date.now() + 500);
+        let r: Awaited<ReturnType<typeof claimRun>>;
+        try {
+          r = await claimRun(pool, runId, co.owner, co.leaseMs);
+          pgHealthy = true;
+        } catch (e) {
+          pgHealthy = false;
+          log("claim failed (database unreachable?)", { runId, error: (e as Error).message });
+          return delay(job, token, Date.now() + 2000);
+        }
+        if (r.state === "gone") return;
+        if (r.state === "full") return delay(job, token, Date.now() + 250 + Math.random() * 750);
+        if (r.state === "later") return delay(job, token, r.atMs);
+        if (draining) {
+          await Promise.all(r.jobs.map((j) => releaseJob(pool, j.id, co.owner, Date.now()).catch(() => undefined)));
+          return delay(job, token, Date.now() + 500);
+        }
+        const idle = new Promise<void>((resolve) => waiters.set(runId, resolve));
+        deliver!(r.jobs);
+        await idle;
+      }
+    };
+    const makeWorker = () => {
+      const conn = new Redis(redisOptions(redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true }));
+      conn.on("error", () => undefined);
+      // The BullMQ lock follows the runner's lease: a dead worker's runs come back after about twice it.
+      const lock = opts.lockDurationMs ?? Math.max(1000, co.leaseMs);
+      const w = new Worker(QUEUE_NAME, processor, {
+        connection: conn,
+        prefix,
+        concurrency: co.runs,
+        lockDuration: lock,
+        stalledInterval: opts.stalledIntervalMs ?? lock,
+        // Our own per-step attempt counting and quarantine bound re-runs; BullMQ must not fail the run's job.
+        maxStalledCount: 1_000_000,
+        drainDelay: 2,
+      });
+      w.on("error", () => undefined);
+      return w;
+    };
+    const rebuild = async () => {
+      if (draining || !worker) return;
+      const old = worker;
+      worker = makeWorker();
+      log("worker rebuilt on fresh Redis connections");
+      await withTimeout(old.close(true), 3000, "closing the old worker").catch(() => undefined);
+    };
+
+    return {
+      start(d) {
+        deliver = d;
+        worker = makeWorker();
+        onRecover.add(rebuild);
+      },
+      idle(runId) {
+        const w = waiters.get(runId);
+        waiters.delete(runId);
+        w?.();
+      },
+      wake() {},
+      async renew() {
+        try {
+          await renewLeases(pool, co.owner, Date.now() + co.leaseMs);
+          pgHealthy = true;
+        } catch (e) {
+          pgHealthy = false;
+          throw e;
+        }
+      },
+      async release(job, delayMs) {
+        await releaseJob(pool, job.id, co.owner, Date.now() + delayMs);
+      },
+      drain() {
+        draining = true;
+      },
+      async stop() {
+        draining = true;
+        onRecover.delete(rebuild);
+        for (const w of waiters.values()) w();
+        waiters.clear();
+        await withTimeout(worker?.close() ?? Promise.resolve(), 10_000, "closing the worker").catch(() => worker?.close(true));
+        const runs = await releaseAll(pool, co.owner).catch(() => [] as string[]);
+        if (runs.length) await add(runs.map((runId) => ({ runId }))).catch(() => undefined);
+      },
+      healthy: () => redisUp && pgHealthy,
+    };
+  };
+
+  return {
+    kind: "bullmq",
+    publish(runIds, popts) {
+      if (!runIds.length) return;
+      // After the commit, off the request path: a failure leaves the outbox rows for the sweeper.
+      if (!popts?.again) {
+        add(runIds.map((runId) => ({ runId })))
+          .then(() => clearOutbox(pool, runIds))
+          .catch((e) => log("publish failed; the sweeper will republish", { count: runIds.length, error: (e as Error).message }));
+        return;
+      }
+      // A run retried right after it ended may still have its previous job (same id) finishing: adding is
+      // then a no-op and the new work would wait for the sweeper. Add again once that job is done (its
+      // outbox row stays until then, so the sweeper still covers a crash meanwhile).
+      const again = (ids: string[], left: number): void => {
+        add(ids.map((runId) => ({ runId })))
+          .then(async () => {
+            const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
+            const busy = ids.filter((_, i) => states[i] === "active");
+            const queued = ids.filter((_, i) => states[i] !== "active");
+            if (queued.length) await clearOutbox(pool, queued);
+            if (busy.length && left > 0) setTimeout(() => again(busy, left - 1), 100).unref();
+          })
+          .catch((e) => log("publish failed; the sweeper will republish", { count: ids.length, error: (e as Error).message }));
+      };
+      again(runIds, 100);
+    },
+    consumer,
+    startSweeper(everyMs = opts.sweepEveryMs ?? 2000) {
+      if (!sweeper) {
+        sweeper = setInterval(() => void sweep(), everyMs);
+        sweeper.unref();
+      }
+      return async () => {
+        if (sweeper) clearInterval(sweeper);
+        sweeper = undefined;
+      };
+    },
+    sweepNow: sweep,
+    async ping() {
+      await withTimeout(watch.ping(), 2000, "redis ping");
+    },
+    async close() {
+      clearInterval(watchdog);
+      if (sweeper) clearInterval(sweeper);
+      await withTimeout(queue.close(), 3000, "closing the queue").catch(() => undefined);
+      producerConn.disconnect();
+      watch.disconnect();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/** Contract of the figures read at scrape time. */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestDeps, type TestDeps } from "@/server/testing";
+
+let deps: TestDeps;
+beforeEach(async () => {
+  deps = await createTestDeps();
+});
+afterEach(async () => deps.close());
+
+describe("metrics store", () => {
+  it("counts runs by status (numbers on both backends)", async () => {
+    expect(await deps.store.metrics.runsByStatus()).toEqual([]);
+    const at = new Date().toISOString();
+    for (const [id, status] of [["r1", "queued"], ["r2", "queued"], ["r3", "running"], ["r4", "failed"]]) {
+      await deps.sql(
+        "insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, created_at, updated_at) values (?, 'ws', 'aut', 1, ?, 't', 'e', ?, ?)",
+        id, status, at, at,
+      );
+    }
+    const rows = await deps.store.metrics.runsByStatus();
+    expect(rows.sort((a, b) => a.status.localeCompare(b.status))).toEqual([
+      { status: "failed", n: 1 },
+      { status: "queued", n: 2 },
+      { status: "running", n: 1 },
+    ]);
+  });
+});

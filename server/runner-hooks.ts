@@ -1,0 +1,20 @@
+/**
+ * The composition root between the runner and the services: the runner imports no service, and no
+ * service imports the runner; this module hands the runner its hooks (secrets, connections, task
+ * advance, trigger upkeep). Used by the server, the worker command and tests.
+ */
+import type { AppDeps } from "./deps";
+import type { RunnerHooks } from "./runner/hooks";
+import { openConfigSecrets } from "./services/automations/node-secrets";
+import { maintainTriggers } from "./services/automations/trigger-lifecycle";
+import { loadConnectionHandle } from "./services/connections/load-connection";
+import { onTaskRunFinished } from "./services/tasks/run-task-step";
+
+export function runnerHooks(deps: AppDeps): RunnerHooks {
+  return {
+    openSecrets: (config) => openConfigSecrets(deps.box, config),
+    loadConnection: (id) => loadConnectionHandle(deps, id),
+    taskRunFinished: (r) => onTaskRunFinished(deps, r),
+    maintainTriggers: () => maintainTriggers(deps),
+  };
+}
