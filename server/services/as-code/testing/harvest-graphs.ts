@@ -88,6 +88,18 @@ function callLocal(fn: ts.FunctionLikeDeclaration, args: unknown[], depth: numbe
   return ret?.expression ? evaluate(ret.expression, depth + 1, env) : UNKNOWN;
 }
 
+/** Plain JSON-like data (no class instances such as property-test arbitraries, no cycles). */
+function isPlainData(v: unknown, seen = new Set<object>()): boolean {
+  if (v === null || typeof v !== "object") return typeof v !== "function" && typeof v !== "symbol";
+  if (seen.has(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
+  seen.add(v);
+  const ok = Object.values(v).every((x) => isPlainData(x, seen));
+  seen.delete(v);
+  return ok;
+}
+
 function evaluate(n: ts.Node, depth = 0, env: Env = new Map()): unknown {
   if (depth > 20) return UNKNOWN;
   if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) return n.text;
@@ -110,7 +122,15 @@ function evaluate(n: ts.Node, depth = 0, env: Env = new Map()): unknown {
   if (ts.isCallExpression(n) && ts.isIdentifier(n.expression)) {
     const args = n.arguments.map((a) => evaluate(a, depth + 1, env));
     const builder = builders.get(n.expression.text);
-    if (builder && !args.includes(UNKNOWN)) return builder(...args);
+    if (builder && !args.includes(UNKNOWN)) {
+      // A builder given partly unknown values (nested) may throw: its result is unknown then.
+      try {
+        const built = builder(...args);
+        return isPlainData(built) ? built : UNKNOWN;
+      } catch {
+        return UNKNOWN;
+      }
+    }
     const fn = localFunction(n.expression.text, n);
     return fn ? callLocal(fn, args, depth) : UNKNOWN;
   }
