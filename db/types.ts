@@ -32,3 +32,4 @@ export type { StepAttempt, StepOrigin, StoredGraph, LineStep, ManagedSource } fr
 export type KeyedRow = { id: string; key: string | null; name: string; createdAt: string };
 export type { TokenState } from "./stores/connections";
 export type { DerivedRun, DerivedResult } from "./stores/derived-runs";
+export type { PoolStats } from "./backend";

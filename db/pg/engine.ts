@@ -8,7 +8,7 @@
  * - Step commits: one transaction per step; the step's job row is locked (`FOR UPDATE`) and its lease
  *   owner and token compared first (fencing), so a worker whose lease was taken over writes nothing.
  */
-import type pg from "pg";
+import pg from "pg";
 import type { ExistingStep, IngestItem, IngestResult, IntakeHead, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob, StepRowWrite } from "../engine";
 import { sortableId } from "../sortable-id";
 import type { Envelope, NewRun } from "../stores/runs";
@@ -21,16 +21,22 @@ const RUN_COLS = `id, workspace_id as "workspaceId", automation_id as "automatio
 
 async function inTx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
   const c = await pool.connect();
+  let broken: Error | undefined;
   try {
     await c.query("BEGIN");
     const out = await fn(c);
     await c.query("COMMIT");
     return out;
   } catch (e) {
-    await c.query("ROLLBACK").catch(() => undefined);
+    // An error the server sent (a DatabaseError) leaves a usable connection: roll back. Any other
+    // (a read timeout, a dropped connection) means the server may not be listening: a ROLLBACK would
+    // queue behind the stuck query and wait as long again, so the connection is dropped instead
+    // (which ends its transaction on the server).
+    if (e instanceof pg.DatabaseError) await c.query("ROLLBACK").catch((r: Error) => (broken = r));
+    else broken = e as Error;
     throw e;
   } finally {
-    c.release();
+    c.release(broken);
   }
 }
 

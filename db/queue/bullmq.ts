@@ -91,6 +91,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
   // The sweeper: one leader at a time republishes what Redis lost.
   let cursor = "";
   let sweeping = false;
+  let republishedTotal = 0;
   const sweep = async (): Promise<number> => {
     if (sweeping || !redisUp) return 0;
     sweeping = true;
@@ -127,6 +128,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
       sweeping = false;
     }
     if (republished) log("sweeper republished runs", { count: republished });
+    republishedTotal += republished;
     return republished;
   };
   let sweeper: NodeJS.Timeout | undefined;
@@ -275,6 +277,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
     async ping() {
       await withTimeout(watch.ping(), 2000, "redis ping");
     },
+    stats: () => ({ reachable: redisUp, republished: republishedTotal }),
     async close() {
       clearInterval(watchdog);
       if (sweeper) clearInterval(sweeper);
