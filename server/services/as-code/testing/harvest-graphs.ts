@@ -126,6 +126,11 @@ function evaluate(n: ts.Node, depth = 0, env: Env = new Map()): unknown {
       // A builder given partly unknown values (nested) may throw: its result is unknown then.
       try {
         const built = builder(...args);
+        // A helper doing I/O (fetch, a server) is no fixture builder: its promise is dropped quietly.
+        if (built && typeof (built as PromiseLike<unknown>).then === "function") {
+          (built as Promise<unknown>).then(undefined, () => undefined);
+          return UNKNOWN;
+        }
         return isPlainData(built) ? built : UNKNOWN;
       } catch {
         return UNKNOWN;
@@ -204,7 +209,7 @@ async function importBuilders(sf: ts.SourceFile, file: string): Promise<Builders
     const mod = (await import(path.resolve(path.dirname(file), spec))) as Record<string, unknown>;
     for (const el of st.importClause.namedBindings.elements) {
       const fn = mod[(el.propertyName ?? el.name).text];
-      if (typeof fn === "function" && fn.length > 0) out.set(el.name.text, fn as (...args: unknown[]) => unknown);
+      if (typeof fn === "function" && fn.length > 0 && fn.constructor.name !== "AsyncFunction") out.set(el.name.text, fn as (...args: unknown[]) => unknown);
     }
   }
   return out;
