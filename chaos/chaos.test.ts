@@ -11,7 +11,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ready, startCluster, type Cluster, type Member } from "./cluster";
 import { checkInvariants, figuresTable, type Figures } from "./invariants";
 import { deliver, startEffects, startStream, takeNumber, type Delivery, type Effects, type Stream } from "./load";
@@ -87,6 +87,14 @@ describe.skipIf(!HAVE_SERVERS)("chaos: 2 ingress + 3 runners on PostgreSQL + Red
   beforeAll(async () => {
     effects = await startEffects(SLOW_MS);
     c = await startCluster({ effectsUrl: effects.url, leaseMs: LEASE_MS });
+  }, 300_000);
+
+  // A process that died in a scenario fails that scenario (readiness names it); the next one starts whole.
+  beforeEach(async () => {
+    c.pgProxy.set("pass");
+    c.redisProxy.set("pass");
+    for (const m of c.members()) if (!m.alive()) m.respawn();
+    await c.allReady(180_000);
   }, 300_000);
 
   afterAll(async () => {
