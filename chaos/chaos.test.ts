@@ -105,6 +105,11 @@ describe.skipIf(!HAVE_SERVERS)("chaos: 2 ingress + 3 runners on PostgreSQL + Red
       fs.mkdirSync(out, { recursive: true });
       fs.writeFileSync(path.join(out, "chaos-figures.md"), `${table}\n`);
     }
+    if (c) {
+      const out = path.resolve(import.meta.dirname, "../.ci-out");
+      fs.mkdirSync(out, { recursive: true });
+      fs.writeFileSync(path.join(out, "chaos-processes.log"), c.members().map((m) => m.output()).join("\n"));
+    }
     await c?.close();
     await effects?.close();
   }, 120_000);
