@@ -121,6 +121,8 @@ describe.skipIf(!HAVE_SERVERS)("chaos: 2 ingress + 3 runners on PostgreSQL + Red
         const w = c.workers[k % c.workers.length]!;
         await ready(w, 180_000);
         await until(`${w.name} running a slow step`, async () => (await slowStepsHeldBy(w)) > 0);
+        // Into the step: a step claimed a moment ago is now waiting on the slow HTTP answer.
+        await sleep(SLOW_MS / 2);
         await w.kill9();
         midStep++;
         w.respawn();
