@@ -74,6 +74,11 @@ function expectHeld(f: Figures) {
   expect(f.accepted).toBeGreaterThan(0);
 }
 
+async function finishedRuns(): Promise<number> {
+  const [row] = await c.sql<{ n: number }>("select count(*)::int as n from runs where automation_id = ? and status = 'succeeded'", c.automationId);
+  return row!.n;
+}
+
 /** The number of slow steps a worker process holds right now (leased to it, i.e. running there). */
 async function slowStepsHeldBy(m: Member): Promise<number> {
   const [row] = await c.sql<{ n: number }>(
@@ -119,6 +124,10 @@ describe.skipIf(!HAVE_SERVERS)("chaos: 2 ingress + 3 runners on PostgreSQL + Red
     const f = await scenario(`runner kill -9 mid-step ×${RUNNER_KILLS}`, async () => {
       for (let k = 0; k < RUNNER_KILLS; k++) {
         const w = c.workers[k % c.workers.length]!;
+        // Kills under load, not a standstill: before each one the cluster has finished a second's worth
+        // of runs since the previous kill (the pace follows the machine, however loaded).
+        const done = await finishedRuns();
+        await until("runs finishing between kills", async () => (await finishedRuns()) >= done + RATE, 180_000);
         await ready(w, 180_000);
         await until(`${w.name} running a slow step`, async () => (await slowStepsHeldBy(w)) > 0);
         // Into the step: a step claimed a moment ago is now waiting on the slow HTTP answer.
