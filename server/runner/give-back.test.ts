@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StepCommit } from "@/db/engine";
+import { clearGraphCache } from "../graphs";
 import { runnerHooks } from "../runner-hooks";
 import { createAutomation } from "../services/automations";
 import { startRun } from "../services/runs";
@@ -68,5 +69,28 @@ describe("runner: giving back a step whose outcome could not be recorded", () =>
     expect(releases).toBe(3);
     const steps = await deps.sql<{ status: string }>("select status from run_steps where run_id = ? and node_id = 'n1'", r.id);
     expect(steps.map((s) => s.status)).toEqual(["succeeded"]);
+  });
+
+  it("a database error while loading the automation's graph is not a deleted automation: the step runs again and the run succeeds", async () => {
+    const ws = await seedWorkspace(deps);
+    const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.echo", name: "a", config: { value: 2 } }]));
+    // A fresh version the runner has not cached; its first load fails as a busy pool would.
+    const versions = deps.store.versions;
+    const graph = versions.graph.bind(versions);
+    let failures = 0;
+    versions.graph = async (automationId: string, version: number) => {
+      if (automationId === a.id && failures > 0) {
+        failures--;
+        throw new Error("timeout exceeded when trying to connect");
+      }
+      return graph(automationId, version);
+    };
+    const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id, payload: {} });
+    // The runner is a fresh process with nothing cached, and its first load of the graph fails.
+    clearGraphCache();
+    failures = 1;
+    runner = startRunner(deps, runnerHooks(deps), { concurrency: 4, pollMs: 20, leaseMs: 3000, maintenance: false });
+    expect(await waitForRun(deps, r.id, ["succeeded", "failed", "cancelled"], 30_000)).toBe("succeeded");
+    expect(failures).toBe(0);
   });
 });
