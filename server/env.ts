@@ -63,6 +63,8 @@ const EnvSchema = z.object({
   /** Run the runner inside the web process (default on); set 0 when only `npm run worker` processes should run it. */
   CONVEYOR_RUNNER: bool.default(true),
   CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
+  /** How long a runner's claim on a step lasts without renewal (renewed every third): a dead runner's work resumes elsewhere after about this (scale-out: up to twice). */
+  CONVEYOR_RUNNER_LEASE_MS: z.coerce.number().int().min(3000).max(600_000).default(30_000),
   CONVEYOR_WEBHOOK_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** A delivery not committed within this answers 503 with Retry-After (never 202). */
   CONVEYOR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
