@@ -63,6 +63,8 @@ const EnvSchema = z.object({
   /** Run the runner inside the web process (default on); set 0 when only `npm run worker` processes should run it. */
   CONVEYOR_RUNNER: bool.default(true),
   CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
+  /** How long a runner's claim on a step lasts without renewal (renewed every third): a dead runner's work resumes elsewhere after about this (scale-out: up to twice). */
+  CONVEYOR_RUNNER_LEASE_MS: z.coerce.number().int().min(3000).max(600_000).default(30_000),
   CONVEYOR_WEBHOOK_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** A delivery not committed within this answers 503 with Retry-After (never 202). */
   CONVEYOR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
@@ -139,3 +141,27 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
 }
 
 export const env: Env = parseEnv(process.env);
+
+/**
+ * Settings of the command line as an API client (`conveyor export|plan|apply`; docs/automations-as-code.md)
+ * and CI facts it records with an apply. Read on demand: they matter only to those commands.
+ */
+export function clientEnv() {
+  const e = process.env;
+  return {
+    url: e.CONVEYOR_URL,
+    apiKey: e.CONVEYOR_API_KEY,
+    workspace: e.CONVEYOR_WORKSPACE,
+    /** The directory `npx conveyor` was started from (bin/conveyor.mjs runs the CLI from the checkout). */
+    cwd: e.CONVEYOR_CWD ?? process.cwd(),
+    commit: e.GITHUB_SHA ?? e.CI_COMMIT_SHA,
+    repository: e.GITHUB_REPOSITORY ? `${e.GITHUB_SERVER_URL ?? "https://github.com"}/${e.GITHUB_REPOSITORY}` : e.CI_PROJECT_URL,
+    githubActions: e.GITHUB_ACTIONS === "true",
+  };
+}
+
+/** The value of a secret reference at apply time: `CONVEYOR_SECRET_<NAME>` (see secretEnvName). */
+export function secretFromEnv(envName: string): string | undefined {
+  const v = process.env[envName];
+  return v === undefined || v === "" ? undefined : v;
+}

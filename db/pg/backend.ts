@@ -3,7 +3,8 @@
  *
  * - 64-bit integers come back as JS numbers (epoch milliseconds and counters stay below 2^53).
  * - Every connection sets statement and idle-in-transaction timeouts, and TCP keep-alive, so a
- *   blackholed server surfaces as an error instead of a hang.
+ *   blackholed server surfaces as an error instead of a hang; a connection lost while checked out
+ *   surfaces at its next query, never as a process-killing 'error' event.
  * - Migrations run under a session advisory lock: many processes may start at once.
  */
 import path from "node:path";
@@ -63,6 +64,11 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
   });
   // A broken idle client must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
+  // Nor a checked-out client that loses its connection between two queries (the sweeper's leadership
+  // connection, a transaction between statements): without a listener its 'error' event is thrown and
+  // kills the process (found by the chaos suite: PostgreSQL stopped -m immediate). Its next query
+  // fails instead, and the holder releases it as broken.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const db = drizzle(pool, { schema: pgSchema, casing: "snake_case" });
   const handle = db as unknown as Handle;
   if (options.migrate !== false) {

@@ -10,7 +10,6 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +20,7 @@ import { depsFromStorage, type AppDeps } from "../deps";
 import { silentLogger } from "../logger";
 import { waitFor, waitForRun } from "../runner/testing/wait";
 import { get, postJson, sample, spawnRole, until, type ConveyorProcess } from "./testing/processes";
+import { startFaultProxy } from "./testing/fault-proxy";
 import { seedHookAutomation } from "./testing/seed-hook";
 
 const HAVE_SERVERS = fs.existsSync(path.join(process.env.CONVEYOR_PG_BIN ?? "/usr/lib/postgresql/15/bin", "initdb"));
@@ -174,7 +174,7 @@ describe.skipIf(!HAVE_SERVERS)("scale-out processes (PostgreSQL + Redis)", () =>
   }, 120_000);
 
   it("a blackholed PostgreSQL: the ingress answers 503 within seconds, and 202 again once it answers", async () => {
-    const proxy = await blackholeProxy(pg.port);
+    const proxy = await startFaultProxy({ port: pg.port });
     try {
       const port = await freePort();
       // A generous overall deadline, so the 503 below comes from the pool's own fail-fast timeouts.
@@ -183,7 +183,7 @@ describe.skipIf(!HAVE_SERVERS)("scale-out processes (PostgreSQL + Redis)", () =>
       await until(p, `${p.base}/api/health/ready`, ready, "proxied ingress ready");
       expect((await deliver(p)).status).toBe(202);
 
-      proxy.blackhole(true);
+      proxy.set("blackhole");
       const r = await until(p, `${p.base}/api/health/ready`, unready, "proxied ingress unready", 20_000);
       expect(r.body.detail).toMatch(/database/);
       // Non-ingress pools would wait 35 s for an answer; the ingress pool gives up within about 4 s.
@@ -191,7 +191,7 @@ describe.skipIf(!HAVE_SERVERS)("scale-out processes (PostgreSQL + Redis)", () =>
       expect(d.status).toBe(503);
       expect(d.headers.get("retry-after")).toMatch(/^\d+$/);
 
-      proxy.blackhole(false);
+      proxy.set("pass");
       await until(p, `${p.base}/api/health/ready`, ready, "proxied ingress ready again", 30_000);
       expect((await deliver(p)).status).toBe(202);
       await p.stop();
@@ -200,36 +200,3 @@ describe.skipIf(!HAVE_SERVERS)("scale-out processes (PostgreSQL + Redis)", () =>
     }
   }, 120_000);
 });
-
-/** A TCP proxy to PostgreSQL that can swallow every byte both ways (a blackholed network) without closing anything. */
-async function blackholeProxy(target: number): Promise<{ port: number; blackhole(on: boolean): void; close(): Promise<void> }> {
-  let holed = false;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target, "127.0.0.1");
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on("error", () => undefined);
-      s.on("close", () => sockets.delete(s));
-    }
-    client.on("data", (d) => holed || upstream.write(d));
-    upstream.on("data", (d) => holed || client.write(d));
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    blackhole(on) {
-      holed = on;
-      // Connections that swallowed bytes are out of sync for good: once the hole closes they are
-      // dropped (as a real network's peer would reset them after its timeouts).
-      if (!on) for (const s of sockets) s.destroy();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
