@@ -211,7 +211,9 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     for (const [id, v] of carry) addCount(into, id, v.n, v.at);
     carry = new Map();
   };
-  const keepCarry = (counts: Counts, applied: Set<string>) => {
+  // Counts still carried after a batch are applied by a follow-up update shortly after (or by the next
+  // batch, whichever comes first); a second later when the database did not answer.
+  const keepCarry = (counts: Counts, applied: Set<string>, delayMs = 50) => {
     for (const [id, v] of counts) if (!applied.has(id)) addCount(carry, id, v.n, v.at);
     if (carry.size && !carryTimer) {
       carryTimer = setTimeout(() => {
@@ -221,9 +223,9 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
         takeCarry(counts);
         bumpIntakes(pool, counts).then(
           (applied) => keepCarry(counts, applied),
-          () => keepCarry(counts, new Set()),
+          () => keepCarry(counts, new Set(), 1000),
         );
-      }, 50);
+      }, delayMs);
       carryTimer.unref();
     }
   };
