@@ -4,7 +4,7 @@ export default defineConfig({
   resolve: { alias: { "@": import.meta.dirname } },
   test: {
     include: ["**/*.test.ts", "**/*.test.tsx"],
-    exclude: ["node_modules/**", "e2e/**", ".next/**", "data/**"],
+    exclude: ["node_modules/**", "e2e/**", ".next/**", "data/**", "chaos/**"],
     environment: "node",
     globalSetup: ["./vitest.global-setup.ts"],
     testTimeout: 30_000,

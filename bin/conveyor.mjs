@@ -15,6 +15,8 @@ if (Number(process.versions.node.split(".")[0]) < 22) {
 if (fs.existsSync(path.join(root, ".env"))) process.loadEnvFile(path.join(root, ".env"));
 const child = spawn(process.execPath, ["--max-semi-space-size=16", "--import", "tsx", path.join(root, "server/cli/main.ts"), ...process.argv.slice(2)], {
   cwd: root,
+  // Paths given to export/validate/plan/apply are relative to where the user ran the command.
+  env: { ...process.env, CONVEYOR_CWD: process.env.CONVEYOR_CWD ?? process.cwd() },
   stdio: "inherit",
 });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));

@@ -42,3 +42,6 @@ export function bindDomain<D extends DomainFns>(domain: D, run: <T>(fn: (c: Ctx)
 export async function first<T>(q: PromiseLike<T[]>): Promise<T | undefined> {
   return (await q)[0];
 }
+
+/** `T` with the keys `K` optional (columns with a default, e.g. nullable ones a caller may leave out). */
+export type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;

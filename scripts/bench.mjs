@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { editorSection, historySection, pruneSection } from "./bench-history.mjs";
+import { scaleOutMarkdown } from "../bench/scale-out/report.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
@@ -43,6 +44,8 @@ const history = {
 };
 const prune = { sqlite: run("bench/prune.ts", { BENCH_BACKEND: "sqlite" }, [], 900_000), postgres: run("bench/prune.ts", { BENCH_BACKEND: "postgres" }, [], 900_000) };
 const poison = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/poison.ts", { NEXT_DIST_DIR: distDir }) : null;
+// Both modes side by side: the embedded mode before/after the storage seam, and scale-out mode on PostgreSQL + Redis.
+const scaleOut = run("bench/scale-out.ts", {}, [], 1_200_000);
 const loadAfter = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
 
 const cpu = os.cpus();
@@ -134,6 +137,7 @@ Outcomes: ${poison.poison.outcomes.map((o) => `\`${o}\``).join("; ")}.
 Targets: health p99 < 100 ms during the poison runs; RSS back within 10 % of baseline (read as: the poison phase adds no
 more than an ordinary phase of the same length).` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
 
+${scaleOutMarkdown(scaleOut)}
 ## Why the numbers look like this
 
 See docs/engine.md: grouped commits per event-loop tick, time-ordered primary keys, cached statements,

@@ -2,10 +2,12 @@
 // `npm test`: system packages (when missing) → vitest (unit + integration, real SQLite, real
 // Prometheus/Alertmanager, fake Atlassian) → the same suite again on PostgreSQL 15 + Redis 7 (the
 // scale-out backends, started by the tests from the Debian packages) → next build → the REST suites
-// over HTTP against the built app on both backends → Playwright e2e in Debian Chromium.
+// over HTTP against the built app on both backends → Playwright e2e in Debian Chromium. After the
+// PostgreSQL pass, the chaos suite (2 ingress + 3 runners under kills and outages, `npm run chaos`).
 // Ends with one line `N passed, N failed` and a non-zero exit code on any failure.
 //   SKIP_E2E=1 npm test      unit/integration only
-//   SKIP_PG=1 npm test       SQLite only (skips the PostgreSQL + Redis pass)
+//   SKIP_PG=1 npm test       SQLite only (skips the PostgreSQL + Redis pass and the chaos suite)
+//   SKIP_CHAOS=1 npm test    skips the chaos suite (chaos/, `npm run chaos`: about 6 minutes)
 //   npm test -- path/filter  passes filters to vitest and skips e2e
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -42,12 +44,20 @@ if (pg) {
   if (pgCode !== 0) failures.push("vitest on PostgreSQL");
 }
 
+// The chaos suite: real processes under kills and outages (chaos/chaos.test.ts), alone on the machine.
+const chaos = pg && !filters.length && !process.env.SKIP_CHAOS;
+if (chaos) {
+  const chaosCode = run(bin("vitest"), ["run", "--config", "chaos/vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-chaos.json")}`]);
+  if (chaosCode !== 0) failures.push("chaos suite");
+}
+
 const e2e = !filters.length && !process.env.SKIP_E2E;
 if (e2e) {
   if (run(bin("next"), ["build"]) !== 0) failures.push("next build");
   else {
-    // The REST suites once more, over HTTP against the built app (server/main.ts on a loopback port).
-    const restSuites = ["server/rest/resources.test.ts", "server/rest/apps.test.ts", "server/rest/connections.test.ts", "server/rest/runs-recovery.test.ts"];
+    // The REST suites once more, over HTTP against the built app (server/main.ts on a loopback port),
+    // and the process roles next to the built web process (server/roles/embedded.test.ts).
+    const restSuites = ["server/rest/resources.test.ts", "server/rest/apps.test.ts", "server/rest/connections.test.ts", "server/rest/runs-recovery.test.ts", "server/roles/embedded.test.ts", "server/rest/as-code.test.ts"];
     const httpCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http.json")}`, ...restSuites], { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next" });
     if (httpCode !== 0) failures.push("REST over HTTP");
     if (pg) {
@@ -60,7 +70,7 @@ if (e2e) {
 }
 
 let passed = 0, failed = 0, skipped = 0;
-for (const [file, required] of [["vitest.json", true], ["vitest-pg.json", pg], ["vitest-http.json", false], ["vitest-http-pg.json", false]]) {
+for (const [file, required] of [["vitest.json", true], ["vitest-pg.json", pg], ["vitest-chaos.json", chaos], ["vitest-http.json", false], ["vitest-http-pg.json", false]]) {
   const full = path.join(out, file);
   if (!required && !fs.existsSync(full)) continue;
   try {

@@ -24,6 +24,14 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
   /** PostgreSQL connections per process (scale-out mode). */
   CONVEYOR_PG_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
+  /** Opening a PostgreSQL connection or waiting for a free one (default 5000; ingress processes 2000). */
+  CONVEYOR_PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  /** PostgreSQL statement_timeout; the client gives up on an unanswered query shortly after (default 30000; ingress processes 3000). */
+  CONVEYOR_PG_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+  /** Port of `conveyor ingress` when --port is not given. */
+  CONVEYOR_INGRESS_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
+  /** Port of the health/readiness/metrics listener of `conveyor worker` (none when unset and --port is not given). */
+  CONVEYOR_WORKER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /**
    * Proxies whose X-Forwarded-For is believed (comma-separated addresses, CIDRs or `loopback`,
    * `linklocal`, `uniquelocal`); unset: the socket's address is the client's.
@@ -55,7 +63,11 @@ const EnvSchema = z.object({
   /** Run the runner inside the web process (default on); set 0 when only `npm run worker` processes should run it. */
   CONVEYOR_RUNNER: bool.default(true),
   CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
+  /** How long a runner's claim on a step lasts without renewal (renewed every third): a dead runner's work resumes elsewhere after about this (scale-out: up to twice). */
+  CONVEYOR_RUNNER_LEASE_MS: z.coerce.number().int().min(3000).max(600_000).default(30_000),
   CONVEYOR_WEBHOOK_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** A delivery not committed within this answers 503 with Retry-After (never 202). */
+  CONVEYOR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   CONVEYOR_API_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   CONVEYOR_API_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
   CONVEYOR_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
@@ -129,3 +141,27 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
 }
 
 export const env: Env = parseEnv(process.env);
+
+/**
+ * Settings of the command line as an API client (`conveyor export|plan|apply`; docs/automations-as-code.md)
+ * and CI facts it records with an apply. Read on demand: they matter only to those commands.
+ */
+export function clientEnv() {
+  const e = process.env;
+  return {
+    url: e.CONVEYOR_URL,
+    apiKey: e.CONVEYOR_API_KEY,
+    workspace: e.CONVEYOR_WORKSPACE,
+    /** The directory `npx conveyor` was started from (bin/conveyor.mjs runs the CLI from the checkout). */
+    cwd: e.CONVEYOR_CWD ?? process.cwd(),
+    commit: e.GITHUB_SHA ?? e.CI_COMMIT_SHA,
+    repository: e.GITHUB_REPOSITORY ? `${e.GITHUB_SERVER_URL ?? "https://github.com"}/${e.GITHUB_REPOSITORY}` : e.CI_PROJECT_URL,
+    githubActions: e.GITHUB_ACTIONS === "true",
+  };
+}
+
+/** The value of a secret reference at apply time: `CONVEYOR_SECRET_<NAME>` (see secretEnvName). */
+export function secretFromEnv(envName: string): string | undefined {
+  const v = process.env[envName];
+  return v === undefined || v === "" ? undefined : v;
+}

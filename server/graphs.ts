@@ -82,17 +82,25 @@ export async function pinnedOutputs(store: Store, automationId: string, version:
   return out;
 }
 
-/** The graph of one version (cached); throws when the version does not exist (automation deleted). */
+/** The version of a run does not exist (any more): its automation was deleted. */
+export class VersionMissingError extends Error {}
+
+/** The graph of one version (cached); throws VersionMissingError when the version does not exist (automation deleted). */
 export async function getVersionGraph(store: Store, automationId: string, version: number): Promise<IndexedGraph> {
   const key = `${automationId}@${version}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const graph = await store.versions.graph(automationId, version);
-  if (!graph) throw new Error(`Automation ${automationId} has no version ${version}`);
+  if (!graph) throw new VersionMissingError(`Automation ${automationId} has no version ${version}`);
   const indexed = indexGraph(GraphSchema.parse(graph));
   if (cache.size > 1000) cache.clear();
   cache.set(key, indexed);
   return indexed;
+}
+
+/** Empties the cache (tests: a freshly started worker process has nothing cached). */
+export function clearGraphCache(): void {
+  cache.clear();
 }
 
 /** The cached graph when present (hot paths avoid an await). */

@@ -1,11 +1,15 @@
 /**
- * The Conveyor process (`npm start`, `npm run dev`): one node:http server that
+ * The web process (`npm start`, `npm run dev`): one node:http server that
  * - answers `/hooks/*` (webhook ingress) itself with the lean listener: Next's request path tops
  *   out near 1.8k req/s on these machines, the lean path does an order of magnitude more
  *   (docs/benchmarks.md), and deliveries must be committed before their 202;
+ * - answers `/api/health`, `/api/health/ready` and `/metrics` itself (server/roles/ops-http.ts, the
+ *   same code as `conveyor ingress` and `conveyor worker`), so probes do not depend on Next;
  * - hands every other request to Next.js;
- * - runs the durable runner in-process (set CONVEYOR_RUNNER=0 to leave it to `npm run worker`).
+ * - runs the durable runner in-process (set CONVEYOR_RUNNER=0 to leave it to `conveyor worker`
+ *   processes), the queue sweeper, and the usage flusher when there is no runner.
  * This replaces DESIGN.md's instrumentation.ts start-up deliberately: one place owns start and shutdown.
+ * Other roles: server/roles/start.ts (`conveyor ingress`, `conveyor worker`).
  */
 import { runnerHooks } from "./runner-hooks";
 import http from "node:http";
@@ -13,9 +17,11 @@ import next from "next";
 import { env } from "./env";
 import { getDeps } from "./deps";
 import { startUsageFlusher } from "./usage-counters";
+import { processRole, setProcessRole, setProcessRunner } from "./roles/process-role";
 
 async function main() {
   const dev = process.argv.includes("--dev");
+  setProcessRole("web");
   const deps = await getDeps(); // opens the database and applies migrations before anything listens
   const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
   await app.prepare();
@@ -23,13 +29,16 @@ async function main() {
   const { handleHookRequest } = await import("./webhooks/lean-listener");
   const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
   const { malformedPathResponse } = await import("./http/front-door");
+  const { opsRoute } = await import("./roles/ops-http");
+  const ops = { deps, role: processRole };
   const clientAddress = createClientAddressResolver(env.CONVEYOR_TRUST_PROXY);
 
   const server = http.createServer((req, res) => {
     if (req.url && req.url.startsWith("/hooks/")) {
-      handleHookRequest(req, res, deps, { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES });
+      handleHookRequest(req, res, deps, { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS });
       return;
     }
+    if (opsRoute(req, res, ops)) return;
     const refused = malformedPathResponse(req.url ?? "/");
     if (refused) {
       req.resume();
@@ -49,7 +58,9 @@ async function main() {
   if (env.CONVEYOR_RUNNER) {
     const { startRunner } = await import("./runner/runner-loop");
     const { runnerOptionsFromEnv } = await import("./runner/runner-env");
-    runner = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
+    const started = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
+    setProcessRunner(started);
+    runner = started;
   } else {
     // Without a runner (it flushes in its maintenance), this process flushes its own usage counters.
     stopFlusher = startUsageFlusher(deps.store);

@@ -33,6 +33,7 @@ import { problemsFromError, problemsFromList } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
 import { VersionsDrawer } from "./versions-drawer";
+import { ManagedInGitBanner } from "@/components/automations/managed-in-git-banner";
 
 const draftKey = (automationId: string) => `conveyor:draft:${automationId}`;
 
@@ -328,6 +329,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         onOpenPalette={narrow ? () => setPaletteOpen(true) : undefined}
         readOnly={readOnly}
       />
+      <ManagedInGitBanner automationId={a.id} source={a.source} version={a.version} readOnly={readOnly} />
       <div className="flex min-h-0 flex-1">
         {/* max-md:hidden too: before hydration settles, `narrow` is not known yet. */}
         {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}

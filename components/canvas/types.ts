@@ -1,68 +1,9 @@
-/**
- * Editor-side types. The catalog shape mirrors what `catalog.list` serves (integrations/core/catalog.ts);
- * the editor reads it loosely so that extra keys from the server never break the canvas.
- */
+/** Editor-side types. The catalog types are the server's own (integrations/core/catalog-types.ts). */
 import type { Edge, Node } from "@xyflow/react";
+import type { CatalogIntegration, CatalogUnit, JsonSchema } from "@/integrations/core/catalog-types";
 import type { Graph, PinnedData } from "@/server/contracts/graph";
 
-export type { PinnedData };
-
-export interface JsonSchema {
-  type?: string | string[];
-  title?: string;
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: unknown[];
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  const?: unknown;
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  format?: string;
-  additionalProperties?: boolean | JsonSchema;
-  // UI meta keys (integrations/core/ui-meta.ts)
-  widget?: string;
-  placeholder?: string;
-  sensitive?: boolean;
-  expression?: boolean;
-  resource?: { type: string; dependsOn?: string[]; allowCustom?: boolean };
-  visibleWhen?: { field: string; equals: unknown };
-  togglable?: boolean;
-  /** Form-only starting value (new node, enabled section, new row); not a schema default. */
-  prefill?: unknown;
-  order?: number;
-  enumLabels?: Record<string, string>;
-  [key: string]: unknown;
-}
-
-export interface CatalogUnit {
-  kind: "trigger" | "component";
-  key: string;
-  title: string;
-  description: string;
-  docs?: string | null;
-  needsConnection: boolean;
-  delivery?: string | null;
-  config: JsonSchema;
-  outputType: string;
-  output?: JsonSchema;
-  example?: unknown;
-}
-
-export interface CatalogIntegration {
-  key: string;
-  title: string;
-  description: string;
-  icon: string;
-  connection: { kind: "form" | "oauth2"; schema: JsonSchema } | null;
-  resources: string[];
-  components: CatalogUnit[];
-  triggers: CatalogUnit[];
-}
+export type { CatalogIntegration, CatalogUnit, JsonSchema, PinnedData };
 
 /** A unit with its integration, as the editor uses it. */
 export interface PaletteUnit extends CatalogUnit {

@@ -3,7 +3,8 @@
  *
  * - 64-bit integers come back as JS numbers (epoch milliseconds and counters stay below 2^53).
  * - Every connection sets statement and idle-in-transaction timeouts, and TCP keep-alive, so a
- *   blackholed server surfaces as an error instead of a hang.
+ *   blackholed server surfaces as an error instead of a hang; a connection lost while checked out
+ *   surfaces at its next query, never as a process-killing 'error' event.
  * - Migrations run under a session advisory lock: many processes may start at once.
  */
 import path from "node:path";
@@ -24,7 +25,11 @@ const types = {
 export interface PgOptions {
   /** Pool size (per process); see docs/scale-out.md for the connection budget. */
   max?: number;
+  /** Server-side statement_timeout (default 30 s). */
   statementTimeoutMs?: number;
+  /** How long the client waits for an answer before giving up on a query (default statement timeout + 5 s): bounds a blackholed server. */
+  queryTimeoutMs?: number;
+  /** Opening a connection, and waiting for a free one in the pool (default 5 s). */
   connectTimeoutMs?: number;
   migrationsFolder?: string;
   migrate?: boolean;
@@ -52,13 +57,18 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
-    query_timeout: (options.statementTimeoutMs ?? 30_000) + 5000,
+    query_timeout: options.queryTimeoutMs ?? (options.statementTimeoutMs ?? 30_000) + 5000,
     idle_in_transaction_session_timeout: 60_000,
     application_name: options.applicationName ?? "conveyor",
     types,
   });
   // A broken idle client must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
+  // Nor a checked-out client that loses its connection between two queries (the sweeper's leadership
+  // connection, a transaction between statements): without a listener its 'error' event is thrown and
+  // kills the process (found by the chaos suite: PostgreSQL stopped -m immediate). Its next query
+  // fails instead, and the holder releases it as broken.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const db = drizzle(pool, { schema: pgSchema, casing: "snake_case" });
   const handle = db as unknown as Handle;
   if (options.migrate !== false) {
@@ -83,6 +93,7 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
     async ping() {
       await pool.query("select 1");
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

@@ -91,6 +91,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
   // The sweeper: one leader at a time republishes what Redis lost.
   let cursor = "";
   let sweeping = false;
+  let republishedTotal = 0;
   const sweep = async (): Promise<number> => {
     if (sweeping || !redisUp) return 0;
     sweeping = true;
@@ -106,14 +107,16 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
           republished += stale.length;
         }
         const page = await runsWithWork(pool, cursor, 500);
-        cursor = page.length === 500 ? page[page.length - 1]!.runId : "";
-        const missing: Array<{ runId: string; dueAt: number }> = [];
-        await Promise.all(
-          page.map(async (r) => {
-            const job = await queue.getJob(r.runId);
-            if (!job) missing.push(r);
-          }),
-        );
+        cursor = page.length ? page[page.length - 1]!.runId : "";
+        // Which of them BullMQ does not know: one pipelined EXISTS per job hash (one round trip per page).
+        const pipe = producerConn.pipeline();
+        for (const r of page) pipe.exists(queue.toKey(r.runId));
+        const known = (await pipe.exec()) ?? [];
+        const missing = page.filter((_, i) => {
+          const [err, n] = known[i] ?? [new Error("no reply"), 0];
+          if (err) throw err;
+          return Number(n) === 0;
+        });
         if (missing.length) {
           await add(missing);
           republished += missing.length;
@@ -127,6 +130,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
       sweeping = false;
     }
     if (republished) log("sweeper republished runs", { count: republished });
+    republishedTotal += republished;
     return republished;
   };
   let sweeper: NodeJS.Timeout | undefined;
@@ -233,15 +237,28 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
     };
   };
 
+  // Publishing happens after the commit, off the request path: the runs published in one tick go to
+  // Redis in one addBulk and their outbox rows are deleted in one statement. A failure leaves the
+  // outbox rows for the sweeper.
+  let toPublish: string[] = [];
+  const publishBatch = () => {
+    const ids = toPublish;
+    toPublish = [];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      add(chunk.map((runId) => ({ runId })))
+        .then(() => clearOutbox(pool, chunk))
+        .catch((e) => log("publish failed; the sweeper will republish", { count: chunk.length, error: (e as Error).message }));
+    }
+  };
+
   return {
     kind: "bullmq",
     publish(runIds, popts) {
       if (!runIds.length) return;
-      // After the commit, off the request path: a failure leaves the outbox rows for the sweeper.
       if (!popts?.again) {
-        add(runIds.map((runId) => ({ runId })))
-          .then(() => clearOutbox(pool, runIds))
-          .catch((e) => log("publish failed; the sweeper will republish", { count: runIds.length, error: (e as Error).message }));
+        if (!toPublish.length) setImmediate(publishBatch);
+        for (const id of runIds) toPublish.push(id);
         return;
       }
       // A run retried right after it ended may still have its previous job (same id) finishing: adding is
@@ -275,6 +292,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
     async ping() {
       await withTimeout(watch.ping(), 2000, "redis ping");
     },
+    stats: () => ({ reachable: redisUp, republished: republishedTotal }),
     async close() {
       clearInterval(watchdog);
       if (sweeper) clearInterval(sweeper);

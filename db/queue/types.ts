@@ -41,6 +41,14 @@ export interface WorkConsumer {
   healthy(): boolean;
 }
 
+/** Figures for /metrics and readiness (this process's view). */
+export interface QueueStats {
+  /** Whether the queue's server answered the last check (null: the embedded queue has no server). */
+  reachable: boolean | null;
+  /** Runs republished by this process's sweeper since it started. */
+  republished: number;
+}
+
 export interface WorkQueue {
   readonly kind: "embedded" | "bullmq";
   /**
@@ -56,5 +64,6 @@ export interface WorkQueue {
   sweepNow(): Promise<number>;
   /** Throws when the queue cannot be reached. */
   ping(): Promise<void>;
+  stats(): QueueStats;
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./auth";
+import type { ManagedSource } from "./automations";
 
 export const workspaces = sqliteTable("workspaces", {
   id: text().primaryKey(),
@@ -21,11 +22,14 @@ export const lines = sqliteTable(
     id: text().primaryKey(),
     workspaceId: text().notNull().references(() => workspaces.id, { onDelete: "cascade" }),
     name: text().notNull(),
+    /** Stable identity across workspaces (automations-as-code); unique per workspace. */
+    key: text(),
     steps: text({ mode: "json" }).$type<LineStep[]>().notNull(),
+    source: text({ mode: "json" }).$type<ManagedSource>(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),
   },
-  (t) => [index("lines_workspace_idx").on(t.workspaceId)],
+  (t) => [index("lines_workspace_idx").on(t.workspaceId), uniqueIndex("lines_key_idx").on(t.workspaceId, t.key)],
 );
 
 /** A task ("order" in REST paths) moving along a line. */
@@ -85,6 +89,9 @@ export const intakes = sqliteTable(
     workspaceId: text().notNull().references(() => workspaces.id, { onDelete: "cascade" }),
     kind: text({ enum: ["trigger", "shared", "webhook", "tracker"] }).notNull(),
     name: text().notNull().default(""),
+    /** Stable identity of a webhook intake across workspaces (automations-as-code); unique per workspace. */
+    key: text(),
+    source: text({ mode: "json" }).$type<ManagedSource>(),
     /** Unguessable token that forms the public URL `/hooks/<token>`. */
     token: text().notNull(),
     automationId: text(),
@@ -105,5 +112,6 @@ export const intakes = sqliteTable(
     uniqueIndex("intakes_token_idx").on(t.token),
     index("intakes_workspace_idx").on(t.workspaceId),
     index("intakes_automation_node_idx").on(t.automationId, t.nodeId),
+    uniqueIndex("intakes_key_idx").on(t.workspaceId, t.key),
   ],
 );

@@ -2,9 +2,9 @@
  * Automations and their versions, plus the few run/event lookups the automation views need
  * (last run of each automation, recent events of a trigger node) and the cascade on delete.
  */
-import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import { first, type Ctx } from "../store-kit";
-import type { AutomationRow, AutomationVersionRow, StoredGraph } from "../types";
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { first, type Ctx, type Optional } from "../store-kit";
+import type { AutomationRow, AutomationVersionRow, KeyedRow, ManagedSource, StoredGraph } from "../types";
 
 /** `%`, `_` and `\` of a user's search text matched literally (LIKE … ESCAPE '\'). */
 function likeContains(text: string): string {
@@ -69,8 +69,39 @@ export const automationsStore = {
     return rows.filter((l) => l.steps.some((s) => s.appId === automationId)).map((l) => l.name);
   },
 
-  async insert(c: Ctx, row: AutomationRow): Promise<void> {
+  /** `key` and `source` default to null. */
+  async insert(c: Ctx, row: Optional<AutomationRow, "key" | "source">): Promise<void> {
     await c.h.insert(c.t.automations).values(row);
+  },
+
+  /** Every automation of the workspace, oldest first (export, plan and apply read the whole workspace). */
+  async allOf(c: Ctx, workspaceId: string): Promise<AutomationRow[]> {
+    const { automations } = c.t;
+    return c.h.select().from(automations).where(eq(automations.workspaceId, workspaceId)).orderBy(asc(automations.createdAt), asc(automations.id));
+  },
+
+  /** Id, key, name and creation time of every automation of the workspace (keys are derived for rows without one). */
+  async keys(c: Ctx, workspaceId: string): Promise<KeyedRow[]> {
+    const { automations: a } = c.t;
+    return c.h.select({ id: a.id, key: a.key, name: a.name, createdAt: a.createdAt }).from(a).where(eq(a.workspaceId, workspaceId));
+  },
+
+  /** Stores `key` on a row that has none yet; false when the row has a key (or is gone). */
+  async setKeyIfUnset(c: Ctx, automationId: string, key: string): Promise<boolean> {
+    const { automations: a } = c.t;
+    return (await c.h.update(a).set({ key }).where(and(eq(a.id, automationId), isNull(a.key))).returning({ id: a.id })).length > 0;
+  },
+
+  /** Where the automation was last applied from (null: no longer managed in Git). Does not touch updatedAt. */
+  async setSource(c: Ctx, automationId: string, source: ManagedSource | null): Promise<void> {
+    const { automations: a } = c.t;
+    await c.h.update(a).set({ source }).where(eq(a.id, automationId));
+  },
+
+  /** Who saved the newest version (the conflict message of an apply). */
+  async lastEditor(c: Ctx, automationId: string): Promise<string | null> {
+    const { automationVersions: v } = c.t;
+    return (await first(c.h.select({ by: v.createdBy }).from(v).where(eq(v.automationId, automationId)).orderBy(desc(v.version)).limit(1)))?.by ?? null;
   },
 
   async update(c: Ctx, automationId: string, patch: Partial<AutomationRow>): Promise<void> {

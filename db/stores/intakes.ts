@@ -3,9 +3,9 @@
  * automation, `shared` ones to a connection (one per shared key), `webhook` ones to a line.
  * (The ingress reads them on its own hot path.)
  */
-import { and, asc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
-import { first, type Ctx } from "../store-kit";
-import type { IntakeRow } from "../types";
+import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { first, type Ctx, type Optional } from "../store-kit";
+import type { IntakeRow, KeyedRow, ManagedSource } from "../types";
 
 const sharedKeyOf = (r: IntakeRow) => (r.config as { sharedKey?: string } | null)?.sharedKey;
 
@@ -49,21 +49,47 @@ export const intakesStore = {
    * Atomic: the connection row is locked first (a guarded no-op UPDATE), so concurrent saves of
    * automations on one connection create one shared intake, not one each.
    */
-  async ensureShared(c: Ctx, row: IntakeRow & { connectionId: string }): Promise<IntakeRow> {
+  async ensureShared(c: Ctx, row: Optional<IntakeRow, "key" | "source"> & { connectionId: string }): Promise<IntakeRow> {
     const { intakes, connections } = c.t;
-    const key = sharedKeyOf(row);
+    const full: IntakeRow & { connectionId: string } = { key: null, source: null, ...row };
+    const key = sharedKeyOf(full);
     return c.tx(async (x) => {
-      await x.h.update(connections).set({ tokenVersion: sql`${connections.tokenVersion}` }).where(eq(connections.id, row.connectionId));
+      await x.h.update(connections).set({ tokenVersion: sql`${connections.tokenVersion}` }).where(eq(connections.id, full.connectionId));
       const rows = await x.h.select().from(intakes).where(and(eq(intakes.connectionId, row.connectionId), eq(intakes.kind, "shared"))).orderBy(asc(intakes.createdAt), asc(intakes.id));
       const found = rows.find((r) => sharedKeyOf(r) === key);
       if (found) return found;
-      await x.h.insert(intakes).values(row);
-      return row;
+      await x.h.insert(intakes).values(full);
+      return full;
     });
   },
 
-  async insert(c: Ctx, row: IntakeRow): Promise<void> {
+  /** `key` and `source` default to null. */
+  async insert(c: Ctx, row: Optional<IntakeRow, "key" | "source">): Promise<void> {
     await c.h.insert(c.t.intakes).values(row);
+  },
+
+  /** The workspace's `webhook` intakes (the ones automations-as-code manages), oldest first. */
+  async webhooksOf(c: Ctx, workspaceId: string): Promise<IntakeRow[]> {
+    const { intakes } = c.t;
+    return c.h.select().from(intakes).where(and(eq(intakes.workspaceId, workspaceId), eq(intakes.kind, "webhook"))).orderBy(asc(intakes.createdAt), asc(intakes.id));
+  },
+
+  /** Id, key, name and creation time of the workspace's `webhook` intakes. */
+  async webhookKeys(c: Ctx, workspaceId: string): Promise<KeyedRow[]> {
+    const { intakes: i } = c.t;
+    return c.h.select({ id: i.id, key: i.key, name: i.name, createdAt: i.createdAt }).from(i).where(and(eq(i.workspaceId, workspaceId), eq(i.kind, "webhook")));
+  },
+
+  /** Stores `key` on an intake that has none yet; false when it has one (or is gone). */
+  async setKeyIfUnset(c: Ctx, intakeId: string, key: string): Promise<boolean> {
+    const { intakes: i } = c.t;
+    return (await c.h.update(i).set({ key }).where(and(eq(i.id, intakeId), isNull(i.key))).returning({ id: i.id })).length > 0;
+  },
+
+  /** Where the intake was last applied from. Does not touch updatedAt. */
+  async setSource(c: Ctx, intakeId: string, source: ManagedSource | null): Promise<void> {
+    const { intakes: i } = c.t;
+    await c.h.update(i).set({ source }).where(eq(i.id, intakeId));
   },
 
   async update(c: Ctx, intakeId: string, patch: Partial<Omit<IntakeRow, "id" | "workspaceId" | "token">>): Promise<void> {

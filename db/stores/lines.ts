@@ -1,7 +1,7 @@
 /** Lines: CRUD and the counts the line rules need (open tasks, automations of the workspace). */
-import { and, asc, count, eq, gt, inArray, ne, or, type SQL } from "drizzle-orm";
-import { first, type Ctx } from "../store-kit";
-import type { LineRow } from "../types";
+import { and, asc, count, eq, gt, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
+import { first, type Ctx, type Optional } from "../store-kit";
+import type { KeyedRow, LineRow, ManagedSource } from "../types";
 
 export const linesStore = {
   async get(c: Ctx, workspaceId: string, lineId: string): Promise<LineRow | undefined> {
@@ -32,11 +32,36 @@ export const linesStore = {
     return new Set(rows.map((r) => r.id));
   },
 
-  async insert(c: Ctx, row: LineRow): Promise<void> {
+  /** `key` and `source` default to null. */
+  async insert(c: Ctx, row: Optional<LineRow, "key" | "source">): Promise<void> {
     await c.h.insert(c.t.lines).values(row);
   },
 
-  async update(c: Ctx, lineId: string, patch: Partial<Pick<LineRow, "name" | "steps" | "updatedAt">>): Promise<void> {
+  /** Every line of the workspace, oldest first. */
+  async allOf(c: Ctx, workspaceId: string): Promise<LineRow[]> {
+    const { lines } = c.t;
+    return c.h.select().from(lines).where(eq(lines.workspaceId, workspaceId)).orderBy(asc(lines.createdAt), asc(lines.id));
+  },
+
+  /** Id, key, name and creation time of every line of the workspace. */
+  async keys(c: Ctx, workspaceId: string): Promise<KeyedRow[]> {
+    const { lines: l } = c.t;
+    return c.h.select({ id: l.id, key: l.key, name: l.name, createdAt: l.createdAt }).from(l).where(eq(l.workspaceId, workspaceId));
+  },
+
+  /** Stores `key` on a line that has none yet; false when it has one (or is gone). */
+  async setKeyIfUnset(c: Ctx, lineId: string, key: string): Promise<boolean> {
+    const { lines: l } = c.t;
+    return (await c.h.update(l).set({ key }).where(and(eq(l.id, lineId), isNull(l.key))).returning({ id: l.id })).length > 0;
+  },
+
+  /** Where the line was last applied from. Does not touch updatedAt. */
+  async setSource(c: Ctx, lineId: string, source: ManagedSource | null): Promise<void> {
+    const { lines: l } = c.t;
+    await c.h.update(l).set({ source }).where(eq(l.id, lineId));
+  },
+
+  async update(c: Ctx, lineId: string, patch: Partial<Pick<LineRow, "name" | "key" | "steps" | "updatedAt">>): Promise<void> {
     const { lines } = c.t;
     await c.h.update(lines).set(patch).where(eq(lines.id, lineId));
   },

@@ -21,7 +21,7 @@ const CHUNK = 500;
  * row, bucket `d:2026-11-22` (same table, same additive upsert, same transaction). Day rows sort
  * after every hour bucket, so hour ranges never include them; a 90-day report reads ~90 rows per
  * metric instead of ~2,160 (docs/history-bench.md). Rows written before the rollups existed are
- * summed into day rows by migration 0007 (PostgreSQL: 0003).
+ * summed into day rows by migration 0008 (PostgreSQL: 0004).
  */
 export const DAY_PREFIX = "d:";
 const dayOf = (hourBucket: string) => `${DAY_PREFIX}${hourBucket.slice(0, 10)}`;

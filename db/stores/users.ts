@@ -80,6 +80,19 @@ export const usersStore = {
   },
 
   /** Counts one sign-in attempt for `subject` (a new window when the last one ended); returns the count in the window. */
+  /**
+   * Counts one attempt against every subject in one transaction, in the order given, and returns
+   * each count. Concurrent attempts queue on the first subject's row until commit, so all subjects
+   * see the attempts in the same order (counted apart, the email's 10th could be the address's 11th).
+   */
+  async countSignInAttempts(c: Ctx, subjects: string[], nowMs: number, windowMs: number): Promise<number[]> {
+    return c.tx(async (x) => {
+      const out: number[] = [];
+      for (const s of subjects) out.push(await usersStore.countSignInAttempt(x, s, nowMs, windowMs));
+      return out;
+    });
+  },
+
   async countSignInAttempt(c: Ctx, subject: string, nowMs: number, windowMs: number): Promise<number> {
     const { signInLimits: l } = c.t;
     const expired = sql`${l.windowStart} <= ${nowMs - windowMs}`;

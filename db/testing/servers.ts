@@ -44,6 +44,8 @@ export interface PgServerOptions {
   durable?: boolean;
   maxConnections?: number;
   port?: number;
+  /** Extra server settings (`-c name=value`), e.g. the tuning of the scale-out benchmark. */
+  settings?: Record<string, string | number>;
 }
 
 export async function startPostgres(opts: PgServerOptions = {}): Promise<PgServer> {
@@ -58,6 +60,7 @@ export async function startPostgres(opts: PgServerOptions = {}): Promise<PgServe
   const settings = [
     `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", `-c max_connections=${opts.maxConnections ?? 200}`,
     ...(opts.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
+    ...Object.entries(opts.settings ?? {}).map(([k, v]) => `-c ${k}=${v}`),
   ].join(" ");
   const ctl = (args: string[]) => {
     const [c, a] = asPostgres(path.join(PG_BIN, "pg_ctl"), ["-D", data, ...args]);

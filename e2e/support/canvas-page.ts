@@ -67,12 +67,29 @@ export class CanvasPage {
     return box;
   }
 
-  /** Connects the source handle of `from` to the target handle of `to` by dragging with the mouse. */
+  /** Fits the view and waits until the viewport has settled: it moved and two reads 60 ms apart agree (or it had nothing to move). */
   async fit() {
+    const started = Date.now();
+    const viewport = this.page.locator(".react-flow__viewport");
+    const before = await viewport.getAttribute("style");
     await this.page.locator(".react-flow__controls-fitview").click();
-    await this.page.waitForTimeout(350);
+    let last = before;
+    let moved = false;
+    await expect
+      .poll(
+        async () => {
+          const now = await viewport.getAttribute("style");
+          const settled = now === last && (moved || now !== before || Date.now() - started > 400);
+          if (now !== before) moved = true;
+          last = now;
+          return settled;
+        },
+        { intervals: [60], timeout: 5000 },
+      )
+      .toBe(true);
   }
 
+  /** Connects the source handle of `from` to the target handle of `to` by dragging with the mouse. */
   async connect(fromName: string, toName: string) {
     await this.deselect();
     await this.fit();

@@ -5,34 +5,10 @@
  */
 import { z } from "zod";
 import { listIntegrations } from "../registry";
+import type { CatalogIntegration, CatalogUnit, JsonSchema } from "./catalog-types";
 import type { AnyComponent, AnyIntegration, AnyTrigger } from "./define";
 
-export type JsonSchema = Record<string, unknown>;
-
-export interface CatalogUnit {
-  kind: "component" | "trigger";
-  key: string;
-  title: string;
-  description: string;
-  docs: string | null;
-  needsConnection: boolean;
-  delivery: string | null;
-  config: JsonSchema;
-  outputType: string;
-  output: JsonSchema;
-  example: unknown;
-}
-
-export interface CatalogIntegration {
-  key: string;
-  title: string;
-  description: string;
-  icon: string;
-  connection: { kind: "form" | "oauth2"; schema: JsonSchema } | null;
-  resources: string[];
-  components: CatalogUnit[];
-  triggers: CatalogUnit[];
-}
+export type { CatalogIntegration, CatalogUnit, JsonSchema };
 
 export function toJsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
   const out = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;

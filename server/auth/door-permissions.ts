@@ -124,6 +124,9 @@ export const DOOR_PERMISSIONS = {
   "rest:getCatalog": "workspace.read",
   "rest:getEgressPolicy": "settings.manage",
   "rest:updateEgressPolicy": "settings.manage",
+  // Automations as code: the service also checks line/intake writes, and deletes with prune.
+  "rest:exportFactory": "automation.read",
+  "rest:importFactory": "automation.write",
 } as const satisfies Record<string, DoorRule>;
 
 export type DoorKey = keyof typeof DOOR_PERMISSIONS;

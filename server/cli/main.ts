@@ -5,10 +5,12 @@
  *   conveyor workspaces list
  *   conveyor migrate
  *   conveyor migrate-to-postgres --to postgres://… [--from FILE] [--dry-run]
- *   conveyor worker
+ *   conveyor worker [--port N]      the runner (+ health/readiness/metrics on N, or CONVEYOR_WORKER_PORT)
+ *   conveyor ingress [--port N]     the lean /hooks listener alone (+ health/readiness/metrics), default port 3001
+ *   conveyor schema | validate DIR | export --workspace W --out DIR | plan DIR --workspace W | apply DIR --workspace W
+ *     (automations as code: docs/automations-as-code.md)
  */
 import { parseArgs } from "node:util";
-import { runCommand } from "./commands";
 
 const USAGE = `Usage:
   conveyor owner create --email EMAIL --password PASSWORD [--name NAME]
@@ -17,7 +19,17 @@ const USAGE = `Usage:
   conveyor migrate
   conveyor migrate-to-postgres --to postgres://USER:PASSWORD@HOST:5432/DB [--from SQLITE-FILE] [--dry-run]
       copies a stopped SQLite installation into an empty PostgreSQL database (docs/scale-out.md)
-  conveyor worker`;
+  conveyor worker [--port N]     the runner alone (+ /api/health, /api/health/ready, /metrics on port N)
+  conveyor ingress [--port N]    webhook ingress alone: /hooks/… (+ health, readiness, metrics), default port $CONVEYOR_INGRESS_PORT or 3001
+
+Automations as code (docs/automations-as-code.md):
+  conveyor schema                                  print the JSON Schema of spec files
+  conveyor validate DIR [--format text|github]     check spec files offline (exit 1 on any problem)
+  conveyor export --workspace ID|NAME --out DIR    write one YAML file per automation, line and intake
+  conveyor plan DIR --workspace ID|NAME [--prune] [--force] [--verbose]
+  conveyor apply DIR --workspace ID|NAME [--prune] [--force] [--commit SHA] [--repository URL]
+  Server and key: --url (CONVEYOR_URL, default http://localhost:3000), --api-key (CONVEYOR_API_KEY);
+  secret references take their values from CONVEYOR_SECRET_<NAME>.`;
 
 async function main(argv: string[]) {
   const { positionals, values } = parseArgs({
@@ -30,9 +42,19 @@ async function main(argv: string[]) {
       role: { type: "string" },
       workspace: { type: "string", multiple: true },
       expires: { type: "string" },
+      out: { type: "string" },
+      url: { type: "string" },
+      "api-key": { type: "string" },
+      prune: { type: "boolean" },
+      force: { type: "boolean" },
+      commit: { type: "string" },
+      repository: { type: "string" },
+      format: { type: "string" },
+      verbose: { type: "boolean", short: "v" },
       from: { type: "string" },
       to: { type: "string" },
       "dry-run": { type: "boolean" },
+      port: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -40,12 +62,16 @@ async function main(argv: string[]) {
     console.log(USAGE);
     return 0;
   }
+  // Client commands load neither the database nor the server's settings.
+  const asCode = await import("./as-code/commands");
+  if (asCode.AS_CODE_COMMANDS.includes(positionals[0]!)) return asCode.runAsCodeCommand(positionals, { ...values, workspace: values.workspace?.[0] });
+  const { runCommand } = await import("./commands");
   return runCommand(positionals, values);
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
-    // The worker keeps running until a signal; every other command exits.
+    // The worker and the ingress keep running until a signal; every other command exits.
     if (code !== null) process.exit(code);
   },
   (e: Error) => {

@@ -1,9 +1,16 @@
 /** The automation document (what the editor saves and export/import round-trips) and its response shape. */
 import { z } from "zod";
 import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema, GraphSchema, MAX_GRAPH_NODES, pinnedTotal } from "./graph";
+import { RESOURCE_KEY_RE } from "./as-code";
+
+const KeySchema = z
+  .string()
+  .regex(RESOURCE_KEY_RE, "Use 1–64 lowercase letters, digits, - and _ (starting and ending with a letter or digit)")
+  .describe("Stable identity in the workspace, unique (the file name in automations-as-code); derived from the name when not given.");
 
 export const AutomationDocumentSchema = z.object({
   name: z.string().trim().min(1).max(200),
+  key: KeySchema.optional(),
   description: z.string().max(5000).optional(),
   enabled: z.boolean().optional(),
   concurrency: z.number().int().min(1).max(1000).optional(),
@@ -26,6 +33,7 @@ export const AutomationDocumentBodySchema = AutomationDocumentSchema.extend({
 
 export const AutomationPatchSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
+  key: KeySchema.optional(),
   description: z.string().max(5000).optional(),
   enabled: z.boolean().optional(),
   concurrency: z.number().int().min(1).max(1000).optional(),
@@ -40,11 +48,24 @@ export const AutomationTriggerSchema = z.object({
   url: z.string().nullable().describe("Webhook URL to give the upstream (null for manual/schedule triggers)."),
 });
 
+export const ManagedSourceSchema = z
+  .object({
+    repository: z.string().nullable(),
+    path: z.string().nullable(),
+    commit: z.string().nullable(),
+    appliedAt: z.string(),
+    appliedBy: z.string(),
+    appliedVersion: z.number().int().nullable(),
+  })
+  .describe("Set when the automation was applied from files (`conveyor apply`): it is managed in Git; editing it elsewhere makes the next apply refuse unless forced.");
+export type ManagedSourceView = z.infer<typeof ManagedSourceSchema>;
+
 export const RunStatusSchema = z.enum(["queued", "running", "waiting", "succeeded", "failed", "cancelled"]);
 
 export const AutomationSchema = z.object({
   id: z.string(),
   workspaceId: z.string(),
+  key: z.string().nullable().describe("Stable key (null for automations made before keys existed, until the next apply stores one)."),
   name: z.string(),
   description: z.string(),
   enabled: z.boolean(),
@@ -53,6 +74,7 @@ export const AutomationSchema = z.object({
   version: z.number().int(),
   graph: GraphSchema,
   triggers: z.array(AutomationTriggerSchema),
+  source: ManagedSourceSchema.nullable(),
   lastRun: z.object({ id: z.string(), status: RunStatusSchema, createdAt: z.string() }).nullable().optional(),
   problems: z
     .array(z.lazy(() => DocumentProblemSchema))

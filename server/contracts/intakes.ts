@@ -1,6 +1,7 @@
 /** Intakes: trigger webhook URLs and webhook intakes that create tasks. */
 import { z } from "zod";
 import { IsoTimestampSchema } from "./common";
+import { ResourceKeySchema } from "./as-code";
 
 export const IntakeSchema = z
   .object({
@@ -8,6 +9,7 @@ export const IntakeSchema = z
     kind: z.enum(["trigger", "shared", "webhook", "tracker"]).meta({
       description: "`trigger`: the webhook URL of a trigger node; `shared`: one upstream registration shared by a connection's triggers; `webhook`: creates tasks on a line; `tracker`: tracker project intake.",
     }),
+    key: z.string().nullable().meta({ description: "Stable key of a webhook intake, unique in the workspace (null for trigger intakes)." }),
     name: z.string(),
     appId: z.string().nullable().meta({ description: "Automation of a trigger intake." }),
     nodeId: z.string().nullable().meta({ description: "Trigger node of a trigger intake." }),
@@ -30,6 +32,7 @@ export type Intake = z.infer<typeof IntakeSchema>;
 export const CreateIntakeBodySchema = z
   .strictObject({
     name: z.string().trim().min(1).max(100).meta({ example: "Alert inbox" }),
+    key: ResourceKeySchema.optional().meta({ description: "Stable key; derived from the name when not given." }),
     lineId: z.string().min(1).max(100),
     open: z.boolean().default(true).meta({ description: "Open created tasks right away (starting the first step)." }),
   })

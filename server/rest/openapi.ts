@@ -9,10 +9,11 @@ import { ERROR_TITLES, ERROR_STATUS } from "../errors";
 import type { Operation } from "./operation";
 import { workspaceOps } from "./operations/workspace-ops";
 import { appOps } from "./operations/app-ops";
+import { asCodeOps } from "./operations/as-code-ops";
 import { settingsOps } from "./operations/settings-ops";
 import pkg from "@/package.json";
 
-export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps, ...settingsOps] as Operation[];
+export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps, ...settingsOps, ...asCodeOps] as Operation[];
 
 const RATE_HEADERS = {
   "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
@@ -108,7 +109,7 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
       },
       servers: [{ url: serverUrl }],
       security: [{ bearerAuth: [] }],
-      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog", "Settings"].map((name) => ({ name })),
+      tags: ["Factories", "Lines", "Apps", "Runs", "Orders", "Intakes", "Usage", "Connections", "Catalog", "Settings", "As code"].map((name) => ({ name })),
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Organization API key `cvk_<prefix>_<secret>`." } } },
       paths,
     },

@@ -14,7 +14,7 @@ import { ExpressionError, resolveExpressions } from "@/integrations/core/express
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
 import { createHttpClient } from "@/integrations/core/http";
 import { findComponent } from "@/integrations/registry";
-import { getVersionGraph, nodeInfoOf, pinnedOutputs, type IndexedGraph } from "../graphs";
+import { getVersionGraph, nodeInfoOf, pinnedOutputs, VersionMissingError, type IndexedGraph } from "../graphs";
 import { countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
 import type { RunnerHooks } from "./hooks";
 import { maskInputs } from "./mask";
@@ -99,7 +99,10 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   let graph: IndexedGraph;
   try {
     graph = await getVersionGraph(deps.store, run.automationId, run.version);
-  } catch {
+  } catch (e) {
+    // A database that failed to answer is not a deleted automation: the step is given back and runs
+    // again (found by the chaos suite: runs failed "automation deleted" on a loaded database).
+    if (!(e instanceof VersionMissingError)) throw e;
     // The automation (or its workspace) was deleted while work was queued: end the run.
     const finished = await deps.store.runs.finish(run.id, "failed", { message: "The automation was deleted", code: "automation_deleted" }, deps.now(), nodeInfoOf(undefined));
     if (finished) countFinishedRun(run, "failed", deps.now());

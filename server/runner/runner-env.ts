@@ -5,6 +5,7 @@ import type { RunnerOptions } from "./runner-loop";
 export function runnerOptionsFromEnv(env: Env): RunnerOptions {
   return {
     concurrency: env.CONVEYOR_RUNNER_CONCURRENCY,
+    leaseMs: env.CONVEYOR_RUNNER_LEASE_MS,
     quarantineAfter: env.CONVEYOR_STEP_QUARANTINE_AFTER,
     expressions: { timeoutMs: env.CONVEYOR_EXPRESSION_TIMEOUT_MS, maxHeapMb: env.CONVEYOR_EXPRESSION_MAX_HEAP_MB, workers: env.CONVEYOR_EXPRESSION_WORKERS },
   };

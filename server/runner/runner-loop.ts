@@ -99,6 +99,20 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
       .catch((e) => deps.log.warn("run follow-ups failed; maintenance retries them", { runId, error: (e as Error).message }));
   };
 
+  /**
+   * Gives a job back, retrying until it lands. The database that failed the step's commit usually
+   * fails this too; a job left leased to this live runner would have its lease renewed by the
+   * heartbeat forever and never run again (found by the chaos suite: PostgreSQL stopped mid-step).
+   * On stop, every lease still held is given back anyway.
+   */
+  const giveBack = (job: StepJob, delayMs: number, waitMs = 500) => {
+    consumer.release(job, delayMs).catch((e) => {
+      if (stopping) return;
+      deps.log.warn("giving a step back failed; retrying", { runId: job.runId, stepId: job.id, error: (e as Error).message });
+      setTimeout(() => giveBack(job, delayMs, Math.min(waitMs * 2, 10_000)), waitMs).unref();
+    });
+  };
+
   const start = (item: LocalItem) => {
     inFlight++;
     executeStep(deps, item, exec)
@@ -112,7 +126,7 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
         // The outcome could not be recorded (e.g. the database was unreachable): give the job back so
         // it runs again instead of staying leased to this live worker until its lease expires.
         deps.log.error("step execution failed", { runId: item.job.runId, stepId: item.job.id, error: (e as Error).message });
-        consumer.release(item.job, 5000).catch(() => undefined);
+        giveBack(item.job, 5000);
       })
       .finally(() => {
         inFlight--;

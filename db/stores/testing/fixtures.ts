@@ -27,14 +27,14 @@ export const graphOf = (nodes: StoredGraph["nodes"] = [{ id: "t", name: "start",
 
 export function automationRow(workspaceId: string, over: Partial<AutomationRow> = {}): AutomationRow {
   return {
-    id: uid("aut"), workspaceId, name: "A", description: "", enabled: false, concurrency: 5, version: 1, graph: graphOf(), errorHandlerId: null, problems: null,
+    id: uid("aut"), workspaceId, name: "A", key: null, source: null, description: "", enabled: false, concurrency: 5, version: 1, graph: graphOf(), errorHandlerId: null, problems: null,
     createdBy: null, createdAt: iso(), updatedAt: iso(), ...over,
   };
 }
 
 export function intakeRow(workspaceId: string, over: Partial<IntakeRow> = {}): IntakeRow {
   return {
-    id: uid("int"), workspaceId, kind: "trigger", name: "", token: uid("tok"), automationId: null, nodeId: null, connectionId: null, lineId: null,
+    id: uid("int"), workspaceId, kind: "trigger", name: "", key: null, source: null, token: uid("tok"), automationId: null, nodeId: null, connectionId: null, lineId: null,
     secretEnc: null, config: null, status: "active", statusMessage: null, lastEventAt: null, eventCount: 0, createdAt: iso(), updatedAt: iso(), ...over,
   };
 }

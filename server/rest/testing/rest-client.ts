@@ -59,6 +59,14 @@ async function loadModule(pathname: string): Promise<{ mod: Record<string, any>;
   return { mod: await import(path.join(ROOT, "app/api/v1/[[...rest]]/route.ts")), params: {} };
 }
 
+/** Calls the route module for the request's path in this process (with the deps given to `setDeps`). */
+export async function dispatchInProcess(request: Request): Promise<Response> {
+  const { mod, params } = await loadModule(new URL(request.url).pathname);
+  const handler = mod[request.method] as ((r: Request, c: unknown) => Promise<Response>) | undefined;
+  if (!handler) return new Response(null, { status: 405 });
+  return handler(request, { params: Promise.resolve(params) });
+}
+
 export interface RequestOptions {
   key?: string | null;
   body?: unknown;
@@ -86,11 +94,7 @@ export function createRestClient(opts: { baseUrl?: string } = {}) {
     // The custom server's front door (server/main.ts) runs before any route module.
     const refused = malformedPathResponse(full.pathname + full.search);
     if (refused) return refused;
-    const request = new Request(full, { method, headers, body });
-    const { mod, params } = await loadModule(full.pathname);
-    const handler = mod[method] as ((r: Request, c: unknown) => Promise<Response>) | undefined;
-    if (!handler) return new Response(null, { status: 405 });
-    return handler(request, { params: Promise.resolve(params) });
+    return dispatchInProcess(new Request(full, { method, headers, body }));
   }
 
   async function loadValidator() {

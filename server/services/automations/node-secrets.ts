@@ -16,7 +16,8 @@ export const SECRET_PLACEHOLDER = "********";
 const PREFIX = "secret:";
 const pathCache = new Map<string, string[][]>();
 
-function sensitiveKeyPaths(key: string): string[][] {
+/** Config paths (split) of a unit's secret fields. */
+export function sensitiveKeyPaths(key: string): string[][] {
   let paths = pathCache.get(key);
   if (!paths) {
     const unit = findUnit(key)?.unit;

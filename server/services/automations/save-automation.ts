@@ -1,9 +1,11 @@
 /**
  * Saving automations: create, replace (optionally conditional on the version), patch settings,
  * delete, duplicate. Every save of the document is a new version. Intakes are written in the save
- * transaction; upstream trigger setup/teardown runs after the commit.
+ * transaction; upstream trigger setup/teardown runs after the commit. The `…Tx` writers run inside
+ * the caller's transaction (`conveyor apply` writes a whole bundle in one).
  */
 import type { Store } from "@/db/store";
+import type { z } from "zod";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError, notFound } from "../../errors";
@@ -17,6 +19,7 @@ import { toAutomations, type AutomationRow } from "./to-automation";
 import { errorsOf } from "./validate-automation";
 import { validateAutomationDocument } from "./validate-in-workspace";
 import { sealGraphSecrets } from "./node-secrets";
+import { chooseKey } from "../as-code/keys";
 
 /** Problems that make a document unsavable even as a draft: its shape, duplicate node ids, the error handler. */
 const isBlocking = (p: DocumentProblem) => p.path === "errorHandlerId" || /^graph\.nodes\.\d+\.id$/.test(p.path);
@@ -74,21 +77,56 @@ async function insertVersion(s: Store, automationId: string, version: number, na
   await s.automations.insertVersion({ id: newId("ver"), automationId, version, name, description, graph, createdBy: actor.label, createdAt: at });
 }
 
+type ValidDocument = z.output<typeof AutomationDocumentSchema>;
+
+/** The writes of a create inside the caller's transaction (also used by `conveyor apply`); the graph is sealed here. */
+export async function insertAutomationTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, row: AutomationRow): Promise<AutomationRow> {
+  const graph = sealGraphSecrets(deps.box, GraphSchema.parse(row.graph));
+  const sealed: AutomationRow = { ...row, graph };
+  await s.automations.insert(sealed);
+  await insertVersion(s, sealed.id, sealed.version, sealed.name, sealed.description, graph, actor, sealed.createdAt);
+  await syncIntakes(deps, s, { ...sealed, graph });
+  await recordAudit(s, { organizationId, workspaceId: sealed.workspaceId, actor: actor.label, action: "automation.create", target: sealed.id });
+  return sealed;
+}
+
+/** The writes of a replace (a new version) inside the caller's transaction; placeholders keep the stored secrets. */
+export async function updateAutomationTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, cur: AutomationRow, d: ValidDocument, problems: DocumentProblem[], at: string): Promise<AutomationRow> {
+  const graph = sealGraphSecrets(deps.box, d.graph, GraphSchema.parse(cur.graph));
+  const next: AutomationRow = {
+    ...cur, name: d.name, key: d.key ?? cur.key, description: d.description ?? cur.description, enabled: d.enabled ?? cur.enabled, concurrency: d.concurrency ?? cur.concurrency,
+    errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph, problems, version: cur.version + 1, updatedAt: at,
+  };
+  await s.automations.update(cur.id, next);
+  await insertVersion(s, cur.id, next.version, next.name, next.description, graph, actor, at);
+  await syncIntakes(deps, s, { ...next, graph });
+  await recordAudit(s, { organizationId, workspaceId: cur.workspaceId, actor: actor.label, action: "automation.update", target: cur.id, data: { version: next.version } });
+  return next;
+}
+
+/** The writes of a delete inside the caller's transaction (upstream teardown is the caller's, after the commit). */
+export async function deleteAutomationTx(s: Store, actor: Actor, organizationId: string, workspaceId: string, automationId: string): Promise<void> {
+  // A line step naming this automation would fail every task reaching it: refuse instead.
+  const usedBy = (await s.automations.usedByLines(workspaceId, automationId)).map((name) => `"${name}"`);
+  if (usedBy.length) {
+    throw new AppError("conflict", `Automation ${automationId} is a step of line ${usedBy.join(", ")}; remove it from the line first.`);
+  }
+  // Audited before the row goes, so the entry keeps the automation's name.
+  await recordAudit(s, { organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
+  await s.runs.deleteOfAutomation(automationId);
+  await s.automations.delete(automationId);
+}
+
 export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId: string, doc: AutomationDocument | unknown) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
   const { doc: d, problems } = await checkDocument(deps, workspaceId, doc, { enabled: (x) => x.enabled ?? false });
-  d.graph = sealGraphSecrets(deps.box, d.graph);
   const at = deps.now().toISOString();
-  const row: AutomationRow = {
-    id: newId("aut"), workspaceId, name: d.name, description: d.description ?? "", enabled: d.enabled ?? false, concurrency: d.concurrency ?? 5,
-    version: 1, graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, problems, createdBy: actor.label, createdAt: at, updatedAt: at,
-  };
-  await deps.store.tx(async (s) => {
-    await s.automations.insert(row);
-    await insertVersion(s, row.id, 1, row.name, row.description, d.graph, actor, at);
-    await syncIntakes(deps, s, row);
-    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.create", target: row.id });
-  });
+  const row = await deps.store.tx(async (s) =>
+    insertAutomationTx(deps, s, actor, ws.organizationId, {
+      id: newId("aut"), workspaceId, key: await chooseKey(s, "automation", workspaceId, d.name, d.key), name: d.name, description: d.description ?? "", enabled: d.enabled ?? false,
+      concurrency: d.concurrency ?? 5, version: 1, graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, problems, source: null, createdBy: actor.label, createdAt: at, updatedAt: at,
+    }),
+  );
   const setupProblems = await applyTriggerLifecycle(deps, row, null, row);
   return one(deps, await loadAutomationRow(deps.store, workspaceId, row.id), setupProblems);
 }
@@ -104,16 +142,8 @@ export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId
   const after = await deps.store.tx(async (s) => {
     const cur = await lockAutomationRow(s, workspaceId, automationId);
     if (opts.ifVersion !== undefined && opts.ifVersion !== cur.version) throw new AppError("precondition_failed", `The automation changed meanwhile (now version ${cur.version}).`);
-    d.graph = sealGraphSecrets(deps.box, d.graph, GraphSchema.parse(cur.graph));
-    const next: AutomationRow = {
-      ...cur, name: d.name, description: d.description ?? cur.description, enabled: d.enabled ?? cur.enabled, concurrency: d.concurrency ?? cur.concurrency,
-      errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph: d.graph, problems, version: cur.version + 1, updatedAt: at,
-    };
-    await s.automations.update(automationId, next);
-    await insertVersion(s, automationId, next.version, next.name, next.description, d.graph, actor, at);
-    await syncIntakes(deps, s, next);
-    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: { version: next.version } });
-    return next;
+    if (d.key && d.key !== cur.key) await chooseKey(s, "automation", workspaceId, d.name, d.key, automationId);
+    return updateAutomationTx(deps, s, actor, ws.organizationId, cur, d, problems, at);
   });
   const setupProblems = await applyTriggerLifecycle(deps, after, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, after);
   return one(deps, await loadAutomationRow(deps.store, workspaceId, automationId), setupProblems);
@@ -133,6 +163,7 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
   const at = deps.now().toISOString();
   const after = await deps.store.tx(async (s) => {
     const cur = await lockAutomationRow(s, workspaceId, automationId);
+    if (p.data.key && p.data.key !== cur.key) await chooseKey(s, "automation", workspaceId, cur.name, p.data.key, automationId);
     const renamed = (p.data.name !== undefined && p.data.name !== cur.name) || (p.data.description !== undefined && p.data.description !== cur.description);
     const next: AutomationRow = { ...cur, ...Object.fromEntries(Object.entries(p.data).filter(([, v]) => v !== undefined)), ...(fresh ? { problems: fresh } : {}), updatedAt: at } as AutomationRow;
     if (renamed) {
@@ -152,17 +183,7 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
 export async function deleteAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string): Promise<void> {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.delete");
   const before = await loadAutomationRow(deps.store, workspaceId, automationId);
-  await deps.store.tx(async (s) => {
-    // A line step naming this automation would fail every task reaching it: refuse instead.
-    const usedBy = (await s.automations.usedByLines(workspaceId, automationId)).map((name) => `"${name}"`);
-    if (usedBy.length) {
-      throw new AppError("conflict", `Automation ${automationId} is a step of line ${usedBy.join(", ")}; remove it from the line first.`);
-    }
-    // Audited before the row goes, so the entry keeps the automation's name.
-    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.delete", target: automationId });
-    await s.runs.deleteOfAutomation(automationId);
-    await s.automations.delete(automationId);
-  });
+  await deps.store.tx((s) => deleteAutomationTx(s, actor, ws.organizationId, workspaceId, automationId));
   await applyTriggerLifecycle(deps, before, { enabled: before.enabled, graph: GraphSchema.parse(before.graph) }, null);
 }
 

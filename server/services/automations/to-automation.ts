@@ -29,6 +29,7 @@ export async function toAutomations(deps: AppDeps, s: Store, rows: AutomationRow
     return {
       id: r.id,
       workspaceId: r.workspaceId,
+      key: r.key ?? null,
       name: r.name,
       description: r.description,
       enabled: r.enabled,
@@ -37,6 +38,9 @@ export async function toAutomations(deps: AppDeps, s: Store, rows: AutomationRow
       version: r.version,
       graph: maskGraphSecrets(graph),
       triggers,
+      source: r.source
+        ? { repository: r.source.repository ?? null, path: r.source.path ?? null, commit: r.source.commit ?? null, appliedAt: r.source.appliedAt, appliedBy: r.source.appliedBy, appliedVersion: r.source.appliedVersion ?? null }
+        : null,
       problems: r.problems ?? [],
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,

@@ -48,7 +48,12 @@ export async function syncIntakes(deps: AppDeps, s: Store, a: { id: string; work
     let config: Record<string, unknown> | null = null;
     if (trigger.delivery === "schedule") {
       const parsed = trigger.config.safeParse(withLegacyDefaults(trigger, node.config));
-      const next = parsed.success && trigger.nextFireAt ? trigger.nextFireAt(parsed.data, now) : null;
+      let next: Date | null = null;
+      try {
+        next = parsed.success && trigger.nextFireAt ? trigger.nextFireAt(parsed.data, now) : null;
+      } catch {
+        // A draft may be saved with an invalid schedule (e.g. a bad cron expression): it never fires.
+      }
       config = { schedule: true, nextFireAt: next ? next.toISOString() : "9999-12-31T00:00:00.000Z" };
     }
     const row = existing.find((r) => r.nodeId === node.id);
@@ -69,7 +74,7 @@ export async function syncIntakes(deps: AppDeps, s: Store, a: { id: string; work
 }
 
 function ensureSharedIntake(s: Store, workspaceId: string, connectionId: string, sharedKey: string, at: string): Promise<IntakeRow> {
-  const row = { id: newId("int"), workspaceId, kind: "shared" as const, name: sharedKey, token: newToken(), automationId: null, nodeId: null, connectionId, lineId: null, secretEnc: null, config: { sharedKey }, status: "active" as const, statusMessage: null, lastEventAt: null, eventCount: 0, createdAt: at, updatedAt: at };
+  const row = { id: newId("int"), workspaceId, kind: "shared" as const, name: sharedKey, key: null, source: null, token: newToken(), automationId: null, nodeId: null, connectionId, lineId: null, secretEnc: null, config: { sharedKey }, status: "active" as const, statusMessage: null, lastEventAt: null, eventCount: 0, createdAt: at, updatedAt: at };
   return s.intakes.ensureShared(row);
 }
 

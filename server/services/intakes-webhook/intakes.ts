@@ -11,6 +11,7 @@ import { newId, newToken } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
 import { decodeCursor, encodeCursor } from "../tasks/cursor";
+import { chooseKey } from "../as-code/keys";
 
 export function intakeUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/hooks/${token}`;
@@ -26,6 +27,7 @@ function toIntake(publicUrl: string, r: IntakeRow, reg: { upstreamId: string; ex
   return {
     id: r.id,
     kind: r.kind,
+    key: r.key ?? null,
     name: r.name,
     appId: r.automationId ?? null,
     nodeId: r.nodeId ?? null,
@@ -55,47 +57,76 @@ export async function listIntakes(deps: AppDeps, actor: Actor, workspaceId: stri
   };
 }
 
-export async function createWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, input: { name: string; lineId: string; open?: boolean }) {
+export async function createWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, input: { name: string; key?: string; lineId: string; open?: boolean }) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
   return deps.store.tx(async (s) => {
-    const line = await s.lines.get(workspaceId, input.lineId);
-    if (!line) throw new AppError("validation_failed", `Line ${input.lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
     const secret = newToken(24);
-    const at = deps.now().toISOString();
-    const row: IntakeRow = {
-      id: newId("int"),
-      workspaceId,
-      kind: "webhook",
-      name: input.name,
-      token: newToken(24),
-      automationId: null,
-      nodeId: null,
-      connectionId: null,
-      lineId: line.id,
-      secretEnc: deps.box.encrypt(secret),
-      config: { open: input.open ?? true },
-      status: "active",
-      statusMessage: null,
-      lastEventAt: null,
-      eventCount: 0,
-      createdAt: at,
-      updatedAt: at,
-    };
-    await s.intakes.insert(row);
-    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "intake.create", target: row.id, data: { lineId: line.id } });
+    const key = await chooseKey(s, "intake", workspaceId, input.name, input.key);
+    const row = await insertWebhookIntakeTx(deps, s, actor, ws.organizationId, workspaceId, { ...input, key, secret });
     return { ...toIntake(deps.publicUrl, row, null), secret };
   });
 }
 
+async function lineOrThrow(s: Store, workspaceId: string, lineId: string) {
+  const line = await s.lines.get(workspaceId, lineId);
+  if (!line) throw new AppError("validation_failed", `Line ${lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
+  return line;
+}
+
+/** The writes of a create inside the caller's transaction (also used by `conveyor apply`, which brings its own secret). */
+export async function insertWebhookIntakeTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, workspaceId: string, input: { name: string; key: string; lineId: string; open?: boolean; secret: string }): Promise<IntakeRow> {
+  const line = await lineOrThrow(s, workspaceId, input.lineId);
+  const at = deps.now().toISOString();
+  const row: IntakeRow = {
+    id: newId("int"),
+    workspaceId,
+    kind: "webhook",
+    name: input.name,
+    key: input.key,
+    source: null,
+    token: newToken(24),
+    automationId: null,
+    nodeId: null,
+    connectionId: null,
+    lineId: line.id,
+    secretEnc: deps.box.encrypt(input.secret),
+    config: { open: input.open ?? true },
+    status: "active",
+    statusMessage: null,
+    lastEventAt: null,
+    eventCount: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await s.intakes.insert(row);
+  await recordAudit(s, { organizationId, workspaceId, actor: actor.label, action: "intake.create", target: row.id, data: { lineId: line.id } });
+  return row;
+}
+
+/** Name, line, open flag and (when given) the secret of a webhook intake; the URL stays. Inside the caller's transaction. */
+export async function updateWebhookIntakeTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, row: IntakeRow, input: { name: string; lineId: string; open: boolean; secret?: string }): Promise<IntakeRow> {
+  await lineOrThrow(s, row.workspaceId, input.lineId);
+  const next: IntakeRow = {
+    ...row, name: input.name, lineId: input.lineId, config: { ...(row.config ?? {}), open: input.open },
+    secretEnc: input.secret !== undefined ? deps.box.encrypt(input.secret) : row.secretEnc, updatedAt: deps.now().toISOString(),
+  };
+  await s.intakes.update(row.id, { name: next.name, lineId: next.lineId, config: next.config, secretEnc: next.secretEnc, updatedAt: next.updatedAt });
+  await recordAudit(s, { organizationId, workspaceId: row.workspaceId, actor: actor.label, action: "intake.update", target: row.id });
+  return next;
+}
+
 export async function deleteWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, intakeId: string) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
-  await deps.store.tx(async (s) => {
-    const row = await s.intakes.get(workspaceId, intakeId);
-    if (!row) throw new AppError("not_found", `Intake ${intakeId} does not exist in this workspace.`);
-    if (row.kind !== "webhook") {
-      throw new AppError("conflict", `Intake ${intakeId} belongs to trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}; remove the trigger or disable the automation instead.`);
-    }
-    await s.intakes.delete([intakeId]);
-    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "intake.delete", target: intakeId });
-  });
+  await deps.store.tx((s) => deleteWebhookIntakeTx(s, actor, ws.organizationId, workspaceId, intakeId));
+}
+
+/** The writes of a delete inside the caller's transaction. */
+export async function deleteWebhookIntakeTx(s: Store, actor: Actor, organizationId: string, workspaceId: string, intakeId: string): Promise<void> {
+  const row = await s.intakes.get(workspaceId, intakeId);
+  if (!row) throw new AppError("not_found", `Intake ${intakeId} does not exist in this workspace.`);
+  if (row.kind !== "webhook") {
+    throw new AppError("conflict", `Intake ${intakeId} belongs to trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}; remove the trigger or disable the automation instead.`);
+  }
+  await s.intakes.delete([intakeId]);
+  await recordAudit(s, { organizationId, workspaceId, actor: actor.label, action: "intake.delete", target: intakeId });
 }

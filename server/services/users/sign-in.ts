@@ -22,7 +22,7 @@ export async function signInWithPassword(deps: AppDeps, input: { email: string; 
   const addressSubject = input.clientAddress ? `ip:${input.clientAddress}` : undefined;
   const at = deps.now().getTime();
   // Count first, compare after: every subject is counted even when another one is already over.
-  const counts = await Promise.all([emailSubject, ...(addressSubject ? [addressSubject] : [])].map((s) => deps.store.users.countSignInAttempt(s, at, SIGN_IN_WINDOW_MS)));
+  const counts = await deps.store.users.countSignInAttempts([emailSubject, ...(addressSubject ? [addressSubject] : [])], at, SIGN_IN_WINDOW_MS);
   if (counts.some((n) => n > SIGN_IN_MAX_ATTEMPTS)) return { ok: false, reason: "rate_limited" };
   const user = await deps.store.users.findByEmail(email);
   const member = user ? await deps.store.users.membership(user.id) : undefined;

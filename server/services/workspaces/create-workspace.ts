@@ -12,7 +12,7 @@ export async function createWorkspaceRow(s: Store, organizationId: string, name:
   const ws = { id: newId("ws"), organizationId, name, createdAt: now, updatedAt: now };
   await s.tx(async (x) => {
     await x.workspaces.insert(ws);
-    await x.lines.insert({ id: newId("lin"), workspaceId: ws.id, name: "default", steps: [], createdAt: now, updatedAt: now });
+    await x.lines.insert({ id: newId("lin"), workspaceId: ws.id, name: "default", key: "default", source: null, steps: [], createdAt: now, updatedAt: now });
   });
   return ws;
 }

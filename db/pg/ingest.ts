@@ -1,0 +1,274 @@
+/**
+ * Webhook ingest on PostgreSQL (scale-out mode), grouped per event-loop tick:
+ *
+ * - Intake lookups: the tokens asked for in one tick are looked up with one query (`token = any(…)`).
+ *   The query is sent after every request of the tick arrived, so a disable committed before a
+ *   request arrived is always seen (nothing is cached across ticks).
+ * - Deliveries: the deliveries of one tick share one transaction with one multi-row statement per
+ *   table (db/pg/engine.ts insertRuns) and one outbox row per run; each caller resolves after COMMIT
+ *   (202 only for committed work). A few batches may be in flight at once (each holds a connection).
+ * - Intake counters (`event_count`, `last_event_at`: statistics for the intakes page) are updated in
+ *   the batch's transaction, but only on rows no other in-flight batch holds (`FOR UPDATE SKIP
+ *   LOCKED`): every delivery of one intake used to wait for the previous batch's commit (its fsync)
+ *   on that one row, in every ingress process. Counts of a skipped row are carried into this
+ *   process's next batch (or a short follow-up update), so they add up; a crash can lose the carried
+ *   counts of the last batches, never a delivery.
+ */
+import pg from "pg";
+import type { IngestItem, IngestResult, IntakeHead } from "../engine";
+import { sortableId } from "../sortable-id";
+import type { NewRun } from "../stores/runs";
+
+type Q = Pick<pg.PoolClient, "query">;
+
+export async function inTx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await c.query("BEGIN");
+    const out = await fn(c);
+    await c.query("COMMIT");
+    return out;
+  } catch (e) {
+    // An error the server sent (a DatabaseError) leaves a usable connection: roll back. Any other
+    // (a read timeout, a dropped connection) means the server may not be listening: a ROLLBACK would
+    // queue behind the stuck query and wait as long again, so the connection is dropped instead
+    // (which ends its transaction on the server).
+    if (e instanceof pg.DatabaseError) await c.query("ROLLBACK").catch((r: Error) => (broken = r));
+    else broken = e as Error;
+    throw e;
+  } finally {
+    c.release(broken);
+  }
+}
+
+const HEAD_SQL = `select i.token, i.id, i.workspace_id as "workspaceId", i.kind, i.automation_id as "automationId", i.node_id as "nodeId", i.connection_id as "connectionId",
+   i.line_id as "lineId", i.status, i.updated_at as "updatedAt", i.config, i.secret_enc as "secretEnc", i.name,
+   a.version as "automationVersion", a.enabled as "automationEnabled", a.updated_at as "automationUpdatedAt", c.updated_at as "connectionUpdatedAt"
+ from intakes i left join automations a on a.id = i.automation_id left join connections c on c.id = i.connection_id where i.token = any($1::text[])`;
+
+/** `intakeHead(token)` with the lookups of one tick grouped into one query. */
+export function intakeHeads(pool: pg.Pool): (token: string) => Promise<IntakeHead | undefined> {
+  let waiting = new Map<string, Array<{ resolve(h: IntakeHead | undefined): void; reject(e: unknown): void }>>();
+  const flush = async () => {
+    const batch = waiting;
+    waiting = new Map();
+    try {
+      const r = await pool.query<IntakeHead & { token: string }>(HEAD_SQL, [[...batch.keys()]]);
+      const byToken = new Map(r.rows.map(({ token, ...head }) => [token, head as IntakeHead]));
+      for (const [token, ws] of batch) for (const w of ws) w.resolve(byToken.get(token));
+    } catch (e) {
+      for (const ws of batch.values()) for (const w of ws) w.reject(e);
+    }
+  };
+  return (token) =>
+    new Promise((resolve, reject) => {
+      if (!waiting.size) setImmediate(() => void flush());
+      const list = waiting.get(token);
+      if (list) list.push({ resolve, reject });
+      else waiting.set(token, [{ resolve, reject }]);
+    });
+}
+
+/**
+ * One statement (so one round trip, atomic without BEGIN/COMMIT) for a whole batch: the events
+ * (duplicates dropped by the dedupe index), the runs of the events that were new (or that exist
+ * already, for runs created from a stored event), their first step jobs and outbox rows, and the
+ * intake counters on rows no other transaction holds. Rows travel as one JSON array per table
+ * (json_to_recordset): no array literal to escape, one JSON.stringify per batch. Named, so each
+ * connection parses and plans it once.
+ */
+const INGEST_SQL = `with ev as (
+  insert into events (id, workspace_id, intake_id, automation_id, node_id, dedupe_scope, dedupe_key, type, envelope, source, received_at)
+  select id, ws, intake, a, node, scope, key, type, envelope, source, at
+  from json_to_recordset($1::json) as t(id text, ws text, intake text, a text, node text, scope text, key text, type text, envelope json, source text, at text)
+  on conflict do nothing returning id
+), r as (
+  select * from json_to_recordset($2::json)
+    as t(id text, ws text, a text, v bigint, st text, tn text, ev text, fresh boolean, tk text, ts bigint, ro text, fu text, ca text, fa text)
+  where not t.fresh or t.ev in (select id from ev)
+), ru as (
+  insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, task_id, task_step, retry_of, error, followup_at, created_at, started_at, finished_at, updated_at)
+  select id, ws, a, v, st, tn, ev, tk, ts, ro, null, fu, ca, fa, fa, ca from r returning id
+), jo as (
+  insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, attempts, created_at)
+  select j.id, 'step', j.run, j.id, j.a, j.p, 'queued', j.at, 0, j.at from json_to_recordset($3::json) as j(id text, run text, a text, p json, at bigint)
+  where j.run in (select id from r)
+), ob as (
+  insert into outbox (run_id, available_at, created_at)
+  select o.run, o.at, o.at from json_to_recordset($4::json) as o(run text, at bigint) where o.run in (select id from r)
+  on conflict do nothing
+), ic as (
+  update intakes i set last_event_at = greatest(coalesce(i.last_event_at, ''), t.at), event_count = i.event_count + t.n
+  from json_to_recordset($5::json) as t(id text, n bigint, at text)
+  where i.id = t.id and i.id in (select id from intakes where id in (select x.id from json_to_recordset($5::json) as x(id text)) for update skip locked)
+  returning i.id
+)
+select 'r' as k, id from ru union all select 'i' as k, id from ic`;
+
+/**
+ * Commits a batch of new runs (with their events, first jobs and outbox rows) and intake counts;
+ * returns the created runs by candidate index and the intakes whose counts were applied.
+ */
+export async function ingestRows(q: Q, runs: NewRun[], counts: Counts): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string> }> {
+  const evIds = runs.map((r) => r.eventId ?? sortableId("evt"));
+  const cands = runs.map((r) => ({ runId: sortableId("run"), finished: r.firstNodes.length === 0 }));
+  const events: unknown[] = [];
+  const rows: unknown[] = [];
+  const jobs: unknown[] = [];
+  const outbox: unknown[] = [];
+  runs.forEach((r, i) => {
+    const fresh = !r.eventId;
+    const iso = r.at.toISOString();
+    const { runId, finished } = cands[i]!;
+    if (fresh) {
+      events.push({
+        id: evIds[i], ws: r.workspaceId, intake: r.intakeId ?? null, a: r.automationId, node: r.triggerNodeId,
+        scope: r.dedupeKey ? (r.dedupeScope ?? `automation:${r.automationId}`) : null, key: r.dedupeKey ?? null, type: r.envelope.type, envelope: r.envelope, source: r.source, at: iso,
+      });
+    }
+    rows.push({
+      id: runId, ws: r.workspaceId, a: r.automationId, v: r.version, st: finished ? "succeeded" : "queued", tn: r.triggerNodeId, ev: evIds[i], fresh,
+      tk: r.taskId ?? null, ts: r.taskStep ?? null, ro: r.retryOf ?? null, fu: finished && r.taskId ? iso : null, ca: iso, fa: finished ? iso : null,
+    });
+    const atMs = r.at.getTime();
+    for (const nodeId of r.firstNodes) jobs.push({ id: sortableId("stp"), run: runId, a: r.automationId, p: { nodeId, parentStepId: null }, at: atMs });
+    if (!finished) outbox.push({ run: runId, at: atMs });
+  });
+  const res = await q.query<{ k: string; id: string }>({
+    name: "conveyor_ingest",
+    text: INGEST_SQL,
+    values: [
+      JSON.stringify(events), JSON.stringify(rows), JSON.stringify(jobs), JSON.stringify(outbox),
+      JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
+    ],
+  });
+  const made = new Set<string>();
+  const applied = new Set<string>();
+  for (const row of res.rows) (row.k === "r" ? made : applied).add(row.id);
+  return { created: cands.map((c) => (made.has(c.runId) ? c : null)), applied };
+}
+
+type Counts = Map<string, { n: number; at: string }>;
+
+function addCount(m: Counts, id: string, n: number, at: string) {
+  const cur = m.get(id);
+  m.set(id, { n: (cur?.n ?? 0) + n, at: cur && cur.at > at ? cur.at : at });
+}
+
+/** Adds the counts to the intakes no other transaction holds; returns the ids it updated. */
+async function bumpIntakes(q: Pick<pg.PoolClient, "query">, counts: Counts): Promise<Set<string>> {
+  const r = await q.query<{ id: string }>(
+    `update intakes i set last_event_at = greatest(coalesce(i.last_event_at, ''), t.at), event_count = i.event_count + t.n
+     from unnest($1::text[], $2::bigint[], $3::text[]) as t(id, n, at)
+     where i.id = t.id and i.id in (select id from intakes where id = any($1::text[]) for update skip locked)
+     returning i.id`,
+    [[...counts.keys()], [...counts.values()].map((v) => v.n), [...counts.values()].map((v) => v.at)],
+  );
+  return new Set(r.rows.map((x) => x.id));
+}
+
+interface Pending {
+  item: IngestItem;
+  resolve(r: IngestResult): void;
+  reject(e: unknown): void;
+}
+
+export interface IngestOptions {
+  /** Most ingest batches in flight at once (each holds one connection while it commits). */
+  maxInFlight?: number;
+  maxBatch?: number;
+}
+
+export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: IngestItem) => Promise<IngestResult> {
+  const maxInFlight = opts.maxInFlight ?? 2;
+  const maxBatch = opts.maxBatch ?? 1000;
+  const pending: Pending[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+  // Intake counts not applied yet (their row was held by another batch).
+  let carry: Counts = new Map();
+  let carryTimer: NodeJS.Timeout | undefined;
+
+  const flush = () => {
+    scheduled = false;
+    while (pending.length && inFlight < maxInFlight) {
+      const batch = pending.splice(0, maxBatch);
+      inFlight++;
+      void runBatch(batch).finally(() => {
+        inFlight--;
+        if (pending.length) schedule();
+      });
+    }
+  };
+  const schedule = () => {
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+  const takeCarry = (into: Counts) => {
+    for (const [id, v] of carry) addCount(into, id, v.n, v.at);
+    carry = new Map();
+  };
+  // Counts still carried after a batch are applied by a follow-up update shortly after (or by the next
+  // batch, whichever comes first); a second later when the database did not answer.
+  const keepCarry = (counts: Counts, applied: Set<string>, delayMs = 50) => {
+    for (const [id, v] of counts) if (!applied.has(id)) addCount(carry, id, v.n, v.at);
+    if (carry.size && !carryTimer) {
+      carryTimer = setTimeout(() => {
+        carryTimer = undefined;
+        if (!carry.size) return;
+        const counts: Counts = new Map();
+        takeCarry(counts);
+        bumpIntakes(pool, counts).then(
+          (applied) => keepCarry(counts, applied),
+          () => keepCarry(counts, new Set(), 1000),
+        );
+      }, delayMs);
+      carryTimer.unref();
+    }
+  };
+
+  const runBatch = async (batch: Pending[]) => {
+    const runs = batch.flatMap((p) => p.item.runs);
+    const counts: Counts = new Map();
+    for (const p of batch) {
+      if (!p.item.intakeId || !p.item.runs.length) continue;
+      addCount(counts, p.item.intakeId, 1, p.item.runs[p.item.runs.length - 1]!.at.toISOString());
+    }
+    const own = new Map(counts);
+    takeCarry(counts);
+    try {
+      const { created, applied } = runs.length ? await ingestRows(pool, runs, counts) : { created: [], applied: new Set<string>() };
+      keepCarry(counts, applied);
+      let k = 0;
+      for (const p of batch) {
+        const out: IngestResult = { runIds: [], duplicates: 0, finished: 0 };
+        for (let i = 0; i < p.item.runs.length; i++) {
+          const c = created[k++];
+          if (!c) out.duplicates++;
+          else {
+            out.runIds.push(c.runId);
+            if (c.finished) out.finished++;
+          }
+        }
+        p.resolve(out);
+      }
+    } catch (e) {
+      // This batch's deliveries were not stored: only the counts carried in from earlier batches stay due.
+      for (const [id, v] of counts) {
+        const mine = own.get(id);
+        const n = v.n - (mine?.n ?? 0);
+        if (n > 0) addCount(carry, id, n, v.at);
+      }
+      for (const p of batch) p.reject(e);
+    }
+  };
+
+  return (item) =>
+    new Promise<IngestResult>((resolve, reject) => {
+      pending.push({ item, resolve, reject });
+      schedule();
+    });
+}

@@ -1,0 +1,140 @@
+/** Offline validation of spec files: each problem class, reported on the line (and column) it concerns. */
+import Ajv2020 from "ajv/dist/2020";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { validateDocument } from "../services/automations/validate-automation";
+import { buildFilesJsonSchema } from "./json-schema";
+import { validateFiles } from "./validate-files";
+
+const GOOD = `kind: automation
+key: disk
+name: Silence disk alerts
+graph:
+  nodes:
+    - id: t
+      name: hook
+      key: core.webhook
+      config:
+        authentication: bearer
+        secret: { secret: disk-hook }
+    - id: s
+      name: silence
+      key: metrics.createSilence
+      connection: prod prometheus
+      config:
+        matchers:
+          - name: alertname
+            value: "{{ $trigger.data.body.alert }}"
+        duration: 1h
+        createdBy: conveyor
+        comment: auto
+    - id: q
+      name: check
+      key: metrics.getSilence
+      connection: prod prometheus
+      config:
+        silence: "{{ $steps.silence.data.silenceID }}"
+  edges:
+    - { from: t, to: s }
+    - { from: s, to: q }
+`;
+const LINE = `kind: line\nkey: follow-up\nname: Follow-up\nsteps:\n  - name: Silence\n    automation: disk\n`;
+const INTAKE = `kind: intake\nkey: inbox\nname: Inbox\nline: follow-up\nsecret: { secret: inbox }\n`;
+
+/** 1-based line of the first line containing `needle` (after `from`, when given). */
+function lineOf(text: string, needle: string, from?: string): number {
+  const lines = text.split("\n");
+  const start = from ? lines.findIndex((l) => l.includes(from)) : 0;
+  const i = lines.findIndex((l, j) => j >= start && l.includes(needle));
+  if (i < 0) throw new Error(`"${needle}" not in the text`);
+  return i + 1;
+}
+
+function check(text: string, others: Array<{ file: string; text: string }> = [{ file: "lines/follow-up.yaml", text: LINE }]) {
+  return validateFiles([{ file: "automations/disk.yaml", text }, ...others]).problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`);
+}
+
+const cases: Array<{ name: string; edit: (t: string) => string; at: (t: string) => number; message: RegExp }> = [
+  { name: "YAML syntax", edit: (t) => t.replace("        duration: 1h", "       duration: 1h"), at: (t) => lineOf(t, "duration: 1h"), message: /YAML: / },
+  { name: "unknown field", edit: (t) => t.replace("name: Silence disk alerts", "name: Silence disk alerts\ncolour: red"), at: (t) => lineOf(t, "colour"), message: /Unknown field "colour"/ },
+  { name: "unknown component key", edit: (t) => t.replace("key: metrics.getSilence", "key: metrics.getSilense"), at: (t) => lineOf(t, "metrics.getSilense"), message: /Unknown trigger or component "metrics.getSilense"/ },
+  { name: "invalid input", edit: (t) => t.replace("authentication: bearer", "authentication: basic"), at: (t) => lineOf(t, "authentication: basic"), message: /Invalid option/ },
+  { name: "missing input (named)", edit: (t) => t.replace("        createdBy: conveyor\n", ""), at: (t) => lineOf(t, "matchers:"), message: /^createdBy: / },
+  { name: "unknown input", edit: (t) => t.replace("duration: 1h", "duraton: 1h"), at: (t) => lineOf(t, "duraton"), message: /Unknown input "duraton" for metrics.createSilence/ },
+  { name: "expression syntax", edit: (t) => t.replace("{{ $trigger.data.body.alert }}", "{{ $trigger.data.body.alert + }}"), at: (t) => lineOf(t, "alert + }}"), message: /Expression: syntax error/ },
+  { name: "edge to an unknown node", edit: (t) => t.replace("{ from: s, to: q }", "{ from: s, to: z }"), at: (t) => lineOf(t, "to: z"), message: /Edge refers to unknown node "z"/ },
+  { name: "cycle", edit: (t) => t.replace("    - { from: s, to: q }", "    - { from: s, to: q }\n    - { from: q, to: s }"), at: (t) => lineOf(t, "id: s"), message: /part of a cycle/ },
+  { name: "duplicate node name", edit: (t) => t.replace("name: check", "name: silence"), at: (t) => lineOf(t, "name: silence", "id: q"), message: /Another node is already named "silence"/ },
+  { name: "no path from a trigger", edit: (t) => t.replace("    - { from: s, to: q }\n", ""), at: (t) => lineOf(t, "id: q"), message: /"check" has no path from a trigger/ },
+  { name: "missing connection", edit: (t) => t.replace("      connection: prod prometheus\n      config:\n        silence", "      config:\n        silence"), at: (t) => lineOf(t, "id: q"), message: /^connection: Choose a .* connection/ },
+  { name: "secret value in the file", edit: (t) => t.replace("secret: { secret: disk-hook }", "secret: hunter2-is-long-enough"), at: (t) => lineOf(t, "hunter2"), message: /A secret value must not be in a file: write \{ secret: disk-hook \} and give the value in CONVEYOR_SECRET_DISK_HOOK/ },
+  { name: "error handler not among the files", edit: (t) => t.replace("name: Silence disk alerts", "name: Silence disk alerts\nerrorHandler: on-failure"), at: (t) => lineOf(t, "errorHandler"), message: /No automation file has the key "on-failure"/ },
+  { name: "bad key", edit: (t) => t.replace("key: disk", "key: Disk Alerts"), at: (t) => lineOf(t, "key: Disk Alerts"), message: /lowercase letters/ },
+];
+
+describe("conveyor validate (offline)", () => {
+  it("accepts a valid set of files and returns the bundle", () => {
+    const r = validateFiles([{ file: "automations/disk.yaml", text: GOOD }, { file: "lines/follow-up.yaml", text: LINE }, { file: "intakes/inbox.yaml", text: INTAKE }]);
+    expect(r.problems).toEqual([]);
+    expect(r.bundle.apps[0]!.graph.nodes[0]!.config).toEqual({ authentication: "bearer", secret: { secret: "disk-hook" } });
+    expect(r.bundle.lines[0]!.steps).toEqual([{ name: "Silence", automation: "disk" }]);
+  });
+
+  for (const c of cases) {
+    it(`reports ${c.name} on its line`, () => {
+      const text = c.edit(GOOD);
+      expect(text).not.toBe(GOOD);
+      const found = check(text);
+      const hit = found.find((p) => p.startsWith(`automations/disk.yaml:${c.at(text)}:`) && c.message.test(p.replace(/^\S+ /, "")));
+      expect(hit, `expected ${c.message} at line ${c.at(text)}, got:\n${found.join("\n")}`).toBeDefined();
+    });
+  }
+
+  // `$steps` reference checks belong to the shared validator (being added to validate-automation.ts); once it
+  // reports them, the as-code layer must place them on the line of the expression.
+  const stepsChecked = validateDocument(
+    { name: "x", graph: { nodes: [{ id: "t", name: "t", key: "core.manual", config: {} }, { id: "a", name: "a", key: "core.filter", config: { condition: "{{ $steps.nope.data }}" } }], edges: [{ from: "t", to: "a" }] } },
+    {},
+  ).some((p) => /nope/.test(p.message));
+  it.skipIf(!stepsChecked)("reports a $steps reference to an unknown node on its line", () => {
+    const text = GOOD.replace("$steps.silence.data", "$steps.silense.data");
+    expect(check(text).some((p) => p.startsWith(`automations/disk.yaml:${lineOf(text, "$steps.silense")}:`) && /silense/.test(p))).toBe(true);
+  });
+
+  it("checks references between files and duplicate keys", () => {
+    const problems = validateFiles([
+      { file: "automations/disk.yaml", text: GOOD },
+      { file: "automations/copy.yaml", text: GOOD },
+      { file: "lines/follow-up.yaml", text: LINE.replace("automation: disk", "automation: disc") },
+      { file: "intakes/inbox.yaml", text: INTAKE.replace("line: follow-up", "line: followup") },
+      { file: "other.yaml", text: "kind: dashboard\n" },
+    ]).problems.map((p) => `${p.file}:${p.line} ${p.message}`);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'automations/copy.yaml:2 Another automation file (automations/disk.yaml) has the key "disk"',
+        'lines/follow-up.yaml:6 No automation file has the key "disc"',
+        'intakes/inbox.yaml:4 No line file has the key "followup"',
+        'other.yaml:1 kind must be automation, line or intake (found "dashboard")',
+      ]),
+    );
+  });
+
+  it("ships a JSON Schema that editors can use: files pass, a secret value or an unknown component does not", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    const validate = ajv.compile(buildFilesJsonSchema());
+    for (const text of [GOOD, LINE, INTAKE]) expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(parse(GOOD.replace("secret: { secret: disk-hook }", "secret: plain-secret-value")))).toBe(false);
+    expect(validate(parse(GOOD.replace("key: metrics.getSilence", "key: metrics.nope")))).toBe(false);
+    expect(validate(parse(GOOD.replace("duration: 1h", "duration: 5")))).toBe(false);
+  });
+});
+
+describe("docs/automations-as-code.md", () => {
+  it("its worked example (automation, line, intake) is valid", async () => {
+    const { readFileSync } = await import("node:fs");
+    const md = readFileSync(new URL("../../docs/automations-as-code.md", import.meta.url), "utf8");
+    const blocks = [...md.matchAll(/```yaml\n(\$schema: [\s\S]*?)```/g)].map((m, i) => ({ file: `example-${i}.yaml`, text: m[1]! }));
+    expect(blocks.map((b) => parse(b.text).kind)).toEqual(["automation", "line", "intake"]);
+    expect(validateFiles(blocks).problems).toEqual([]);
+  });
+});
