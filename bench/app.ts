@@ -49,10 +49,12 @@ export interface StartedApp {
 }
 
 export async function startApp(name: string, extraEnv: Record<string, string> = {}): Promise<StartedApp> {
-  const distDir = process.env.NEXT_DIST_DIR ?? ".next";
-  if (!hasBuild()) throw new Error(`no build in ${distDir}: run \`npm run build\` first`);
+  // extraEnv.NEXT_DIST_DIR picks another build (the editor bench measures the previous one beside this one).
+  const distDir = extraEnv.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? ".next";
+  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`no build in ${distDir}: run \`npm run build\` first`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `conveyor-${name}-bench-`));
-  const port = await freePort();
+  // BENCH_PORT pins the port (a shared machine hands each engineer a range); a free one otherwise.
+  const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, CONVEYOR_DATA_DIR: dataDir, LOG_LEVEL: "silent", ...extraEnv };
   const cli = (args: string[]) => execFileSync(process.execPath, ["--import", "tsx", "server/cli/main.ts", ...args], { cwd: root, env, encoding: "utf8" }).trim();

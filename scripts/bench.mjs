@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { scaleOutMarkdown } from "../bench/scale-out/report.mjs";
+import { editorSection, historySection, pruneSection } from "./bench-history.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
@@ -34,7 +35,14 @@ const idle = run("bench/idle.ts", {}, ["--expose-gc"]);
 const expressions = run("bench/expressions.ts");
 // The editor bench needs the production build (npm run build); it is skipped, and said so, without one.
 const distDir = process.env.NEXT_DIST_DIR ?? ".next";
-const editor = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/editor.ts", { NEXT_DIST_DIR: distDir }) : null;
+const editor = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/editor.ts", { NEXT_DIST_DIR: distDir }, [], 900_000) : null;
+// History at scale (10k, 100k, 1M stored runs; BENCH_HISTORY_SCALES to change) and pruning, on both backends.
+const scales = process.env.BENCH_HISTORY_SCALES ?? "10000,100000,1000000";
+const history = {
+  sqlite: run("bench/history.ts", { BENCH_BACKEND: "sqlite", BENCH_SCALES: scales }, [], 1_800_000),
+  postgres: run("bench/history.ts", { BENCH_BACKEND: "postgres", BENCH_SCALES: scales }, [], 2_400_000),
+};
+const prune = { sqlite: run("bench/prune.ts", { BENCH_BACKEND: "sqlite" }, [], 900_000), postgres: run("bench/prune.ts", { BENCH_BACKEND: "postgres" }, [], 900_000) };
 const poison = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/poison.ts", { NEXT_DIST_DIR: distDir }) : null;
 // Both modes side by side: the embedded mode before/after the storage seam, and scale-out mode on PostgreSQL + Redis.
 const scaleOut = run("bench/scale-out.ts", {}, [], 1_200_000);
@@ -84,16 +92,21 @@ lives in SQLite only. RSS is mostly heap that V8 keeps reserved after the bursts
 ${runner.memory.heapTotalMB} MB) plus the TypeScript loader (the bench, like \`npm start\`, runs the sources through tsx).
 The split variant measures the web process while a separate worker process does the runs.
 
-## Editor: a ${editor?.nodes ?? 200}-node automation in Chromium (bench/editor.ts)
+## Editor: 200- and 1,000-node automations in Chromium (bench/editor.ts)
 
-${editor ? `| measure | value |
-|---|---|
-| open, cold (navigation → all nodes rendered) | **${editor.openColdMs} ms** |
-| open, warm (mean of 3 reloads) | **${editor.openWarmMs} ms** |
-| pan | ${editor.pan.fps} fps, p50 frame ${editor.pan.p50FrameMs} ms, p95 ${editor.pan.p95FrameMs} ms, ${editor.pan.longFrames} frames > 50 ms |
-| drag a node | ${editor.drag.fps} fps, p50 frame ${editor.drag.p50FrameMs} ms, p95 ${editor.drag.p95FrameMs} ms, ${editor.drag.longFrames} frames > 50 ms |
+${editorSection(editor)}
 
-Target: opens in under 1 s; pans and drags smoothly. Method: docs/editor-bench.md.` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
+## Run history at scale: 10k, 100k and 1M stored runs (bench/history.ts)
+
+${historySection(history)}
+
+## Pruning holds the database flat (bench/prune.ts)
+
+Waves of ${prune.sqlite?.waveRuns ?? "?"} runs (each six hours of traffic), each followed by the runner's prune (server/runner/maintenance.ts
+pruneHistory) pass after pass until nothing is left to do; sizes read after each wave (PostgreSQL: after a plain VACUUM, what
+autovacuum does in the background; SQLite reuses the freed pages, so the file stops growing).
+
+${pruneSection(prune)}
 
 ## Expressions: main-thread fast path vs worker pool (bench/expressions.ts)
 

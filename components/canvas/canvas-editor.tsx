@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useRouter } from "next/navigation";
+import { useShallow } from "zustand/react/shallow";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
@@ -60,6 +61,17 @@ export function CanvasEditor({ workspaceId, automationId }: { workspaceId: strin
   );
 }
 
+/** The selected node when exactly one unit node is selected: its id, type and data (stable across drag frames). */
+function selectedUnit(nodes: FlowNode[]): { id: string | null; type: string | null; data: FlowNodeData | null } {
+  let one: FlowNode | null = null;
+  for (const n of nodes) {
+    if (!n.selected) continue;
+    if (one) return { id: null, type: null, data: null };
+    one = n;
+  }
+  return one && isUnitNode(one) ? { id: one.id, type: one.type ?? null, data: one.data as FlowNodeData } : { id: null, type: null, data: null };
+}
+
 function EditorSkeleton() {
   return <div className="flex h-screen items-center justify-center text-sm text-muted">Loading editor…</div>;
 }
@@ -71,7 +83,11 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const { integrations, kindOf } = useCatalog();
   const flow = useReactFlow();
   const store = useCanvasStore;
-  const nodes = useCanvasStore((s) => s.nodes);
+  // Not the node list itself: that changes on every drag frame and every measurement, and this
+  // component renders the whole editor. Only what it shows is selected (docs/editor-bench.md).
+  const selectedParts = useCanvasStore(useShallow((s) => selectedUnit(s.nodes)));
+  const empty = useCanvasStore((s) => s.nodes.length === 0);
+  const manualTriggerId = useCanvasStore((s) => s.nodes.find((n) => isUnitNode(n) && (n.data as FlowNodeData).key === "core.manual")?.id ?? null);
   const graphDirty = useCanvasStore((s) => s.dirty);
   const problems = useCanvasStore((s) => s.problems);
 
@@ -190,10 +206,11 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       [readOnly, canRun, runFrom, copy, paste, view, store],
     ),
   );
-  const selected = useMemo(() => {
-    const sel = nodes.filter((n) => n.selected);
-    return sel.length === 1 && isUnitNode(sel[0]) ? (sel[0] as FlowNode & { data: FlowNodeData }) : null;
-  }, [nodes]);
+  const { id: selId, type: selType, data: selData } = selectedParts;
+  const selected = useMemo(
+    () => (selId && selData ? ({ id: selId, type: selType, data: selData, position: { x: 0, y: 0 } } as FlowNode & { data: FlowNodeData }) : null),
+    [selId, selType, selData],
+  );
 
   // Opening the panel narrows the canvas: keep the selected node in view.
   const selectedId = selected?.id;
@@ -242,7 +259,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const [testEvent, setTestEvent] = useState<SampleData | undefined>();
   const sample = testEvent ?? lastRun;
   const start = useMutation(trpc.runs.start.mutationOptions());
-  const manualTrigger = nodes.find((n) => isUnitNode(n) && (n.data as FlowNodeData).key === "core.manual");
+
   const runNow = async (args: { nodeId?: string; eventId?: string; payload?: unknown }) => {
     if (dirty) return toast.error("Save first: runs use the saved version.");
     try {
@@ -303,7 +320,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         saving={save.isPending}
         version={a.version}
         problems={problems.length}
-        canRun={!!manualTrigger}
+        canRun={!!manualTriggerId}
         onRun={() => (dirty ? toast.error("Save first: runs use the saved version.") : setRunOpen(true))}
         onSave={() => doSave()}
         onTidy={handlers.tidy}
@@ -320,7 +337,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         <div ref={setCanvasEl} className="relative min-w-0 flex-1" data-testid="canvas">
           <CanvasFlow onAddUnit={addUnit} readOnly={readOnly} onNodeMenu={menus.openForNodes} onPaneMenu={menus.openForPane} onUserMove={view.onUserMove} onFitted={view.onFitted} />
           {menus.element}
-          {nodes.length === 0 && (
+          {empty && (
             <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-4">
               <div className="rounded-lg border border-dashed border-zinc-300 bg-surface/80 px-6 py-5 text-center">
                 <p className="font-medium">Start with a trigger</p>
@@ -357,7 +374,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       </div>
       <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
       <ConnectDialog nodeId={connectFrom} onClose={() => setConnectFrom(null)} />
-      <RunDialog open={runOpen} busy={start.isPending} onClose={() => setRunOpen(false)} onStart={(payload) => runNow({ nodeId: manualTrigger?.id, payload })} />
+      <RunDialog open={runOpen} busy={start.isPending} onClose={() => setRunOpen(false)} onStart={(payload) => runNow({ nodeId: manualTriggerId ?? undefined, payload })} />
       <VersionsDrawer
         open={historyOpen}
         onClose={() => setHistoryOpen(false)}

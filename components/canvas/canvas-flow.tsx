@@ -1,17 +1,19 @@
 "use client";
 /** <ReactFlow> wiring only: store-driven nodes/edges, drop from the palette, connect rules, menus, minimap and controls. */
-import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, useReactFlow, type Connection, type DefaultEdgeOptions, type Edge, type Viewport } from "@xyflow/react";
+import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, useReactFlow, useStore, type Connection, type DefaultEdgeOptions, type Edge, type Viewport } from "@xyflow/react";
 import { useCallback, useMemo, type DragEvent, type MouseEvent as ReactMouseEvent } from "react";
 import { toast } from "sonner";
 import { useTheme } from "@/components/theme/theme";
 import { useCanvasStore } from "./canvas-store";
 import { useCatalog } from "./catalog-context";
+import { LOD_ZOOM } from "./graph-utils";
 import { nodeTypes } from "./node-types";
 import { DRAG_MIME } from "./palette/building-blocks";
 import type { FlowNodeData, PaletteUnit } from "./types";
 
 /** The fit used everywhere (initial, "1", the controls, after loading and while the view stays fitted). */
 export const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1 } as const;
+
 const EDGE_COLOR = { light: "#a1a1aa", dark: "#6b6b74" } as const;
 const edgeOptions = (theme: "light" | "dark"): DefaultEdgeOptions => ({
   type: "smoothstep",
@@ -44,6 +46,8 @@ export function CanvasFlow({ onAddUnit, readOnly, onNodeMenu, onPaneMenu, onUser
   const { screenToFlowPosition } = useReactFlow();
   const { byKey } = useCatalog();
   const { resolved: theme } = useTheme();
+  // A boolean: the flow re-renders when the zoom crosses the threshold, not on every pan or zoom frame.
+  const far = useStore((s) => s.transform[2] < LOD_ZOOM);
 
   // Names change rarely; a string keeps drag frames from rebuilding the edges below.
   const namesKey = useCanvasStore((s) => s.nodes.map((n) => `${n.id}\u0000${(n.data as FlowNodeData).name ?? ""}`).join("\u0001"));
@@ -123,7 +127,7 @@ export function CanvasFlow({ onAddUnit, readOnly, onNodeMenu, onPaneMenu, onUser
       fitView
       fitViewOptions={FIT_OPTIONS}
       minZoom={0.1}
-      className="bg-canvas"
+      className={far ? "bg-canvas canvas-far" : "bg-canvas"}
     >
       <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
       <Controls showInteractive={false} position="bottom-left" fitViewOptions={FIT_OPTIONS} onFitView={onFitted} />

@@ -5,7 +5,7 @@
  */
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { create } from "zustand";
-import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, unitNodeA11y, wouldCycle } from "./graph-utils";
+import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, unitNodeA11y, unitNodeFrame, wouldCycle } from "./graph-utils";
 import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, PinnedData, Problem } from "./types";
 import { isUnitNode } from "./types";
 
@@ -107,6 +107,24 @@ function clearProblemsFor(problems: Problem[], nodeId: string, keys?: string[]) 
   return problems.filter((p) => p.nodeId !== nodeId || (keys && !keys.some((k) => p.path === k || p.path.startsWith(k + ".") || p.path.startsWith(`config.${k}`))));
 }
 
+const problemIndex = new WeakMap<Problem[], Map<string, { count: number; onlyWarnings: boolean }>>();
+/** Problems per node, computed once per problems list (every node's badge reads it on every store update). */
+export function problemsByNode(problems: Problem[]): Map<string, { count: number; onlyWarnings: boolean }> {
+  let index = problemIndex.get(problems);
+  if (!index) {
+    index = new Map();
+    for (const p of problems) {
+      if (!p.nodeId) continue;
+      const e = index.get(p.nodeId) ?? { count: 0, onlyWarnings: true };
+      e.count++;
+      if (p.severity !== "warning") e.onlyWarnings = false;
+      index.set(p.nodeId, e);
+    }
+    problemIndex.set(problems, index);
+  }
+  return index;
+}
+
 export const useCanvasStore = create<CanvasState>()((set, get) => {
   /** Records the current graph for undo, then applies `next` and marks the editor dirty. */
   const commit = (next: Partial<Snapshot> & Partial<Pick<CanvasState, "problems">>) =>
@@ -201,6 +219,7 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         position,
         selected: true,
         ...unitNodeA11y(id),
+        ...unitNodeFrame(kind),
         data: { key, name: uniqueName(baseName, names()), config: config ?? {}, connectionId: connectionId ?? null },
       };
       const s = get();
@@ -346,7 +365,7 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         const name = uniqueName(d.name, taken);
         taken.push(name);
         if (name !== d.name) renames.push([d.name, name]);
-        return { id, type: n.type as "trigger" | "component", position, selected: true, ...unitNodeA11y(id), data: { ...d, name } };
+        return { id, type: n.type as "trigger" | "component", position, selected: true, ...unitNodeA11y(id), ...unitNodeFrame(n.type === "trigger" ? "trigger" : "component"), data: { ...d, name } };
       });
       // References between pasted nodes follow their new names.
       for (const n of fresh) {

@@ -1,4 +1,5 @@
 /** Pure helpers between the automation document and React Flow's nodes/edges. No React here. */
+import type { NodeHandle, Position } from "@xyflow/react";
 import type { CatalogUnit, FlowEdge, FlowNode, FlowNodeData, GraphDoc, NoteData } from "./types";
 import { isUnitNode } from "./types";
 
@@ -16,9 +17,7 @@ export function docToFlow(graph: GraphDoc, kindOf: (key: string) => "trigger" | 
     id: n.id,
     type: kindOf(n.key),
     position: n.position ?? { x: i * 280, y: 0 },
-    // Known sizes let React Flow fit the view and cull before the first measurement pass.
-    initialWidth: 240,
-    initialHeight: 82,
+    ...unitNodeFrame(kindOf(n.key)),
     ...unitNodeA11y(n.id),
     data: {
       key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null, ...(n.labels ? { labels: n.labels } : {}), ...(n.disabled ? { disabled: true } : {}),
@@ -150,7 +149,23 @@ export function summarize(config: Record<string, unknown>, max = 48, labels?: Re
 }
 
 export const NODE_W = 240;
-export const NODE_H = 82;
+export const NODE_H = 80;
+
+/**
+ * A unit node's size and handle boxes, known without measuring. React Flow neither observes nor measures a
+ * node that comes with both, so opening a 1,000-node automation skips a ResizeObserver pass over every node
+ * and its handles, and the node list update it caused (docs/editor-bench.md). unit-node.tsx draws both of
+ * its views at exactly NODE_W × NODE_H; the handles are React Flow's 12 px handles on the left and right
+ * edges inside the node's 1 px border, vertically centred (where its stylesheet puts them).
+ */
+export function unitNodeFrame(kind: "trigger" | "component"): { measured: { width: number; height: number }; handles: NodeHandle[] } {
+  const y = NODE_H / 2 - 6;
+  const source: NodeHandle = { id: null, type: "source", position: "right" as Position, x: NODE_W - 1 - 6, y, width: 12, height: 12 };
+  const target: NodeHandle = { id: null, type: "target", position: "left" as Position, x: 1 - 6, y, width: 12, height: 12 };
+  return { measured: { width: NODE_W, height: NODE_H }, handles: kind === "trigger" ? [source] : [target, source] };
+}
+/** Below this zoom, unit nodes are drawn as plain boxes (unit-node.tsx; `.canvas-far` in app/globals.css): their text would be under ~5 px. */
+export const LOD_ZOOM = 0.35;
 const GAP_X = 80;
 const GAP_Y = 36;
 

@@ -67,10 +67,17 @@ export const runs = sqliteTable(
     updatedAt: text().notNull(),
   },
   (t) => [
+    // Every list order is (created_at, id) newest first, so each listing index ends with both: a
+    // page, first or deep (keyset cursor), is one index range (docs/benchmarks.md, history at scale).
     index("runs_automation_idx").on(t.automationId, t.createdAt, t.id),
-    index("runs_workspace_created_idx").on(t.workspaceId, t.createdAt),
+    index("runs_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
     index("runs_task_idx").on(t.taskId).where(sql`task_id is not null`),
-    index("runs_status_automation_idx").on(t.status, t.automationId),
+    // Running runs per automation (claims), and an automation's runs in one status (filtered lists).
+    index("runs_status_automation_idx").on(t.status, t.automationId, t.createdAt, t.id),
+    // A workspace's runs in one status (the runs page's filter; a rare status would otherwise walk the whole history).
+    index("runs_workspace_status_idx").on(t.workspaceId, t.status, t.createdAt, t.id),
+    // Runs of an event (idempotent starts, replays; pruning deletes an event with its last run).
+    index("runs_event_idx").on(t.eventId),
     index("runs_followup_idx").on(t.followupAt).where(sql`followup_at is not null`),
     uniqueIndex("runs_retry_of_idx").on(t.retryOf).where(sql`retry_of is not null`),
   ],

@@ -5,7 +5,7 @@
  * ingest batches have engine-specific implementations (db/sqlite/engine.ts, db/pg/engine.ts) that
  * write exactly the same rows.
  */
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, lt, lte, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, notExists, or, sql, type SQL } from "drizzle-orm";
 import { sortableId } from "../sortable-id";
 import { first, type Ctx } from "../store-kit";
 import type { EventRow, JobRow, RunRecord, RunStepRow } from "../types";
@@ -62,6 +62,8 @@ export interface FinishedRun {
 }
 
 const ACTIVE: RunStatus[] = ["queued", "running", "waiting"];
+/** Runs deleted per statement (and transaction) when pruning. */
+const PRUNE_CHUNK = 200;
 
 export const runsStore = {
   // Retries with the current version and test runs: db/stores/derived-runs.ts.
@@ -143,12 +145,17 @@ export const runsStore = {
     opts: { limit: number; before?: { createdAt: string; id: string } | null },
   ): Promise<RunRecord[]> {
     const { runs } = c.t;
-    const conds: SQL[] = [eq(runs.workspaceId, workspaceId)];
+    // With an automation, its index (or the status one) must drive the query: written as an expression,
+    // the workspace check (an automation lives in one workspace) cannot pull SQLite's planner, which has
+    // no statistics, onto the workspace index, where it would filter 1 row in N (docs/engine.md).
+    const conds: SQL[] = [f.automationId ? sql`(${runs.workspaceId} || '') = ${workspaceId}` : eq(runs.workspaceId, workspaceId)];
     if (f.automationId) conds.push(eq(runs.automationId, f.automationId));
     if (f.status) conds.push(eq(runs.status, f.status));
     if (f.taskId) conds.push(eq(runs.taskId, f.taskId));
     const b = opts.before;
-    if (b) conds.push(or(lt(runs.createdAt, b.createdAt), and(eq(runs.createdAt, b.createdAt), lt(runs.id, b.id)))!);
+    // A row-value comparison (SQL standard; SQLite ≥ 3.15, PostgreSQL) is a range on the index's
+    // (created_at, id) tail on both engines; the equivalent OR form made SQLite walk every newer row.
+    if (b) conds.push(sql`(${runs.createdAt}, ${runs.id}) < (${b.createdAt}, ${b.id})`);
     return c.h.select().from(runs).where(and(...conds)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(opts.limit);
   },
 
@@ -279,37 +286,89 @@ export const runsStore = {
   },
 
   /**
-   * History pruning: finished runs older than `cutoffIso`, and beyond the newest `keepPerAutomation`
-   * of each automation, at most `batch` per rule and call (steps go with their run); events no run
-   * refers to any more once older than the cutoff.
+   * History pruning, one pass: finished runs older than `cutoffIso`, and beyond the newest
+   * `keepPerAutomation` of each automation, at most `batch` per rule (steps go with their run, and
+   * so do their events once no other run refers to them; an event with a dedupe key is kept until
+   * the cutoff, so a redelivery within the retention period still starts nothing); then events
+   * older than the cutoff that no run refers to. Every lookup is an index range per workspace or
+   * automation (never a scan of the history), and deletes go in chunks of `CHUNK` runs, each its
+   * own short transaction, so a pass never holds the database (or SQLite's event loop) for long.
    */
   async prune(c: Ctx, cutoffIso: string, keepPerAutomation: number, batch: number): Promise<number> {
-    const { runs, events } = c.t;
+    const { runs, events, workspaces, automations } = c.t;
     const finished = inArray(runs.status, ["succeeded", "failed", "cancelled"]);
     let removed = 0;
     const del = async (ids: string[]) => {
-      if (!ids.length) return;
-      removed += (await c.h.delete(runs).where(inArray(runs.id, ids)).returning({ id: runs.id })).length;
+      for (let i = 0; i < ids.length; i += PRUNE_CHUNK) {
+        removed += await c.tx(async (x) => {
+          const gone = await x.h.delete(runs).where(inArray(runs.id, ids.slice(i, i + PRUNE_CHUNK))).returning({ eventId: runs.eventId });
+          const eventIds = [...new Set(gone.map((r) => r.eventId))];
+          if (eventIds.length) {
+            await x.h
+              .delete(events)
+              .where(
+                and(
+                  inArray(events.id, eventIds),
+                  or(sql`${events.dedupeKey} is null`, lt(events.receivedAt, cutoffIso)),
+                  notExists(x.h.select({ one: sql`1` }).from(runs).where(eq(runs.eventId, events.id))),
+                ),
+              );
+          }
+          return gone.length;
+        });
+        await new Promise((r) => setImmediate(r));
+      }
     };
-    await del((await c.h.select({ id: runs.id }).from(runs).where(and(finished, lt(runs.createdAt, cutoffIso))).limit(batch)).map((r) => r.id));
-    const over = await c.h.select({ a: runs.automationId }).from(runs).groupBy(runs.automationId).having(gt(count(), keepPerAutomation));
-    for (const { a } of over) {
-      const ids = await c.h
+    // Age: per workspace, the oldest runs first (index on workspace_id, created_at, id).
+    for (const { id } of await c.h.select({ id: workspaces.id }).from(workspaces)) {
+      const old = await c.h
         .select({ id: runs.id })
         .from(runs)
-        .where(and(eq(runs.automationId, a), finished))
-        .orderBy(desc(runs.createdAt), desc(runs.id))
-        .limit(batch)
-        .offset(keepPerAutomation);
-      await del(ids.map((r) => r.id));
+        .where(and(eq(runs.workspaceId, id), lt(runs.createdAt, cutoffIso), finished))
+        .orderBy(asc(runs.workspaceId), asc(runs.createdAt), asc(runs.id))
+        .limit(batch);
+      await del(old.map((r) => r.id));
     }
-    if (removed) {
-      await c.h.delete(events).where(and(lt(events.receivedAt, cutoffIso), notExists(c.h.select({ one: sql`1` }).from(runs).where(eq(runs.eventId, events.id)))));
+    // Count: per automation, the position of its newest `keep`-th run (an index walk of `keep`
+    // entries), then finished runs older than it.
+    for (const { id } of await c.h.select({ id: automations.id }).from(automations)) {
+      const edge = await first(
+        c.h.select({ createdAt: runs.createdAt, id: runs.id }).from(runs).where(eq(runs.automationId, id)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(1).offset(keepPerAutomation - 1),
+      );
+      if (!edge) continue;
+      const over = await c.h
+        .select({ id: runs.id })
+        .from(runs)
+        .where(and(eq(runs.automationId, id), sql`(${runs.createdAt}, ${runs.id}) < (${edge.createdAt}, ${edge.id})`, finished))
+        .orderBy(asc(runs.automationId), asc(runs.createdAt), asc(runs.id))
+        .limit(batch);
+      await del(over.map((r) => r.id));
     }
+    // Events past the cutoff that no run refers to: deliveries that started no run (automation
+    // null), and events whose run went another way (an automation deleted before this rule existed).
+    const stale = async (automationId: string | null) => {
+      const ids = await c.h
+        .select({ id: events.id })
+        .from(events)
+        .where(
+          and(
+            automationId === null ? isNull(events.automationId) : eq(events.automationId, automationId),
+            lt(events.receivedAt, cutoffIso),
+            notExists(c.h.select({ one: sql`1` }).from(runs).where(eq(runs.eventId, events.id))),
+          ),
+        )
+        .limit(batch);
+      for (let i = 0; i < ids.length; i += PRUNE_CHUNK) {
+        await c.h.delete(events).where(inArray(events.id, ids.slice(i, i + PRUNE_CHUNK).map((r) => r.id)));
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+    await stale(null);
+    for (const { id } of await c.h.select({ id: automations.id }).from(automations)) await stale(id);
     return removed;
   },
 
-  /** Deletes an automation's runs (steps cascade) and their queued step jobs. */
+  /** Deletes an automation's runs (steps cascade), their queued step jobs and the automation's events. */
   async deleteOfAutomation(c: Ctx, automationId: string): Promise<void> {
     const { runs, jobs, outbox } = c.t;
     await c.tx(async (x) => {
@@ -319,6 +378,7 @@ export const runsStore = {
         await x.h.delete(outbox).where(inArray(outbox.runId, runIds.slice(i, i + 500)));
       }
       await x.h.delete(runs).where(eq(runs.automationId, automationId));
+      await x.h.delete(c.t.events).where(eq(c.t.events.automationId, automationId));
     });
   },
 

@@ -91,9 +91,12 @@ export const GraphNoteSchema = z.object({
   size: z.object({ width: z.number(), height: z.number() }).optional(),
 });
 
+/** Nodes per automation: the editor is measured at this size (docs/editor-bench.md). */
+export const MAX_GRAPH_NODES = 1000;
+
 export const GraphSchema = z
   .object({
-    nodes: z.array(GraphNodeSchema).max(500),
+    nodes: z.array(GraphNodeSchema).max(MAX_GRAPH_NODES),
     edges: z.array(GraphEdgeSchema).max(2000).default([]),
     notes: z.array(GraphNoteSchema).max(500).optional(),
   })

@@ -90,7 +90,10 @@ async function resumeFollowups(deps: AppDeps, hooks: RunnerHooks, graceMs: numbe
   }
 }
 
-/** Deletes at most 5,000 runs per rule and pass (with their steps), so a pass never stalls the process. */
+/**
+ * One pruning pass: at most 5,000 runs per workspace (age) and per automation (count), with their steps
+ * and events, deleted in short chunks (db/stores/runs.ts prune), so a pass never stalls the process.
+ */
 export async function pruneHistory(deps: AppDeps, opts: Pick<MaintenanceOptions, "retentionDays" | "retentionCount">): Promise<number> {
   const cutoff = new Date(deps.now().getTime() - opts.retentionDays * 86_400_000).toISOString();
   return deps.store.runs.prune(cutoff, opts.retentionCount, 5000);

@@ -3,16 +3,19 @@
  * One generic node for every catalog entry (trigger or component): icon, name, what it is, a one-line
  * config summary, a problem badge (server validation) and, in the run view, the step's status.
  */
-import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from "@xyflow/react";
 import { AlertTriangle, Pin, PowerOff, Zap } from "lucide-react";
 import { createContext, memo, useContext, useState } from "react";
 import { toast } from "sonner";
-import { useCanvasStore } from "../canvas-store";
+import { problemsByNode, useCanvasStore } from "../canvas-store";
 import { useCatalog } from "../catalog-context";
-import { nodeLabelId, summarize } from "../graph-utils";
+import { LOD_ZOOM, NODE_H, nodeLabelId, summarize } from "../graph-utils";
 import { IntegrationIcon } from "../integration-icon";
 import type { FlowNode, FlowNodeData } from "../types";
 import { NodeRunStatus, STATUS_STYLE, type StepStatus } from "./node-run-status";
+
+/** Zoomed far out, where node text would be a few pixels high (see LOD_ZOOM). */
+const farSelector = (s: ReactFlowState) => s.transform[2] < LOD_ZOOM;
 
 /** "edit": problems from the editor store; "run": statuses from the run being viewed. */
 export const CanvasModeContext = createContext<{ mode: "edit" | "run"; statuses?: Record<string, StepStatus> }>({ mode: "edit" });
@@ -20,9 +23,11 @@ export const CanvasModeContext = createContext<{ mode: "edit" | "run"; statuses?
 function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data: FlowNodeData }) {
   const { byKey } = useCatalog();
   const mode = useContext(CanvasModeContext);
-  const problemCount = useCanvasStore((s) => (mode.mode === "edit" ? s.problems.reduce((n, p) => (p.nodeId === id ? n + 1 : n), 0) : 0));
-  const onlyWarnings = useCanvasStore((s) => mode.mode === "edit" && s.problems.every((p) => p.nodeId !== id || p.severity === "warning"));
+  // O(1) per node and store update (an index built once per problems list), not a scan of every problem.
+  const problemCount = useCanvasStore((s) => (mode.mode === "edit" ? (problemsByNode(s.problems).get(id)?.count ?? 0) : 0));
+  const onlyWarnings = useCanvasStore((s) => mode.mode === "edit" && (problemsByNode(s.problems).get(id)?.onlyWarnings ?? true));
   const renameNode = useCanvasStore((s) => s.renameNode);
+  const far = useStore(farSelector);
   const [editing, setEditing] = useState<string | null>(null);
   const commit = () => {
     if (editing === null) return;
@@ -33,21 +38,42 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   const unit = byKey.get(data.key);
   const status = mode.statuses?.[id];
   const isTrigger = type === "trigger";
-  const summary = summarize(data.config, 48, data.labels);
   const title = unit?.title ?? data.key;
   const disabled = !!data.disabled;
   // Pinned data only matters to test runs from the editor: the run view of a production run does not show it.
   const pinned = mode.mode === "edit" && !!data.pinned;
+  const label = `${title} node, ${data.name}${disabled ? ", disabled" : ""}${pinned ? ", output pinned" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}`;
+  if (far) {
+    // A plain box of the same size with the same handles and accessible name: a thousand of these render,
+    // lay out and paint in a fraction of the full nodes' time (docs/editor-bench.md).
+    return (
+      <div
+        data-node-key={data.key}
+        data-node-name={data.name}
+        data-disabled={disabled || undefined}
+        data-far
+        style={{ height: NODE_H }}
+        className={`relative w-60 rounded-lg border-2 bg-surface ${selected ? "border-accent" : problemCount ? (onlyWarnings ? "border-amber-500" : "border-danger") : "border-border"} ${status ? `ring-4 ${STATUS_STYLE[status].ring}` : ""} ${disabled ? "border-dashed opacity-60" : ""}`}
+      >
+        <span id={nodeLabelId(id)} className="sr-only">{label}</span>
+        {!isTrigger && <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-surface !bg-zinc-400" aria-label={`Input of ${data.name}`} />}
+        <Handle type="source" position={Position.Right} className="!h-3 !w-3 !border-2 !border-surface !bg-accent" aria-label={`Output of ${data.name}`} />
+      </div>
+    );
+  }
+  const summary = summarize(data.config, 48, data.labels);
   return (
     <div
       data-node-key={data.key}
       data-node-name={data.name}
       data-disabled={disabled || undefined}
+      // Exactly the size React Flow is told (unitNodeFrame in graph-utils.ts): it never measures unit nodes.
+      style={{ height: NODE_H }}
       className={`relative w-60 rounded-lg border bg-surface text-left shadow-sm transition-shadow ${selected ? "border-accent ring-2 ring-accent/25" : "border-border hover:shadow-md"} ${status ? `ring-2 ${STATUS_STYLE[status].ring}` : ""} ${disabled ? "border-dashed" : ""}`}
     >
       {/* React Flow's focusable wrapper is labelled by this (graph-utils unitNodeA11y). */}
       <span id={nodeLabelId(id)} className="sr-only">
-        {`${title} node, ${data.name}${disabled ? ", disabled" : ""}${pinned ? ", output pinned" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}`}
+        {label}
       </span>
       {!isTrigger && <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-surface !bg-zinc-400" aria-label={`Input of ${data.name}`} />}
       <div className={disabled ? "opacity-45 grayscale" : undefined}>
@@ -117,4 +143,9 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   );
 }
 
-export const UnitNode = memo(UnitNodeView);
+/**
+ * React Flow also passes the node's position, size, z-index and drag state, which change on every
+ * measurement and drag frame; the view reads none of them, so only these props re-render it.
+ */
+const sameView = (a: NodeProps<FlowNode>, b: NodeProps<FlowNode>) => a.id === b.id && a.type === b.type && a.data === b.data && a.selected === b.selected;
+export const UnitNode = memo(UnitNodeView, sameView);

@@ -61,12 +61,13 @@ export async function getUsage(
     ]);
   }
   // Hour buckets are the storage unit: include the bucket containing `from`, exclude buckets starting at/after `to`.
-  const rows = await deps.store.usage.list(workspaceId, hourBucket(from), to.toISOString());
+  // Summed per day (or hour) in the database; the raw runs are never read.
+  const rows = await deps.store.usage.summary(workspaceId, hourBucket(from), to.toISOString(), granularity);
   const totals = empty();
   const buckets = new Map<string, Totals>();
   for (const r of rows) {
     add(totals, r.metric, r.value);
-    const start = granularity === "hour" ? r.bucket : r.bucket.slice(0, 10) + "T00:00:00.000Z";
+    const start = r.bucket;
     if (!buckets.has(start)) buckets.set(start, empty());
     add(buckets.get(start)!, r.metric, r.value);
   }

@@ -8,7 +8,10 @@ import { getSessionActor } from "@/server/auth/session";
 
 export const metadata: Metadata = { title: "Editor · Conveyor" };
 
-/** Prefetches the catalog and the automation on the server so the editor renders without a client round trip. */
+/**
+ * Prefetches the catalog, the automation, the connections and the user's permissions on the server so the
+ * editor renders without a client round trip (and its menus never offer or refuse actions before the role is known).
+ */
 export default async function Page({ params }: { params: Promise<{ workspaceId: string; automationId: string }> }) {
   const { workspaceId, automationId } = await params;
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000 } } });
@@ -20,6 +23,7 @@ export default async function Page({ params }: { params: Promise<{ workspaceId: 
       queryClient.prefetchQuery(trpc.catalog.list.queryOptions({ workspaceId })),
       queryClient.prefetchQuery(trpc.automations.get.queryOptions({ workspaceId, automationId })),
       queryClient.prefetchQuery(trpc.connections.list.queryOptions({ workspaceId })),
+      queryClient.prefetchQuery(trpc.me.get.queryOptions()),
     ]);
   }
   return (
