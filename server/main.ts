@@ -7,18 +7,34 @@
  * - runs the durable runner in-process (set CONVEYOR_RUNNER=0 to leave it to `npm run worker`).
  * This replaces DESIGN.md's instrumentation.ts start-up deliberately: one place owns start and shutdown.
  */
-import { runnerHooks } from "./runner-hooks";
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import next from "next";
 import { env } from "./env";
 import { getDeps } from "./deps";
 import { startUsageFlusher } from "./usage-counters";
 
+/**
+ * Production: Next's resolved configuration from the build (the same file `output: "standalone"`
+ * servers read), so start-up does not compile next.config.ts (and load zod for it) again.
+ */
+function useBuiltNextConfig(): void {
+  if (process.env.__NEXT_PRIVATE_STANDALONE_CONFIG) return;
+  try {
+    const built = JSON.parse(fs.readFileSync(path.join(process.cwd(), env.NEXT_DIST_DIR, "required-server-files.json"), "utf8")) as { config?: unknown };
+    if (built.config) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(built.config);
+  } catch {
+    /* no build: next() says so */
+  }
+}
+
 async function main() {
   const dev = process.argv.includes("--dev");
-  const deps = await getDeps(); // opens the database and applies migrations before anything listens
+  if (!dev) useBuiltNextConfig();
   const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
-  await app.prepare();
+  // The database opens (migrations apply) while Next prepares; nothing listens before both are done.
+  const [deps] = await Promise.all([getDeps(), app.prepare()]);
   const handle = app.getRequestHandler();
   const { handleHookRequest } = await import("./webhooks/lean-listener");
   const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
@@ -44,21 +60,21 @@ async function main() {
   });
   server.keepAliveTimeout = 65_000;
 
+  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+  const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
+  console.log(`Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT} in ${Math.round(process.uptime() * 1000)} ms  (public URL ${deps.publicUrl}, data ${env.dataDir})`);
+
+  // The runner starts once the doors are open (work committed meanwhile waits in the queue).
   let runner: { stop(): Promise<void> } | undefined;
   let stopFlusher: (() => Promise<void>) | undefined;
   if (env.CONVEYOR_RUNNER) {
-    const { startRunner } = await import("./runner/runner-loop");
-    const { runnerOptionsFromEnv } = await import("./runner/runner-env");
+    const [{ startRunner }, { runnerOptionsFromEnv }, { runnerHooks }] = await Promise.all([import("./runner/runner-loop"), import("./runner/runner-env"), import("./runner-hooks")]);
     runner = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
   } else {
     // Without a runner (it flushes in its maintenance), this process flushes its own usage counters.
     stopFlusher = startUsageFlusher(deps.store);
   }
   const stopSweeper = deps.queue.startSweeper();
-
-  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
-  const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
-  console.log(`Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT}  (public URL ${deps.publicUrl}, data ${env.dataDir})`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -13,7 +13,7 @@ const sync = (process.env.BENCH_SYNC ?? "NORMAL") as "NORMAL" | "FULL";
 const { deps, db, close } = await benchDeps(sync);
 const { token } = await threeStepAutomation(deps, 3, "metrics.onAlert");
 const { server, port } = await listen(deps);
-const checkpointer = startCheckpointer(db);
+const checkpointer = process.env.BENCH_CHECKPOINTER === "0" ? null : startCheckpointer(db);
 if (process.env.BENCH_EXPERIMENT_SQL) db.$client.exec(process.env.BENCH_EXPERIMENT_SQL);
 console.log(JSON.stringify({ port, token, pid: process.pid }));
 
