@@ -18,7 +18,8 @@ export const BODY = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "
 
 export async function benchDeps(synchronous: "NORMAL" | "FULL" = "NORMAL") {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-bench-"));
-  const storage = await openStorage(path.join(dir, "bench.db"), { synchronous });
+  // As the server opens it (server/deps.ts): WAL checkpoints on a background thread unless BENCH_CHECKPOINTER=0.
+  const storage = await openStorage(path.join(dir, "bench.db"), { synchronous, checkpoint: process.env.BENCH_CHECKPOINTER !== "0" });
   // Bench-only access to the SQLite connection (pragmas to compare, counters of the grouped commits).
   const db = storage.sqlite!;
   if (process.env.BENCH_PRAGMAS) for (const p of process.env.BENCH_PRAGMAS.split(";")) db.$client.pragma(p);

@@ -54,7 +54,7 @@ const EnvSchema = z.object({
   OIDC_NAME: z.string().default("Single sign-on"),
   /** Run the runner inside the web process (default on); set 0 when only `npm run worker` processes should run it. */
   CONVEYOR_RUNNER: bool.default(true),
-  CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
+  CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(256),
   CONVEYOR_WEBHOOK_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   CONVEYOR_API_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   CONVEYOR_API_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
