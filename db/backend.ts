@@ -29,7 +29,17 @@ export interface Backend {
   tx<T>(fn: (h: Handle) => Promise<T>): Promise<T>;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
+  /** Connection pool figures (PostgreSQL only; /metrics). */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open (idle or in use). */
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
 }
 
 export function isPostgresUrl(url: string | undefined): boolean {

@@ -8,7 +8,7 @@
  * past its lease (and whose step was claimed again elsewhere) cannot overwrite the new owner's work.
  */
 import type { Envelope, FinalStatus, NewRun, RunError } from "./stores/runs";
-import type { StepAttempt } from "./types";
+import type { StepAttempt, StepOrigin } from "./types";
 
 export interface StepJob {
   id: string;
@@ -42,6 +42,8 @@ export interface RunRow {
   taskStep: number | null;
   createdAt: string;
   startedAt: string | null;
+  /** `test`: started from the editor at one node (no usage as a production run, no follow-ups, pinned data used). */
+  mode: "production" | "test";
 }
 
 export interface StepLog {
@@ -78,6 +80,8 @@ export interface StepRowWrite {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** Set when the output was not produced here (a test run's pinned node). */
+  origin?: StepOrigin | null;
 }
 
 export interface StepCommit {

@@ -7,7 +7,7 @@
  * Domain stores written once for both engines live in db/stores/*; the hot paths with
  * engine-specific SQL live in db/sqlite/* and db/pg/*.
  */
-import type { Backend, Dialect } from "./backend";
+import type { Backend, Dialect, PoolStats } from "./backend";
 import type { RunEngine } from "./engine";
 import { bindDomain, makeCtx, type Bound, type Ctx } from "./store-kit";
 import { apiKeysStore } from "./stores/api-keys";
@@ -66,6 +66,8 @@ export interface Store extends Domains {
   onCommit(fn: () => void): void;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
+  /** The connection pool's figures (PostgreSQL), null on SQLite. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ function build(
     engine,
     onCommit,
     ping: () => backend.ping(),
+    poolStats: () => backend.poolStats?.() ?? null,
     close: () => backend.close(),
   } as Store;
   for (const [name, domain] of Object.entries(domains)) (s as unknown as Record<string, unknown>)[name] = bindDomain(domain, run);

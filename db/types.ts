@@ -27,5 +27,7 @@ export type SettingRow = typeof s.settings.$inferSelect;
 export type UsageCounterRow = typeof s.usageCounters.$inferSelect;
 export type RateLimitRow = typeof s.rateLimits.$inferSelect;
 export type { IdempotencyClaim, IdempotencyRequest } from "./stores/idempotency";
-export type { StepAttempt, StoredGraph, LineStep } from "./schema";
+export type { StepAttempt, StepOrigin, StoredGraph, LineStep } from "./schema";
 export type { TokenState } from "./stores/connections";
+export type { DerivedRun, DerivedResult } from "./stores/derived-runs";
+export type { PoolStats } from "./backend";

@@ -46,8 +46,9 @@ const e2e = !filters.length && !process.env.SKIP_E2E;
 if (e2e) {
   if (run(bin("next"), ["build"]) !== 0) failures.push("next build");
   else {
-    // The REST suites once more, over HTTP against the built app (server/main.ts on a loopback port).
-    const restSuites = ["server/rest/resources.test.ts", "server/rest/apps.test.ts", "server/rest/connections.test.ts"];
+    // The REST suites once more, over HTTP against the built app (server/main.ts on a loopback port),
+    // and the process roles next to the built web process (server/roles/embedded.test.ts).
+    const restSuites = ["server/rest/resources.test.ts", "server/rest/apps.test.ts", "server/rest/connections.test.ts", "server/rest/runs-recovery.test.ts", "server/roles/embedded.test.ts"];
     const httpCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http.json")}`, ...restSuites], { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next" });
     if (httpCode !== 0) failures.push("REST over HTTP");
     if (pg) {

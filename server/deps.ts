@@ -6,7 +6,10 @@
  */
 import type { Store } from "@/db/store";
 import type { WorkQueue } from "@/db/queue/types";
+import type { PgOptions } from "@/db/pg/backend";
 import type { SecretBox } from "./crypto/secret-box";
+import type { Env } from "./env";
+import type { ProcessRoleName } from "./roles/process-role";
 import type { Logger } from "@/integrations/core/define";
 
 export interface AppDeps {
@@ -41,19 +44,45 @@ async function buildDeps(): Promise<AppDeps> {
     import("./crypto/secret-box"),
     import("./logger"),
   ]);
-  const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, checkpoint: true, pg: { max: env.CONVEYOR_PG_POOL_MAX } });
-  const queue = storage.queue ?? (await (await import("@/db/queue/bullmq")).openBullmqQueue(env.REDIS_URL!, storage));
+  const { processRole } = await import("./roles/process-role");
+  const { role } = processRole();
+  const log = createLogger({ service: "conveyor", role }, env.LOG_LEVEL);
+  const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, checkpoint: true, pg: pgOptions(env, role) });
+  const queue =
+    storage.queue ??
+    (await (await import("@/db/queue/bullmq")).openBullmqQueue(env.REDIS_URL!, storage, { log: (msg, fields) => log.warn(msg, fields) }));
   const deps: AppDeps = {
     store: storage.store,
     queue,
     box: createSecretBox(loadOrCreateKey(env.dataDir, env.CONVEYOR_SECRET_KEY)),
     publicUrl: env.publicUrl,
-    log: createLogger({ service: "conveyor" }, env.LOG_LEVEL),
+    log,
     now: () => new Date(),
   };
   const { installEgressGuard } = await import("./services/settings/egress-policy");
   installEgressGuard(deps, { endpoints: env.serviceEndpoints, allowPrivateByDefault: env.CONVEYOR_EGRESS_PRIVATE_NETWORKS === "allow" });
   return deps;
+}
+
+/**
+ * The PostgreSQL pool of this process. Ingress processes fail fast (2 s to connect or get a
+ * connection, 3 s statement timeout, the client giving up 1 s after that): a database that is down
+ * or blackholed turns into 503 + Retry-After within seconds instead of requests hanging. Others
+ * wait longer (5 s, 30 s + 5 s): runners and the editor prefer a slow answer to an error.
+ */
+export function pgOptions(
+  env: Pick<Env, "CONVEYOR_PG_POOL_MAX" | "CONVEYOR_PG_CONNECT_TIMEOUT_MS" | "CONVEYOR_PG_STATEMENT_TIMEOUT_MS">,
+  role: ProcessRoleName,
+): PgOptions {
+  const lean = role === "ingress";
+  const statementTimeoutMs = env.CONVEYOR_PG_STATEMENT_TIMEOUT_MS ?? (lean ? 3000 : 30_000);
+  return {
+    max: env.CONVEYOR_PG_POOL_MAX,
+    connectTimeoutMs: env.CONVEYOR_PG_CONNECT_TIMEOUT_MS ?? (lean ? 2000 : 5000),
+    statementTimeoutMs,
+    queryTimeoutMs: statementTimeoutMs + (lean ? 1000 : 5000),
+    applicationName: `conveyor-${role}`,
+  };
 }
 
 /** Deps over already-opened storage (child processes, benchmarks, test harnesses). */

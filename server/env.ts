@@ -24,6 +24,14 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
   /** PostgreSQL connections per process (scale-out mode). */
   CONVEYOR_PG_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
+  /** Opening a PostgreSQL connection or waiting for a free one (default 5000; ingress processes 2000). */
+  CONVEYOR_PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  /** PostgreSQL statement_timeout; the client gives up on an unanswered query shortly after (default 30000; ingress processes 3000). */
+  CONVEYOR_PG_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+  /** Port of `conveyor ingress` when --port is not given. */
+  CONVEYOR_INGRESS_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
+  /** Port of the health/readiness/metrics listener of `conveyor worker` (none when unset and --port is not given). */
+  CONVEYOR_WORKER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /**
    * Proxies whose X-Forwarded-For is believed (comma-separated addresses, CIDRs or `loopback`,
    * `linklocal`, `uniquelocal`); unset: the socket's address is the client's.
@@ -56,6 +64,8 @@ const EnvSchema = z.object({
   CONVEYOR_RUNNER: bool.default(true),
   CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(256),
   CONVEYOR_WEBHOOK_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** A delivery not committed within this answers 503 with Retry-After (never 202). */
+  CONVEYOR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   CONVEYOR_API_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   CONVEYOR_API_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
   CONVEYOR_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),

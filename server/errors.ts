@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   upstream_error: 502,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -35,6 +36,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   rate_limited: "Too many requests",
   internal: "Internal server error",
   upstream_error: "Upstream error",
+  unavailable: "Service unavailable",
 };
 
 export interface FieldProblem {

@@ -3,13 +3,18 @@
  * automation id + version (shared by the runner, the ingress and the services).
  */
 import type { Store } from "@/db/store";
-import { GraphSchema, type Graph, type GraphNode } from "./contracts/graph";
+import { GraphSchema, type Graph, type GraphNode, type PinnedData } from "./contracts/graph";
 
 export interface IndexedGraph {
-  /** The version's graph as the runner sees it: disabled nodes removed, edges rewired around them. */
+  /** The version's graph as the runner sees it: disabled nodes removed, edges rewired around them, pinned outputs left out. */
   graph: Graph;
   byId: Map<string, GraphNode>;
   children: Map<string, string[]>;
+  /**
+   * Nodes that have a pinned output. The data itself is not kept in the cache (up to 1 MiB per node, and
+   * production runs never use it): test runs read it with `pinnedOutputs`.
+   */
+  pinned: Set<string>;
 }
 
 const cache = new Map<string, IndexedGraph>();
@@ -20,7 +25,19 @@ const cache = new Map<string, IndexedGraph>();
  * chains of disabled nodes), a disabled trigger is not a trigger any more, and a child reached twice
  * after the rewiring is reached once.
  */
-export function indexGraph(graph: Graph): IndexedGraph {
+export function indexGraph(stored: Graph): IndexedGraph {
+  const pinned = new Set<string>();
+  const graph = stored.nodes.some((n) => n.pinned)
+    ? {
+        ...stored,
+        nodes: stored.nodes.map((n) => {
+          if (!n.pinned) return n;
+          if (!n.disabled) pinned.add(n.id);
+          const { pinned: _data, ...rest } = n;
+          return rest;
+        }),
+      }
+    : stored;
   const all = new Map(graph.nodes.map((n) => [n.id, n]));
   const rawChildren = new Map<string, string[]>();
   for (const e of graph.edges) {
@@ -31,7 +48,7 @@ export function indexGraph(graph: Graph): IndexedGraph {
   }
   const isDisabled = (id: string) => all.get(id)?.disabled === true;
   const anyDisabled = graph.nodes.some((n) => n.disabled);
-  if (!anyDisabled) return { graph, byId: all, children: rawChildren };
+  if (!anyDisabled) return { graph, byId: all, children: rawChildren, pinned };
 
   // The enabled nodes reachable from `id` through disabled ones only (the graph is acyclic, so this ends).
   const throughDisabled = (id: string, out: string[], seen: Set<string>) => {
@@ -53,7 +70,16 @@ export function indexGraph(graph: Graph): IndexedGraph {
     children.set(n.id, list);
     for (const to of list) edges.push({ from: n.id, to });
   }
-  return { graph: { ...graph, nodes, edges }, byId, children };
+  return { graph: { ...graph, nodes, edges }, byId, children, pinned };
+}
+
+/** The pinned outputs of a version's nodes (read from the stored version, uncached; test runs only). */
+export async function pinnedOutputs(store: Store, automationId: string, version: number): Promise<Map<string, PinnedData>> {
+  const raw = await store.versions.graph(automationId, version);
+  const out = new Map<string, PinnedData>();
+  if (!raw) return out;
+  for (const n of GraphSchema.parse(raw).nodes) if (n.pinned && !n.disabled) out.set(n.id, n.pinned);
+  return out;
 }
 
 /** The graph of one version (cached); throws when the version does not exist (automation deleted). */

@@ -1,11 +1,15 @@
 /**
- * The Conveyor process (`npm start`, `npm run dev`): one node:http server that
+ * The web process (`npm start`, `npm run dev`): one node:http server that
  * - answers `/hooks/*` (webhook ingress) itself with the lean listener: Next's request path tops
  *   out near 1.8k req/s on these machines, the lean path does an order of magnitude more
  *   (docs/benchmarks.md), and deliveries must be committed before their 202;
+ * - answers `/api/health`, `/api/health/ready` and `/metrics` itself (server/roles/ops-http.ts, the
+ *   same code as `conveyor ingress` and `conveyor worker`), so probes do not depend on Next;
  * - hands every other request to Next.js;
- * - runs the durable runner in-process (set CONVEYOR_RUNNER=0 to leave it to `npm run worker`).
+ * - runs the durable runner in-process (set CONVEYOR_RUNNER=0 to leave it to `conveyor worker`
+ *   processes), the queue sweeper, and the usage flusher when there is no runner.
  * This replaces DESIGN.md's instrumentation.ts start-up deliberately: one place owns start and shutdown.
+ * Other roles: server/roles/start.ts (`conveyor ingress`, `conveyor worker`).
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -14,6 +18,7 @@ import next from "next";
 import { env } from "./env";
 import { getDeps } from "./deps";
 import { startUsageFlusher } from "./usage-counters";
+import { processRole, setProcessRole, setProcessRunner } from "./roles/process-role";
 
 /**
  * Production: Next's resolved configuration from the build (the same file `output: "standalone"`
@@ -31,6 +36,7 @@ function useBuiltNextConfig(): void {
 
 async function main() {
   const dev = process.argv.includes("--dev");
+  setProcessRole("web");
   if (!dev) useBuiltNextConfig();
   const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
   // The database opens (migrations apply) while Next prepares; nothing listens before both are done.
@@ -39,13 +45,16 @@ async function main() {
   const { handleHookRequest } = await import("./webhooks/lean-listener");
   const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
   const { malformedPathResponse } = await import("./http/front-door");
+  const { opsRoute } = await import("./roles/ops-http");
+  const ops = { deps, role: processRole };
   const clientAddress = createClientAddressResolver(env.CONVEYOR_TRUST_PROXY);
 
   const server = http.createServer((req, res) => {
     if (req.url && req.url.startsWith("/hooks/")) {
-      handleHookRequest(req, res, deps, { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES });
+      handleHookRequest(req, res, deps, { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS });
       return;
     }
+    if (opsRoute(req, res, ops)) return;
     const refused = malformedPathResponse(req.url ?? "/");
     if (refused) {
       req.resume();
@@ -69,7 +78,9 @@ async function main() {
   let stopFlusher: (() => Promise<void>) | undefined;
   if (env.CONVEYOR_RUNNER) {
     const [{ startRunner }, { runnerOptionsFromEnv }, { runnerHooks }] = await Promise.all([import("./runner/runner-loop"), import("./runner/runner-env"), import("./runner-hooks")]);
-    runner = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
+    const started = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
+    setProcessRunner(started);
+    runner = started;
   } else {
     // Without a runner (it flushes in its maintenance), this process flushes its own usage counters.
     stopFlusher = startUsageFlusher(deps.store);

@@ -69,10 +69,38 @@ export function countCreatedRun(workspaceId: string, created: { finished: boolea
   if (created.finished) countUsage(workspaceId, "runs.succeeded", 1, opts.at);
 }
 
-/** Counts a run that ended (usage and /metrics), once, by the process that ended it. */
-export function countFinishedRun(run: { workspaceId: string; startedAt: string | null; createdAt: string }, status: "succeeded" | "failed" | "cancelled", at: Date): void {
+/**
+ * Counts a run that ended (usage and /metrics), by the process that ended it. A production run is
+ * counted once under its latest outcome: a retry takes its previous outcome back (`countRetry`), so
+ * one run retried three times is still one run. Test runs are counted apart (`test_runs.<status>`).
+ * Working time is counted per step attempt (`countStepAttempt`), not from the run's start to its end,
+ * so the time a failed run waited for someone to retry it is not run time.
+ */
+export function countFinishedRun(run: { workspaceId: string; mode?: string }, status: "succeeded" | "failed" | "cancelled", at: Date): void {
+  if (run.mode === "test") return countUsage(run.workspaceId, `test_runs.${status}`, 1, at);
   countUsage(run.workspaceId, `runs.${status}`, 1, at);
   getMetrics().runsFinished.inc({ status });
-  const started = Date.parse(run.startedAt ?? run.createdAt);
-  if (Number.isFinite(started)) countUsage(run.workspaceId, "run_ms", Math.max(0, at.getTime() - started), at);
+}
+
+/**
+ * One attempt of a production step: its working time (`run_ms`), and, when it follows a failed attempt,
+ * the wait in between (`retry_wait_ms`: the backoff of an automatic retry, or the time until someone
+ * retried the run).
+ */
+export function countStepAttempt(workspaceId: string, attempt: { durationMs: number; waitedMs: number }, at: Date): void {
+  countUsage(workspaceId, "run_ms", Math.max(0, attempt.durationMs), at);
+  if (attempt.waitedMs > 0) countUsage(workspaceId, "retry_wait_ms", attempt.waitedMs, at);
+}
+
+/**
+ * A finished production run is retried: it leaves the count of its previous outcome (in the hour that
+ * outcome was counted) and will be counted again when the retry ends; the retry is counted as an
+ * attempt (`retries`). `waitedMs`: the wait before a retry that starts a new run (with the current
+ * version); a retry of the same run counts its wait when the failed step runs again.
+ */
+export function countRetry(run: { workspaceId: string; status: string; finishedAt: string | null }, at: Date, waitedMs = 0): void {
+  const counted = run.finishedAt ? new Date(run.finishedAt) : at;
+  countUsage(run.workspaceId, `runs.${run.status}`, -1, Number.isFinite(counted.getTime()) ? counted : at);
+  countUsage(run.workspaceId, "retries", 1, at);
+  if (waitedMs > 0) countUsage(run.workspaceId, "retry_wait_ms", waitedMs, at);
 }

@@ -26,6 +26,7 @@ import { ShortcutsDialog } from "./shortcuts-dialog";
 import { isUnitNode, isWarning, type CatalogIntegration, type FlowNode, type FlowNodeData, type GraphDoc } from "./types";
 import { revealNode, useAddUnit } from "./use-add-unit";
 import { useFittedView } from "./use-fitted-view";
+import { useRunFrom } from "./use-run-from";
 import { useNarrow } from "./use-narrow";
 import { problemsFromError, problemsFromList } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
@@ -78,6 +79,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const connections = useQuery(trpc.connections.list.queryOptions({ workspaceId }));
   const me = useQuery(trpc.me.get.queryOptions());
   const readOnly = me.data ? !me.data.can.editAutomations : false;
+  const canRun = me.data ? me.data.can.runAutomations : false;
 
   const [name, setName] = useState("");
   const [metaDirty, setMetaDirty] = useState(false);
@@ -140,6 +142,13 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     }
   }, [automation.data, readOnly, save, workspaceId, automationId, name, store, qc, trpc, ids]);
 
+  // ---- test runs use the saved version: save first when there are changes
+  const ensureSaved = useCallback(async () => {
+    if (!readOnly && (store.getState().dirty || metaDirty)) await doSave();
+    return !store.getState().dirty;
+  }, [readOnly, store, metaDirty, doSave]);
+  const runFrom = useRunFrom(workspaceId, automationId, ensureSaved);
+
   // ---- enable / disable (applies to the saved automation right away)
   const patch = useMutation(trpc.automations.patch.mutationOptions());
   const onEnabled = async (enabled: boolean) => {
@@ -173,8 +182,11 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
   const menus = useCanvasMenus(
     useMemo(
-      () => ({ readOnly, copy, paste, connectFrom: setConnectFrom, fit: () => void view.fit(), tidy: () => void store.getState().tidyUp().then(() => setTimeout(() => void view.fit(), 30)) }),
-      [readOnly, copy, paste, view, store],
+      () => ({
+        readOnly, copy, paste, connectFrom: setConnectFrom, runFrom: canRun ? (id: string) => void runFrom(id) : undefined,
+        fit: () => void view.fit(), tidy: () => void store.getState().tidyUp().then(() => setTimeout(() => void view.fit(), 30)),
+      }),
+      [readOnly, canRun, runFrom, copy, paste, view, store],
     ),
   );
   const selected = useMemo(() => {
@@ -336,6 +348,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
                 onRunNow: (args) => runNow({ nodeId: selected.id, ...args }),
                 onUseEvent: (e: TriggerEventSummary) => setTestEvent({ trigger: e.envelope, steps: {}, source: "chosen event" }),
               }}
+              test={{ workspaceId, automationId, ensureSaved, runFrom: (id) => void runFrom(id), lastRun, canRun }}
             />
           </div>
         )}
@@ -425,6 +438,6 @@ function useLastRunSample(workspaceId: string, automationId: string): SampleData
     if (!d) return undefined;
     const steps: Record<string, unknown> = {};
     for (const s of d.steps) if (s.output) steps[s.name] = s.output;
-    return { trigger: d.event ?? undefined, steps, source: "last run" };
+    return { trigger: d.event ?? undefined, steps, source: "last run", runId: d.id };
   }, [detail.data]);
 }

@@ -12,6 +12,8 @@ export interface MenuActions {
   copy(): void;
   paste(at?: { x: number; y: number }): void;
   connectFrom(nodeId: string): void;
+  /** Test run from a node on (absent: the user may not start runs). */
+  runFrom?(nodeId: string): void;
   fit(): void;
   tidy(): void;
 }
@@ -50,13 +52,18 @@ export function useCanvasMenus(a: MenuActions): { openForNodes(ids: string[], x:
       if (single && isUnitNode(single)) {
         items.push({ id: "open", label: "Open settings", icon: <Settings2 size={14} />, shortcut: "Enter", onSelect: () => s.select([single.id]) });
         items.push({ id: "connect", label: "Connect to…", icon: <Spline size={14} />, shortcut: "C", disabled: ro, onSelect: () => a.connectFrom(single.id) });
+        const runFrom = a.runFrom;
         items.push({
           id: "run-from-here",
           label: "Run from here",
           icon: <Play size={14} />,
-          disabled: true,
-          // Needs a server-side "run from a node with the last run's (or pinned) data": not built yet.
-          hint: "Not available yet: running from a node with the last run's data needs server support that is still to come.",
+          disabled: !runFrom || !!(single.data as FlowNodeData).disabled,
+          hint: !runFrom
+            ? "Your role cannot start runs."
+            : (single.data as FlowNodeData).disabled
+              ? "A disabled node does not run."
+              : "A test run of the saved version: this node and everything after it, with pinned data or the last run's data before it.",
+          onSelect: runFrom ? () => runFrom(single.id) : undefined,
         });
       }
       items.push(

@@ -6,7 +6,7 @@
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { create } from "zustand";
 import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, unitNodeA11y, wouldCycle } from "./graph-utils";
-import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, Problem } from "./types";
+import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, PinnedData, Problem } from "./types";
 import { isUnitNode } from "./types";
 
 interface Snapshot {
@@ -48,6 +48,8 @@ export interface CanvasState {
   updateNodeConfig(nodeId: string, patch: Record<string, unknown>, labels?: Record<string, { value: string; label: string } | null>): void;
   setNodeConfig(nodeId: string, config: Record<string, unknown>): void;
   setConnection(nodeId: string, connectionId: string | null): void;
+  /** Pins (or with null unpins) a node's output: test runs use it instead of calling the node's upstream. */
+  setPinned(nodeId: string, pinned: PinnedData | null): void;
   updateNote(nodeId: string, text: string): void;
   renameNode(nodeId: string, name: string): { ok: boolean; reason?: string };
   select(nodeIds: string[]): void;
@@ -239,6 +241,15 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       commit({
         nodes: s.nodes.map((n) => (n.id === nodeId && isUnitNode(n) ? { ...n, data: { ...n.data, connectionId } } : n)),
         problems: s.problems.filter((p) => !(p.nodeId === nodeId && p.path.startsWith("connection"))),
+      });
+    },
+    setPinned(nodeId, pinned) {
+      commit({
+        nodes: get().nodes.map((n) => {
+          if (n.id !== nodeId || !isUnitNode(n)) return n;
+          const { pinned: _was, ...data } = n.data;
+          return { ...n, data: pinned ? { ...data, pinned } : data };
+        }),
       });
     },
     updateNote(nodeId, text) {

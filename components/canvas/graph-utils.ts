@@ -20,7 +20,10 @@ export function docToFlow(graph: GraphDoc, kindOf: (key: string) => "trigger" | 
     initialWidth: 240,
     initialHeight: 82,
     ...unitNodeA11y(n.id),
-    data: { key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null, ...(n.labels ? { labels: n.labels } : {}), ...(n.disabled ? { disabled: true } : {}) },
+    data: {
+      key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null, ...(n.labels ? { labels: n.labels } : {}), ...(n.disabled ? { disabled: true } : {}),
+      ...(n.pinned ? { pinned: n.pinned } : {}),
+    },
   }));
   for (const note of graph.notes ?? []) {
     nodes.push({
@@ -43,7 +46,7 @@ export function flowToDoc(nodes: FlowNode[], edges: FlowEdge[]): GraphDoc {
       const d = n.data as FlowNodeData;
       doc.nodes.push({
         id: n.id, name: d.name, key: d.key, connectionId: d.connectionId ?? null, config: d.config, position,
-        ...(d.labels && Object.keys(d.labels).length ? { labels: d.labels } : {}), ...(d.disabled ? { disabled: true } : {}),
+        ...(d.labels && Object.keys(d.labels).length ? { labels: d.labels } : {}), ...(d.disabled ? { disabled: true } : {}), ...(d.pinned ? { pinned: d.pinned } : {}),
       });
     } else {
       const size = n.width && n.height ? { width: Math.round(n.width), height: Math.round(n.height) } : undefined;

@@ -3,7 +3,9 @@
  * the editor reads it loosely so that extra keys from the server never break the canvas.
  */
 import type { Edge, Node } from "@xyflow/react";
-import type { Graph } from "@/server/contracts/graph";
+import type { Graph, PinnedData } from "@/server/contracts/graph";
+
+export type { PinnedData };
 
 export interface JsonSchema {
   type?: string | string[];
@@ -78,6 +80,8 @@ export interface FlowNodeData extends Record<string, unknown> {
   labels?: NodeLabels;
   /** Skipped in runs (events flow through it); shown greyed. */
   disabled?: boolean;
+  /** Pinned output: used by test runs instead of calling the node's upstream; never by production runs. */
+  pinned?: PinnedData;
 }
 
 export interface NoteData extends Record<string, unknown> {

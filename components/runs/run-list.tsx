@@ -5,7 +5,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { RunStatusBadge } from "./run-status-badge";
-import { formatDuration } from "./format";
+import { formatDuration, formatMs } from "./format";
 
 const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled"] as const;
 
@@ -51,7 +51,7 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
       </div>
       <div className="card overflow-x-auto">
         <table className="table">
-          <thead><tr><th>Status</th><th>Automation</th><th>Trigger</th><th>Started</th><th>Duration</th><th>Error</th></tr></thead>
+          <thead><tr><th>Status</th><th>Automation</th><th>Trigger</th><th>Started</th><th>Working time</th><th>Error</th></tr></thead>
           <tbody>
             {rows.length === 0 && !runs.isLoading && <tr><td colSpan={6} className="py-10 text-center text-muted">No runs match.</td></tr>}
             {rows.map((r) => (
@@ -60,10 +60,15 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                 <td className="font-medium">{nameOf(r.automationId)} <span className="font-mono text-xs text-muted">v{r.version}</span></td>
                 <td className="text-xs text-muted" data-testid="run-trigger">
                   <span className="font-mono text-zinc-700">{r.trigger.name ?? r.trigger.nodeId}</span>
-                  {r.taskId ? " · task step" : r.retryOf ? " · retry" : ""}
+                  {r.taskId ? " · task step" : ""}
+                  {r.retryOf ? " · retry" : ""}
+                  {r.mode === "test" && <span className="ml-1 rounded bg-violet-50 px-1 text-violet-800" data-testid="run-test-tag">test</span>}
                 </td>
                 <td className="text-xs">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
-                <td className="text-xs tabular-nums">{formatDuration(r.startedAt, r.finishedAt)}</td>
+                {/* Working time: the waits between retries are not run time (the run view shows them apart). */}
+                <td className="text-xs tabular-nums" title={`From start to end: ${formatDuration(r.startedAt, r.finishedAt)}`}>
+                  {r.finishedAt && r.workMs !== undefined ? formatMs(r.workMs) : formatDuration(r.startedAt, r.finishedAt)}
+                </td>
                 <td className="max-w-xs truncate text-xs text-danger">{r.error?.message}</td>
               </tr>
             ))}

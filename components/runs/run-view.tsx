@@ -3,9 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Background, BackgroundVariant, Controls, ReactFlow, ReactFlowProvider } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { ArrowLeft, Ban, RotateCcw } from "lucide-react";
+import { ArrowLeft, Ban, FlaskConical } from "lucide-react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
@@ -17,14 +16,14 @@ import type { StepStatus } from "@/components/canvas/nodes/node-run-status";
 import type { CatalogIntegration } from "@/components/canvas/types";
 import { RunStatusBadge } from "./run-status-badge";
 import { StepDetails } from "./step-details";
-import { formatDuration } from "./format";
+import { formatMs } from "./format";
+import { RetryActions } from "./retry-actions";
 
 const LIVE = new Set(["queued", "running", "waiting"]);
 
 export function RunView({ workspaceId, runId }: { workspaceId: string; runId: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const router = useRouter();
   const run = useQuery({
     ...trpc.runs.get.queryOptions({ workspaceId, runId }),
     refetchInterval: (q) => (q.state.data && LIVE.has(q.state.data.status) ? 1000 : false),
@@ -34,7 +33,6 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
   const automation = useQuery({ ...trpc.automations.get.queryOptions({ workspaceId, automationId: r?.automationId ?? "" }), enabled: !!r, retry: false });
   const catalog = useQuery(trpc.catalog.list.queryOptions({ workspaceId }));
   const cancel = useMutation(trpc.runs.cancel.mutationOptions());
-  const retry = useMutation(trpc.runs.retry.mutationOptions());
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
 
   const kindOf = (key: string) => (catalog.data?.some((i) => i.triggers.some((t) => t.key === key)) ? "trigger" : "component") as "trigger" | "component";
@@ -64,23 +62,25 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
             <Link href={`/w/${workspaceId}/automations/${r.automationId}`} className="hover:underline">{automation.data?.name ?? "Automation"}</Link>
             <span className="ml-2 font-mono text-xs font-normal text-muted">run {r.id} · v{r.version}</span>
           </h1>
-          <p className="text-xs text-muted">
-            Started {new Date(r.startedAt ?? r.createdAt).toLocaleString()} · {formatDuration(r.startedAt ?? r.createdAt, r.finishedAt)}
-            {r.retryOf && <> · retry of <Link className="underline" href={`/w/${workspaceId}/runs/${r.retryOf}`}>{r.retryOf}</Link></>}
+          <p className="text-xs text-muted" data-testid="run-timing">
+            Started {new Date(r.startedAt ?? r.createdAt).toLocaleString()} · worked {formatMs(r.timing.workMs)}
+            {r.timing.retryWaitMs > 0 && <> · waited {formatMs(r.timing.retryWaitMs)} between retries</>}
+            {r.retryOf && <> · retry of <Link className="underline" href={`/w/${workspaceId}/runs/${r.retryOf}`} data-testid="retry-of">{r.retryOf}</Link></>}
           </p>
         </div>
         <RunStatusBadge status={r.status} />
+        {r.mode === "test" && (
+          <span className="badge gap-1 border-violet-200 bg-violet-50 text-violet-800" data-testid="test-run-badge" title="Started from the editor at one node; not a production run">
+            <FlaskConical size={12} aria-hidden /> Test {r.test?.single ? "of one step" : "from a node on"}
+          </span>
+        )}
         <div className="ml-auto flex gap-1.5">
           {LIVE.has(r.status) && (
             <button className="btn btn-sm" data-testid="cancel-run" onClick={async () => {
               try { await cancel.mutateAsync({ workspaceId, runId }); qc.invalidateQueries({ queryKey: trpc.runs.get.queryKey() }); } catch (e) { toast.error((e as Error).message); }
             }}><Ban size={13} aria-hidden /> Cancel</button>
           )}
-          {r.status === "failed" && (
-            <button className="btn btn-sm btn-primary" data-testid="retry-run" onClick={async () => {
-              try { const next = await retry.mutateAsync({ workspaceId, runId }); router.push(`/w/${workspaceId}/runs/${next.id}`); } catch (e) { toast.error((e as Error).message); }
-            }}><RotateCcw size={13} aria-hidden /> Retry from failed step</button>
-          )}
+          <RetryActions workspaceId={workspaceId} run={r} currentVersion={automation.data?.version} />
         </div>
       </header>
       {r.error && <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">{r.error.message}</div>}
@@ -111,7 +111,7 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
         </div>
         <aside aria-label="Step details" className="w-[420px] shrink-0 overflow-y-auto border-l border-border bg-surface p-4" data-testid="step-panel">
           {focusNode && steps.length ? (
-            steps.map((s) => <StepDetails key={s.id} step={s} expressionBase={s.nodeId === r.trigger.nodeId ? "$trigger" : undefined} />)
+            steps.map((s) => <StepDetails key={s.id} step={s} workspaceId={workspaceId} expressionBase={s.nodeId === r.trigger.nodeId ? "$trigger" : undefined} />)
           ) : (
             <div className="space-y-3">
               <p className="text-sm text-muted">{focusNode ? "This node did not run in this run." : "Select a node to see its inputs, output, attempts and logs."}</p>

@@ -1,4 +1,5 @@
 /** A step of a run: status, resolved inputs (masked), output envelope, attempts with timings/errors, logs. */
+import Link from "next/link";
 import type { RunStep } from "@/server/contracts/runs";
 import { RunStatusBadge } from "./run-status-badge";
 import { PayloadViewer } from "./payload-viewer";
@@ -6,7 +7,7 @@ import { OutputViewer } from "./output-viewer";
 import { formatDuration } from "./format";
 
 /** `expressionBase`: how later steps read this output (`$steps.<name>`, or `$trigger` for the trigger event). */
-export function StepDetails({ step, expressionBase }: { step: Omit<RunStep, "output" | "input"> & { output: unknown; input?: unknown }; expressionBase?: string }) {
+export function StepDetails({ step, expressionBase, workspaceId }: { step: Omit<RunStep, "output" | "input" | "origin"> & { output: unknown; input?: unknown; origin?: RunStep["origin"] }; expressionBase?: string; workspaceId?: string }) {
   return (
     <article className="mb-6 space-y-4" data-testid={`step-${step.name}`}>
       <header className="flex items-center justify-between gap-2">
@@ -16,6 +17,18 @@ export function StepDetails({ step, expressionBase }: { step: Omit<RunStep, "out
         </div>
         <RunStatusBadge status={step.status} />
       </header>
+      {step.origin && (
+        <p className="rounded-md border border-violet-200 bg-violet-50 p-2 text-xs text-violet-900" data-testid="step-origin" data-origin={step.origin.kind}>
+          {step.origin.kind === "pinned" ? (
+            <>Not run: this is the node&apos;s pinned output (version {step.origin.version}), used by this test run.</>
+          ) : (
+            <>
+              Not run again: reused from{" "}
+              <Link className="font-mono underline" href={`/w/${workspaceId}/runs/${step.origin.runId}`}>run {step.origin.runId}</Link>, where it ran on version {step.origin.version}.
+            </>
+          )}
+        </p>
+      )}
       {step.error && <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2.5 text-xs text-danger" data-testid="step-error">{step.error}</p>}
       {step.input !== undefined && <PayloadViewer title="Resolved inputs" value={step.input} testId="step-input" />}
       <OutputViewer title="Output" value={step.output} base={expressionBase ?? `$steps.${step.name}`} testId="step-output" />

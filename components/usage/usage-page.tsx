@@ -50,11 +50,13 @@ export function UsagePage({ workspaceId }: { workspaceId: string }) {
         </div>
       </div>
       {usage.isError && <p className="field-error">{usage.error.message}</p>}
-      <div className="mb-5 grid grid-cols-2 gap-3 md:grid-cols-6">
+      <div className="mb-5 grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-8">
         {[
           ["Runs", sum(data?.totals.runs)],
           ["Steps", sum(data?.totals.steps)],
-          ["Run time", `${Math.round((data?.totals.runTimeMs ?? 0) / 1000)} s`],
+          ["Run time (working)", `${Math.round((data?.totals.runTimeMs ?? 0) / 1000)} s`],
+          ["Retries / waited", `${data?.totals.retries ?? 0} / ${Math.round((data?.totals.retryWaitMs ?? 0) / 1000)} s`],
+          ["Test runs", sum(data?.totals.testRuns)],
           ["Events received", data?.totals.eventsReceived ?? 0],
           ["Tasks created / closed", `${data?.totals.tasksCreated ?? 0} / ${data?.totals.tasksClosed ?? 0}`],
           ["API calls", data?.totals.apiCalls ?? 0],

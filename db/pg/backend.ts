@@ -24,7 +24,11 @@ const types = {
 export interface PgOptions {
   /** Pool size (per process); see docs/scale-out.md for the connection budget. */
   max?: number;
+  /** Server-side statement_timeout (default 30 s). */
   statementTimeoutMs?: number;
+  /** How long the client waits for an answer before giving up on a query (default statement timeout + 5 s): bounds a blackholed server. */
+  queryTimeoutMs?: number;
+  /** Opening a connection, and waiting for a free one in the pool (default 5 s). */
   connectTimeoutMs?: number;
   migrationsFolder?: string;
   migrate?: boolean;
@@ -52,7 +56,7 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
-    query_timeout: (options.statementTimeoutMs ?? 30_000) + 5000,
+    query_timeout: options.queryTimeoutMs ?? (options.statementTimeoutMs ?? 30_000) + 5000,
     idle_in_transaction_session_timeout: 60_000,
     application_name: options.applicationName ?? "conveyor",
     types,
@@ -83,6 +87,7 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
     async ping() {
       await pool.query("select 1");
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

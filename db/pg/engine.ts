@@ -8,7 +8,7 @@
  * - Step commits: one transaction per step; the step's job row is locked (`FOR UPDATE`) and its lease
  *   owner and token compared first (fencing), so a worker whose lease was taken over writes nothing.
  */
-import type pg from "pg";
+import pg from "pg";
 import type { ExistingStep, IngestItem, IngestResult, IntakeHead, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob, StepRowWrite } from "../engine";
 import { sortableId } from "../sortable-id";
 import type { Envelope, NewRun } from "../stores/runs";
@@ -17,20 +17,26 @@ import type { PgBackend } from "./backend";
 type Q = Pick<pg.PoolClient, "query">;
 
 const RUN_COLS = `id, workspace_id as "workspaceId", automation_id as "automationId", version, status, trigger_node_id as "triggerNodeId",
-  event_id as "eventId", task_id as "taskId", task_step as "taskStep", created_at as "createdAt", started_at as "startedAt"`;
+  event_id as "eventId", task_id as "taskId", task_step as "taskStep", created_at as "createdAt", started_at as "startedAt", mode`;
 
 async function inTx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
   const c = await pool.connect();
+  let broken: Error | undefined;
   try {
     await c.query("BEGIN");
     const out = await fn(c);
     await c.query("COMMIT");
     return out;
   } catch (e) {
-    await c.query("ROLLBACK").catch(() => undefined);
+    // An error the server sent (a DatabaseError) leaves a usable connection: roll back. Any other
+    // (a read timeout, a dropped connection) means the server may not be listening: a ROLLBACK would
+    // queue behind the stuck query and wait as long again, so the connection is dropped instead
+    // (which ends its transaction on the server).
+    if (e instanceof pg.DatabaseError) await c.query("ROLLBACK").catch((r: Error) => (broken = r));
+    else broken = e as Error;
     throw e;
   } finally {
-    c.release();
+    c.release(broken);
   }
 }
 
@@ -99,13 +105,14 @@ function rowToStepWrite(w: StepRowWrite): unknown[] {
     w.id, w.runId, w.nodeId, w.name, w.key, w.parentStepId, w.status,
     w.input === undefined ? null : JSON.stringify(w.input), w.output ? JSON.stringify(w.output) : null,
     w.state === undefined ? null : JSON.stringify(w.state), JSON.stringify(w.attempts), JSON.stringify(w.logs), w.error, w.createdAt, w.startedAt, w.finishedAt,
+    w.origin ? JSON.stringify(w.origin) : null,
   ];
 }
 
-const UPSERT_STEP = `insert into run_steps (id, run_id, node_id, name, key, parent_step_id, status, input, output, state, attempts, logs, error, created_at, started_at, finished_at)
-  values ($1, $2, $3, $4, $5, $6, $7, $8::json, $9::json, $10::json, $11::json, $12::json, $13, $14, $15, $16)
+const UPSERT_STEP = `insert into run_steps (id, run_id, node_id, name, key, parent_step_id, status, input, output, state, attempts, logs, error, created_at, started_at, finished_at, origin)
+  values ($1, $2, $3, $4, $5, $6, $7, $8::json, $9::json, $10::json, $11::json, $12::json, $13, $14, $15, $16, $17::json)
   on conflict (id) do update set status = excluded.status, input = excluded.input, output = excluded.output, state = excluded.state,
-  attempts = excluded.attempts, logs = excluded.logs, error = excluded.error, finished_at = excluded.finished_at`;
+  attempts = excluded.attempts, logs = excluded.logs, error = excluded.error, finished_at = excluded.finished_at, origin = excluded.origin`;
 
 /** Ends an active run inside the caller's transaction; false when it was no longer active. */
 async function finishRun(c: Q, commit: Pick<StepCommit, "nodeInfo">, runId: string, status: "succeeded" | "failed", error: unknown, iso: string): Promise<boolean> {

@@ -91,6 +91,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
   // The sweeper: one leader at a time republishes what Redis lost.
   let cursor = "";
   let sweeping = false;
+  let republishedTotal = 0;
   const sweep = async (): Promise<number> => {
     if (sweeping || !redisUp) return 0;
     sweeping = true;
@@ -127,6 +128,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
       sweeping = false;
     }
     if (republished) log("sweeper republished runs", { count: republished });
+    republishedTotal += republished;
     return republished;
   };
   let sweeper: NodeJS.Timeout | undefined;
@@ -235,12 +237,30 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
 
   return {
     kind: "bullmq",
-    publish(runIds) {
+    publish(runIds, popts) {
       if (!runIds.length) return;
       // After the commit, off the request path: a failure leaves the outbox rows for the sweeper.
-      add(runIds.map((runId) => ({ runId })))
-        .then(() => clearOutbox(pool, runIds))
-        .catch((e) => log("publish failed; the sweeper will republish", { count: runIds.length, error: (e as Error).message }));
+      if (!popts?.again) {
+        add(runIds.map((runId) => ({ runId })))
+          .then(() => clearOutbox(pool, runIds))
+          .catch((e) => log("publish failed; the sweeper will republish", { count: runIds.length, error: (e as Error).message }));
+        return;
+      }
+      // A run retried right after it ended may still have its previous job (same id) finishing: adding is
+      // then a no-op and the new work would wait for the sweeper. Add again once that job is done (its
+      // outbox row stays until then, so the sweeper still covers a crash meanwhile).
+      const again = (ids: string[], left: number): void => {
+        add(ids.map((runId) => ({ runId })))
+          .then(async () => {
+            const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
+            const busy = ids.filter((_, i) => states[i] === "active");
+            const queued = ids.filter((_, i) => states[i] !== "active");
+            if (queued.length) await clearOutbox(pool, queued);
+            if (busy.length && left > 0) setTimeout(() => again(busy, left - 1), 100).unref();
+          })
+          .catch((e) => log("publish failed; the sweeper will republish", { count: ids.length, error: (e as Error).message }));
+      };
+      again(runIds, 100);
     },
     consumer,
     startSweeper(everyMs = opts.sweepEveryMs ?? 2000) {
@@ -257,6 +277,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
     async ping() {
       await withTimeout(watch.ping(), 2000, "redis ping");
     },
+    stats: () => ({ reachable: redisUp, republished: republishedTotal }),
     async close() {
       clearInterval(watchdog);
       if (sweeper) clearInterval(sweeper);

@@ -41,10 +41,22 @@ export interface WorkConsumer {
   healthy(): boolean;
 }
 
+/** Figures for /metrics and readiness (this process's view). */
+export interface QueueStats {
+  /** Whether the queue's server answered the last check (null: the embedded queue has no server). */
+  reachable: boolean | null;
+  /** Runs republished by this process's sweeper since it started. */
+  republished: number;
+}
+
 export interface WorkQueue {
   readonly kind: "embedded" | "bullmq";
-  /** After a commit that queued work for these runs (ingest, starts, retries, schedules). */
-  publish(runIds: string[]): void;
+  /**
+   * After a commit that queued work for these runs (ingest, starts, retries, schedules). `again`: the
+   * runs had work before and may still hold their previous queue entry (a retry of the same run right
+   * after it ended); the queue makes sure the new work is not absorbed by that entry.
+   */
+  publish(runIds: string[], opts?: { again?: boolean }): void;
   consumer(opts: ConsumerOptions): WorkConsumer;
   /** Starts republishing lost work in the background (scale-out: the sweeper); returns its stop. */
   startSweeper(everyMs?: number): () => Promise<void>;
@@ -52,5 +64,6 @@ export interface WorkQueue {
   sweepNow(): Promise<number>;
   /** Throws when the queue cannot be reached. */
   ping(): Promise<void>;
+  stats(): QueueStats;
   close(): Promise<void>;
 }

@@ -17,7 +17,8 @@ export const events = sqliteTable(
     type: text().notNull(),
     /** The full envelope `{type, timestamp, data}`. */
     envelope: text({ mode: "json" }).$type<{ type: string; timestamp: string; data: unknown }>().notNull(),
-    source: text({ enum: ["webhook", "manual", "api", "schedule", "line", "error_handler", "replay"] }).notNull(),
+    /** `test`: a test run's trigger event taken from pinned data (editor "run step" / "run from here"). */
+    source: text({ enum: ["webhook", "manual", "api", "schedule", "line", "error_handler", "replay", "test"] }).notNull(),
     receivedAt: text().notNull(),
   },
   (t) => [
@@ -39,8 +40,20 @@ export const runs = sqliteTable(
     /** Set when the run is a step of a task on a line. */
     taskId: text(),
     taskStep: integer(),
-    /** Run this one retried (retry-from-failed-step). */
+    /**
+     * The run this one retries (retry with the current version: a new run on the current version that
+     * reuses the original's succeeded steps). At most one retry per run (unique), so a double click
+     * cannot start two.
+     */
     retryOf: text(),
+    /**
+     * `production` (every trigger, start, replay, line step, error handler and retry), or `test`: started
+     * from the editor at one node with earlier data (last run or pinned); never counted as a production
+     * run, never advances a task, never starts an error handler. Pinned data is only ever read by tests.
+     */
+    mode: text({ enum: ["production", "test"] }).notNull().default("production"),
+    /** Test runs: the node it started at, and whether only that step runs (`single`) or everything after it too. */
+    test: text({ mode: "json" }).$type<{ nodeId: string; single: boolean } | null>(),
     error: text({ mode: "json" }).$type<{ message: string; nodeId?: string; code?: string } | null>(),
     /**
      * Set when a finished run still has follow-ups to do after its commit (advance its task on a line,
@@ -59,6 +72,7 @@ export const runs = sqliteTable(
     index("runs_task_idx").on(t.taskId).where(sql`task_id is not null`),
     index("runs_status_automation_idx").on(t.status, t.automationId),
     index("runs_followup_idx").on(t.followupAt).where(sql`followup_at is not null`),
+    uniqueIndex("runs_retry_of_idx").on(t.retryOf).where(sql`retry_of is not null`),
   ],
 );
 
@@ -69,6 +83,14 @@ export interface StepAttempt {
   retryable?: boolean;
   durationMs?: number;
 }
+
+/**
+ * Where a step's output came from when it did not run in this run (`null`: it ran here): `run` — the
+ * succeeded step of an earlier run (retry with the current version reuses them; a test run takes the
+ * upstream outputs of the last run), recorded with the version it ran on; `pinned` — the node's pinned
+ * output (test runs only).
+ */
+export type StepOrigin = { kind: "run"; runId: string; stepId: string; version: number } | { kind: "pinned"; version: number };
 
 /** One node execution inside a run. */
 export const runSteps = sqliteTable(
@@ -91,6 +113,8 @@ export const runSteps = sqliteTable(
     attempts: text({ mode: "json" }).$type<StepAttempt[]>().notNull(),
     logs: text({ mode: "json" }).$type<Array<{ at: string; level: string; message: string; fields?: unknown }>>().notNull(),
     error: text(),
+    /** Set when the output was taken over rather than produced here (see StepOrigin). */
+    origin: text({ mode: "json" }).$type<StepOrigin | null>(),
     createdAt: text().notNull(),
     startedAt: text(),
     finishedAt: text(),

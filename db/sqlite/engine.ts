@@ -57,7 +57,7 @@ function writeStep(db: Db, w: StepRowWrite): void {
     w.id, w.runId, w.nodeId, w.name, w.key, w.parentStepId, w.status,
     w.input === undefined ? null : JSON.stringify(w.input), w.output ? JSON.stringify(w.output) : null,
     w.state === undefined ? null : JSON.stringify(w.state), JSON.stringify(w.attempts), JSON.stringify(w.logs),
-    w.error, w.createdAt, w.startedAt, w.finishedAt,
+    w.error, w.createdAt, w.startedAt, w.finishedAt, w.origin ? JSON.stringify(w.origin) : null,
   );
 }
 

@@ -158,6 +158,7 @@ export function embeddedQueue(db: Db): WorkQueue {
     async ping() {
       db.$client.prepare("select 1").get();
     },
+    stats: () => ({ reachable: null, republished: 0 }),
     async close() {},
   };
 }

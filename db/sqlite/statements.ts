@@ -26,17 +26,17 @@ function prepare(db: Db) {
     usingConnection: c.prepare("select id, version from automations where workspace_id = ? and enabled = 1 and graph like ?"),
     run: c.prepare(
       `select id, workspace_id as workspaceId, automation_id as automationId, version, status, trigger_node_id as triggerNodeId,
-       event_id as eventId, task_id as taskId, task_step as taskStep, created_at as createdAt, started_at as startedAt from runs where id = ?`,
+       event_id as eventId, task_id as taskId, task_step as taskStep, created_at as createdAt, started_at as startedAt, mode from runs where id = ?`,
     ),
     runStatus: c.prepare("select status from runs where id = ?"),
     eventEnvelope: c.prepare("select envelope from events where id = ?"),
     step: c.prepare("select id, name, output, parent_step_id as parentStepId, state, attempts, logs, started_at as startedAt, created_at as createdAt from run_steps where id = ?"),
     stepExists: c.prepare("select 1 from run_steps where id = ?"),
     upsertStep: c.prepare(
-      `insert into run_steps (id, run_id, node_id, name, key, parent_step_id, status, input, output, state, attempts, logs, error, created_at, started_at, finished_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into run_steps (id, run_id, node_id, name, key, parent_step_id, status, input, output, state, attempts, logs, error, created_at, started_at, finished_at, origin)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (id) do update set status = excluded.status, input = excluded.input, output = excluded.output, state = excluded.state,
-       attempts = excluded.attempts, logs = excluded.logs, error = excluded.error, finished_at = excluded.finished_at`,
+       attempts = excluded.attempts, logs = excluded.logs, error = excluded.error, finished_at = excluded.finished_at, origin = excluded.origin`,
     ),
     activeJobs: c.prepare("select count(*) as n from jobs where run_id = ?"),
     leasedOthers: c.prepare("select count(*) as n from jobs where run_id = ? and status = 'leased' and id != ?"),

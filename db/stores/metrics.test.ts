@@ -25,4 +25,13 @@ describe("metrics store", () => {
       { status: "running", n: 1 },
     ]);
   });
+
+  it("counts outbox rows and gives the oldest one's creation (numbers on both backends)", async () => {
+    expect(await deps.store.metrics.outbox()).toEqual({ rows: 0, oldestCreatedAt: null });
+    const now = Date.now();
+    for (const [id, created] of [["run_a", now - 7000], ["run_b", now - 1000]] as const) {
+      await deps.sql("insert into outbox (run_id, available_at, created_at) values (?, ?, ?)", id, created, created);
+    }
+    expect(await deps.store.metrics.outbox()).toEqual({ rows: 2, oldestCreatedAt: now - 7000 });
+  });
 });

@@ -9,6 +9,10 @@ import { and, asc, count, desc, eq, gt, inArray, isNotNull, lt, lte, notExists, 
 import { sortableId } from "../sortable-id";
 import { first, type Ctx } from "../store-kit";
 import type { EventRow, JobRow, RunRecord, RunStepRow } from "../types";
+import { derivedRunsStore } from "./derived-runs";
+import { newStepJob, RETRYABLE } from "./run-rows";
+
+export { newStepJob };
 
 export type EventSource = EventRow["source"];
 export type RunStatus = RunRecord["status"];
@@ -59,16 +63,10 @@ export interface FinishedRun {
 
 const ACTIVE: RunStatus[] = ["queued", "running", "waiting"];
 
-/** The job row queueing a step (the embedded queue's table; in scale-out mode the run's pending steps). */
-export function newStepJob(j: { id?: string; runId: string; automationId: string; nodeId: string; parentStepId: string | null; atMs: number }): JobRow {
-  const id = j.id ?? sortableId("stp");
-  return {
-    id, kind: "step", runId: j.runId, stepId: id, automationId: j.automationId, payload: { nodeId: j.nodeId, parentStepId: j.parentStepId },
-    status: "queued", availableAt: j.atMs, leaseOwner: null, leaseToken: null, leaseUntil: null, attempts: 0, createdAt: j.atMs,
-  };
-}
-
 export const runsStore = {
+  // Retries with the current version and test runs: db/stores/derived-runs.ts.
+  ...derivedRunsStore,
+
   /** Event (deduplicated by scope + key) + run + its first steps, atomically. Null: a duplicate event. */
   async create(c: Ctx, r: NewRun): Promise<CreatedRun | null> {
     const { events, runs, jobs, outbox } = c.t;
@@ -224,16 +222,24 @@ export const runsStore = {
   },
 
   /**
-   * Retry from the failed step: failed and cancelled steps are queued again (same step ids, attempts
-   * continue), succeeded ones keep their outputs. Returns how many steps were queued.
+   * Retry from the failed step with the run's own version: failed and cancelled steps are queued again
+   * (same step ids, attempts continue), succeeded ones keep their outputs. Returns how many steps were
+   * queued (0: the run is not failed or cancelled any more, or has no such step), or "retried" when the
+   * run was already retried as a new run (retry with the current version). The run row is locked first,
+   * as in `createDerived`, so a retry of each kind racing on one run cannot both happen.
    */
-  async requeue(c: Ctx, runId: string, at: Date): Promise<number> {
+  async requeue(c: Ctx, runId: string, at: Date): Promise<number | "retried"> {
     const { runs, runSteps, jobs, outbox } = c.t;
     const iso = at.toISOString();
     const atMs = at.getTime();
     return c.tx(async (x) => {
-      const run = await first(x.h.select().from(runs).where(eq(runs.id, runId)).limit(1));
+      const [run] = await x.h
+        .update(runs)
+        .set({ updatedAt: sql`${runs.updatedAt}` })
+        .where(and(eq(runs.id, runId), inArray(runs.status, RETRYABLE)))
+        .returning();
       if (!run) return 0;
+      if (await first(x.h.select({ id: runs.id }).from(runs).where(eq(runs.retryOf, runId)).limit(1))) return "retried";
       const redo = await x.h.select().from(runSteps).where(and(eq(runSteps.runId, runId), inArray(runSteps.status, ["failed", "cancelled"])));
       if (!redo.length) return 0;
       await x.h.insert(jobs).values(redo.map((st) => newStepJob({ id: st.id, runId, automationId: run.automationId, nodeId: st.nodeId, parentStepId: st.parentStepId, atMs })));

@@ -26,11 +26,11 @@ test("node menu: duplicate, copy/paste, disable (skipped in the run, greyed in t
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
 
-  // The menu names its node; "Run from here" is there but not available yet, and says why.
+  // The menu names its node; "Run from here" (a test run from this node on) is available and says what it does.
   let menu = await canvas.nodeMenu("gate");
   await expect(menu).toHaveAttribute("aria-label", "Actions for gate");
-  await expect(menu.getByRole("menuitem", { name: "Run from here" })).toHaveAttribute("aria-disabled", "true");
-  await expect(menu.getByTestId("menu-run-from-here")).toHaveAttribute("title", /not available yet/i);
+  await expect(menu.getByRole("menuitem", { name: "Run from here" })).not.toHaveAttribute("aria-disabled", "true");
+  await expect(menu.getByTestId("menu-run-from-here")).toHaveAttribute("title", /test run of the saved version/i);
 
   // Duplicate, then delete the copy from its own menu.
   await menu.getByRole("menuitem", { name: "Duplicate" }).click();

@@ -1,5 +1,5 @@
 /**
- * Tracker part 2 in the browser: connect the tracker with ops features against the fake Atlassian
+ * The JSM and Ops units in the browser: connect the tracker with ops features against the fake Atlassian
  * (consent and back), build `tracker.onAlert → tracker.createIncident → tracker.updateAlert (acknowledge)`
  * on the canvas with real drags, save and enable, then raise an alert in the fake: the fake delivers
  * to the app's webhook URL and the run succeeds; the incident exists and the alert is acknowledged.

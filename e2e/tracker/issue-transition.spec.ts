@@ -1,5 +1,5 @@
 /**
- * Tracker part 1 in the browser: connect the tracker against the fake Atlassian (OAuth consent page and back),
+ * The Jira units in the browser: connect the tracker against the fake Atlassian (OAuth consent page and back),
  * build `tracker.onIssue → tracker.transitionIssue` on the canvas with real drags, save and enable (the
  * connection's shared Jira webhook is registered in the fake), then create an issue in the fake: the fake
  * delivers to the app's shared intake and the run transitions the issue to "In Progress".

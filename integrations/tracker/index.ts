@@ -1,6 +1,6 @@
 /**
  * The tracker integration (Jira, Jira Service Management, JSM Operations) over one Atlassian OAuth connection.
- * Part 1: Jira issues, workflows, issue / comment triggers. Part 2 adds service desk and ops units below.
+ * Jira issues, workflows, issue / comment triggers here; service desk and ops units in jsm-ops.ts.
  */
 import { defineIntegration } from "../core/define";
 import { createIssue } from "./components/create-issue";
@@ -13,7 +13,7 @@ import { trackerConnection } from "./connection";
 import { jiraResources } from "./resources";
 import { onIssue } from "./triggers/on-issue";
 import { onIssueComment } from "./triggers/on-issue-comment";
-import { partTwoComponents, partTwoResources, partTwoTriggers } from "./part-two";
+import { jsmOpsComponents, jsmOpsResources, jsmOpsTriggers } from "./jsm-ops";
 
 export const tracker = defineIntegration({
   key: "tracker",
@@ -21,7 +21,7 @@ export const tracker = defineIntegration({
   description: "Issues, workflows, comments, service-desk incidents and approvals, ops alerts and heartbeats.",
   icon: "ticket",
   connection: trackerConnection,
-  components: [createIssue, getIssue, updateIssue, deleteIssue, transitionIssue, getWorkflow, ...partTwoComponents],
-  triggers: [onIssue, onIssueComment, ...partTwoTriggers],
-  resources: { ...jiraResources, ...partTwoResources },
+  components: [createIssue, getIssue, updateIssue, deleteIssue, transitionIssue, getWorkflow, ...jsmOpsComponents],
+  triggers: [onIssue, onIssueComment, ...jsmOpsTriggers],
+  resources: { ...jiraResources, ...jsmOpsResources },
 });

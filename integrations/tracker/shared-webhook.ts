@@ -28,7 +28,7 @@ type Cfg = Record<string, unknown>;
 const eventsOf = (config: Cfg, map: Record<string, string>) => ((config.events as string[] | undefined) ?? []).map((e) => map[e]).filter((e): e is string => Boolean(e));
 const projectsOf = (config: Cfg) => [config.project ?? config.projectKey].filter((p): p is string => typeof p === "string" && p.length > 0).map((p) => p.toUpperCase());
 
-/** What each trigger using the shared registration needs. Part 2 (tracker.onIncident) adds its entry here. */
+/** What each trigger using the shared registration needs. tracker.onIncident has its entry here too. */
 export const INTERESTS: Record<string, (config: Cfg, state?: Record<string, unknown>) => Interest> = {
   "tracker.onIssue": (c) => ({ projects: projectsOf(c), events: eventsOf(c, ISSUE_EVENTS) }),
   "tracker.onIssueComment": (c) => ({ projects: projectsOf(c), events: eventsOf(c, COMMENT_EVENTS) }),

@@ -44,6 +44,7 @@ describe("door permission table", () => {
       ["rest:createApp", "trpc:automations.create"], ["rest:replaceApp", "trpc:automations.save"], ["rest:patchApp", "trpc:automations.patch"], ["rest:deleteApp", "trpc:automations.delete"],
       ["rest:listApps", "trpc:automations.list"], ["rest:listVersions", "trpc:automations.versions"],
       ["rest:startRun", "trpc:runs.start"], ["rest:cancelRun", "trpc:runs.cancel"], ["rest:retryRun", "trpc:runs.retry"], ["rest:listRuns", "trpc:runs.list"],
+      ["rest:startTestRun", "trpc:runs.test"],
       ["rest:createLine", "trpc:lines.create"], ["rest:updateLine", "trpc:lines.update"], ["rest:deleteLine", "trpc:lines.delete"],
       ["rest:createOrder", "trpc:tasks.create"], ["rest:patchOrder", "trpc:tasks.patch"], ["rest:transitionOrder", "trpc:tasks.transition"], ["rest:commentOrder", "trpc:tasks.comment"],
       ["rest:createIntake", "trpc:intakes.createWebhook"], ["rest:deleteIntake", "trpc:intakes.delete"], ["rest:getUsage", "trpc:usage.get"],

@@ -1,11 +1,39 @@
-import { runnerHooks } from "../runner-hooks";
 import { getDeps } from "../deps";
 import { env } from "../env";
 import { setupOwner } from "../services/users/setup-owner";
 import { listWorkspaces } from "../services/workspaces/list-workspaces";
 import type { Actor, ApiKeyRole } from "../auth/permissions";
+import { setProcessRole } from "../roles/process-role";
+import type { StartedRole } from "../roles/start";
 
-type Values = { email?: string; password?: string; name?: string; role?: string; workspace?: string[]; expires?: string; from?: string; to?: string; "dry-run"?: boolean };
+type Values = { email?: string; password?: string; name?: string; role?: string; workspace?: string[]; expires?: string; from?: string; to?: string; "dry-run"?: boolean; port?: string };
+
+function portOf(value: string | undefined, fallback: number | undefined): number | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--port must be a port number (0-65535), not "${value}"`);
+  return n;
+}
+
+/** Runs until SIGTERM/SIGINT, then stops gracefully (in-flight work finishes, leases are given back). */
+function untilSignal(started: StartedRole, what: string): null {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`${signal}: stopping the ${what} (finishing in-flight work)…`);
+    started.stop().then(
+      () => process.exit(0),
+      (e: Error) => {
+        console.error(`conveyor: ${e.message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  return null;
+}
 
 const KEY_ROLES = ["admin", "editor", "operator", "viewer"];
 
@@ -16,7 +44,7 @@ async function systemActor(): Promise<Actor> {
   return { kind: "system", organizationId: org.id, label: "cli" };
 }
 
-/** Returns an exit code, or null for long-running commands (worker). */
+/** Returns an exit code, or null for long-running commands (worker, ingress). */
 export async function runCommand(positionals: string[], values: Values): Promise<number | null> {
   const [group, verb] = positionals;
   const cmd = `${group} ${verb ?? ""}`.trim();
@@ -58,19 +86,21 @@ export async function runCommand(positionals: string[], values: Values): Promise
       return 0;
     }
     case "worker": {
-      const deps = await getDeps();
-      const { startRunner } = await import("../runner/runner-loop");
-      const { runnerOptionsFromEnv } = await import("../runner/runner-env");
-      const runner = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
-      console.error(`Conveyor worker running against ${env.databasePath}. Ctrl+C to stop.`);
-      const stop = async () => {
-        await runner.stop();
-        await deps.store.close();
-        process.exit(0);
-      };
-      process.on("SIGTERM", () => void stop());
-      process.on("SIGINT", () => void stop());
-      return null;
+      setProcessRole("worker");
+      const port = portOf(values.port, env.CONVEYOR_WORKER_PORT);
+      const { startWorker } = await import("../roles/start");
+      const started = await startWorker(await getDeps(), env, { port });
+      const where = started.port !== undefined ? `; health, readiness and metrics on http://${env.HOST}:${started.port}` : "";
+      console.error(`Conveyor worker running against ${env.scaleOut ? "PostgreSQL + Redis" : env.databasePath}${where}. Ctrl+C to stop.`);
+      return untilSignal(started, "worker");
+    }
+    case "ingress": {
+      setProcessRole("ingress"); // before the deps: ingress processes get a fail-fast PostgreSQL pool
+      const port = portOf(values.port, env.CONVEYOR_INGRESS_PORT)!;
+      const { startIngress } = await import("../roles/start");
+      const started = await startIngress(await getDeps(), env, { port });
+      console.error(`Conveyor ingress listening on http://${env.HOST}:${started.port} (/hooks/…, /api/health, /api/health/ready, /metrics) against ${env.scaleOut ? "PostgreSQL + Redis" : env.databasePath}. Ctrl+C to stop.`);
+      return untilSignal(started, "ingress");
     }
     default:
       throw new Error(`unknown command "${positionals.join(" ")}"; run conveyor --help`);

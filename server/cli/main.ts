@@ -5,7 +5,8 @@
  *   conveyor workspaces list
  *   conveyor migrate
  *   conveyor migrate-to-postgres --to postgres://… [--from FILE] [--dry-run]
- *   conveyor worker
+ *   conveyor worker [--port N]      the runner (+ health/readiness/metrics on N, or CONVEYOR_WORKER_PORT)
+ *   conveyor ingress [--port N]     the lean /hooks listener alone (+ health/readiness/metrics), default port 3001
  */
 import { parseArgs } from "node:util";
 import { runCommand } from "./commands";
@@ -17,7 +18,8 @@ const USAGE = `Usage:
   conveyor migrate
   conveyor migrate-to-postgres --to postgres://USER:PASSWORD@HOST:5432/DB [--from SQLITE-FILE] [--dry-run]
       copies a stopped SQLite installation into an empty PostgreSQL database (docs/scale-out.md)
-  conveyor worker`;
+  conveyor worker [--port N]     the runner alone (+ /api/health, /api/health/ready, /metrics on port N)
+  conveyor ingress [--port N]    webhook ingress alone: /hooks/… (+ health, readiness, metrics), default port $CONVEYOR_INGRESS_PORT or 3001`;
 
 async function main(argv: string[]) {
   const { positionals, values } = parseArgs({
@@ -33,6 +35,7 @@ async function main(argv: string[]) {
       from: { type: "string" },
       to: { type: "string" },
       "dry-run": { type: "boolean" },
+      port: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -45,7 +48,7 @@ async function main(argv: string[]) {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    // The worker keeps running until a signal; every other command exits.
+    // The worker and the ingress keep running until a signal; every other command exits.
     if (code !== null) process.exit(code);
   },
   (e: Error) => {

@@ -1,6 +1,6 @@
 /** The automation document (what the editor saves and export/import round-trips) and its response shape. */
 import { z } from "zod";
-import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema, GraphSchema } from "./graph";
+import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema, GraphSchema, pinnedTotal } from "./graph";
 
 export const AutomationDocumentSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -21,7 +21,7 @@ export const AutomationDocumentBodySchema = AutomationDocumentSchema.extend({
     nodes: z.array(GraphNodeSchema.extend({ position: z.strictObject({ x: z.number(), y: z.number() }).optional() }).strict()).max(500),
     edges: z.array(GraphEdgeSchema.strict()).max(2000).default([]),
     notes: z.array(GraphNoteSchema.strict()).max(500).optional(),
-  }),
+  }).superRefine(pinnedTotal),
 }).strict();
 
 export const AutomationPatchSchema = z.strictObject({

@@ -35,6 +35,29 @@ export function currentLabels(config: Record<string, unknown>, labels: NodeLabel
   return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
+/** Largest pinned output of one node (bytes of its JSON), as for an emitted envelope. */
+export const MAX_PINNED_BYTES = 1_048_576;
+/** Largest total of pinned outputs in one document (every saved version keeps a copy). */
+export const MAX_PINNED_TOTAL_BYTES = 4 * MAX_PINNED_BYTES;
+
+export const jsonBytes = (v: unknown): number => new TextEncoder().encode(JSON.stringify(v) ?? "").length;
+
+/**
+ * A node's pinned output: used by test runs only (editor "run step" / "run from here", and the
+ * `test-runs` endpoint) in place of calling the node's upstream, and as the upstream data of the steps
+ * after it. Production runs never read it.
+ */
+export const PinnedDataSchema = z
+  .object({
+    output: z.object({ type: z.string().max(200), timestamp: z.string().max(64), data: z.unknown().optional() }).describe("The envelope later steps read as $steps.<name> (or $trigger)."),
+    runId: z.string().max(100).optional().describe("The run it was pinned from, when not typed by hand."),
+  })
+  .superRefine((p, ctx) => {
+    const n = jsonBytes(p.output);
+    if (n > MAX_PINNED_BYTES) ctx.addIssue({ code: "custom", path: ["output"], message: `Pinned data is ${n} bytes, above the ${MAX_PINNED_BYTES}-byte limit` });
+  });
+export type PinnedData = z.output<typeof PinnedDataSchema>;
+
 export const GraphNodeSchema = z.object({
   id: z.string().min(1).max(100).describe("Stable node id, unique in the graph."),
   name: z
@@ -53,6 +76,7 @@ export const GraphNodeSchema = z.object({
     .boolean()
     .optional()
     .describe("Skipped in runs: events flow through to its downstream nodes, and $steps.<name> stays absent. A disabled trigger does not fire."),
+  pinned: PinnedDataSchema.optional().describe("Pinned output (test runs only; never used by production runs)."),
 });
 
 export const GraphEdgeSchema = z.object({
@@ -67,11 +91,20 @@ export const GraphNoteSchema = z.object({
   size: z.object({ width: z.number(), height: z.number() }).optional(),
 });
 
-export const GraphSchema = z.object({
-  nodes: z.array(GraphNodeSchema).max(500),
-  edges: z.array(GraphEdgeSchema).max(2000).default([]),
-  notes: z.array(GraphNoteSchema).max(500).optional(),
-});
+export const GraphSchema = z
+  .object({
+    nodes: z.array(GraphNodeSchema).max(500),
+    edges: z.array(GraphEdgeSchema).max(2000).default([]),
+    notes: z.array(GraphNoteSchema).max(500).optional(),
+  })
+  .superRefine(pinnedTotal);
+
+/** The total size cap of a graph's pinned outputs (shared by the lenient and the strict REST schema). */
+export function pinnedTotal(g: { nodes: Array<{ pinned?: { output: unknown } }> }, ctx: z.RefinementCtx): void {
+  let total = 0;
+  for (const n of g.nodes) if (n.pinned) total += jsonBytes(n.pinned.output);
+  if (total > MAX_PINNED_TOTAL_BYTES) ctx.addIssue({ code: "custom", path: ["nodes"], message: `Pinned data of all nodes is ${total} bytes, above the ${MAX_PINNED_TOTAL_BYTES}-byte limit per automation` });
+}
 
 export type GraphNode = z.output<typeof GraphNodeSchema>;
 export type GraphEdge = z.output<typeof GraphEdgeSchema>;

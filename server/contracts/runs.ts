@@ -25,11 +25,17 @@ export const RunSchema = z.object({
     name: z.string().nullable().optional().describe("Name of the trigger node in the version that ran (null when that version is gone)."),
   }),
   taskId: z.string().nullable(),
-  retryOf: z.string().nullable(),
+  retryOf: z.string().nullable().describe("The failed run this one retries with the current version (a new run); null otherwise."),
+  mode: z.enum(["production", "test"]).describe("`test`: started from the editor (or `test-runs`) at one node with earlier data; not counted as a production run, no task, no error handler."),
+  test: z
+    .object({ nodeId: z.string(), single: z.boolean().describe("Only that step ran (else it and everything after it).") })
+    .nullable()
+    .describe("Where a test run started."),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   error: RunErrorSchema.nullable(),
+  workMs: z.number().optional().describe("In lists: the run's working time (see `timing.workMs` of a run fetched alone)."),
 });
 export type Run = z.infer<typeof RunSchema>;
 
@@ -45,6 +51,14 @@ export const StepAttemptSchema = z.object({
 
 export const StepLogSchema = z.object({ at: z.string(), level: z.string(), message: z.string(), fields: z.unknown().optional() });
 
+export const StepOriginSchema = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("run"), runId: z.string(), stepId: z.string(), version: z.number().int() }),
+    z.object({ kind: z.literal("pinned"), version: z.number().int() }),
+  ])
+  .nullable()
+  .describe("Where the output came from when the step did not run in this run: a step of an earlier run (reused by a retry, or upstream data of a test run) with the version it ran on, or the node's pinned data (test runs). Null: it ran here.");
+
 export const RunStepSchema = z.object({
   id: z.string(),
   nodeId: z.string(),
@@ -58,14 +72,43 @@ export const RunStepSchema = z.object({
   error: z.string().nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  origin: StepOriginSchema.optional(),
 });
 export type RunStep = z.infer<typeof RunStepSchema>;
+
+export const RunTimingSchema = z.object({
+  workMs: z.number().describe("Time spent working: the durations of the attempts of the steps that ran in this run, summed (steps taken over from elsewhere excluded)."),
+  retryWaitMs: z
+    .number()
+    .describe("Time spent waiting between a failed attempt and the next one: automatic retry backoff, the wait until someone retried the run, and for a retry with the current version the time since the retried run failed."),
+});
 
 export const RunDetailSchema = RunSchema.extend({
   event: EnvelopeSchema.nullable().describe("The trigger event envelope."),
   steps: z.array(RunStepSchema),
+  retriedBy: z.string().nullable().describe("The run that retried this one with the current version, if any."),
+  timing: RunTimingSchema,
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
+
+export const RetryRunSchema = z.strictObject({
+  version: z
+    .enum(["original", "current"])
+    .default("original")
+    .describe(
+      "`original` (default): the same run continues on the version it started on, from its failed step. `current`: a new run (`retryOf` this one) on the automation's current saved version that reuses the succeeded steps whose node still exists with the same key and runs the failed step and everything after it from the current graph.",
+    ),
+});
+
+export const TestRunBodySchema = z.strictObject({
+  nodeId: z.string().min(1).max(100).describe("The node to test (a component; or a trigger, to run everything after it)."),
+  scope: z.enum(["step", "downstream"]).optional().describe("`step` (default for a component): that step only. `downstream` (default for a trigger): it and everything after it."),
+  source: z
+    .enum(["auto", "pinned", "run"])
+    .default("auto")
+    .describe("Earlier data: `auto` pinned output where a node has some, else the newest run that reached the node; `pinned` only pinned data; `run` one run only (`runId`, default the newest that fits)."),
+  runId: z.string().max(100).optional().describe("The run whose trigger event and outputs to use."),
+});
 
 export const StartRunSchema = z.strictObject({
   payload: z.record(z.string(), z.unknown()).optional().describe("Trigger event data (manual / API start): a JSON object."),

@@ -8,14 +8,14 @@
 import type { AppDeps } from "../deps";
 import { recordStepMetrics } from "../observability/metrics";
 import type { Envelope, RunRow, StepCommit, StepJob, StepLog } from "@/db/engine";
-import type { StepAttempt } from "@/db/types";
+import type { StepAttempt, StepOrigin } from "@/db/types";
 import { envelope, withLegacyDefaults, type AnyComponent, type ComponentResult, type Logger } from "@/integrations/core/define";
 import { ExpressionError, resolveExpressions } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
 import { createHttpClient } from "@/integrations/core/http";
 import { findComponent } from "@/integrations/registry";
-import { getVersionGraph, nodeInfoOf, type IndexedGraph } from "../graphs";
-import { countFinishedRun, countUsage } from "../usage-counters";
+import { getVersionGraph, nodeInfoOf, pinnedOutputs, type IndexedGraph } from "../graphs";
+import { countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
 import type { RunnerHooks } from "./hooks";
 import { maskInputs } from "./mask";
 import { retryDelayMs, type RetryOptions } from "./retry-policy";
@@ -45,6 +45,14 @@ export interface LocalItem {
   run?: RunRow;
   chain?: Chain;
   fresh?: boolean;
+  /** A test run's start node and scope, carried along like `run` (null: a production run). */
+  test?: TestScope | null;
+}
+
+/** Where a test run started and whether only that step runs (see db/schema/runs.ts `runs.test`). */
+export interface TestScope {
+  nodeId: string;
+  single: boolean;
 }
 
 /** What happened, for the runner loop. */
@@ -99,6 +107,11 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   }
   const node = graph.byId.get(job.nodeId);
   const unit: AnyComponent | undefined = node ? findComponent(node.key) : undefined;
+  // Test runs only: where the test started (that node always really runs), and the pinned outputs that
+  // stand in for the other nodes after it. A production run never reads pinned data.
+  const test = run.mode === "test" ? (item.test !== undefined ? item.test : ((await deps.store.runs.get(run.id))?.test ?? null)) : null;
+  const pin = test && node && node.id !== test.nodeId && graph.pinned.has(node.id) ? (await pinnedOutputs(deps.store, run.automationId, run.version)).get(node.id) : undefined;
+  let origin: StepOrigin | null = null;
   const existing = item.fresh ? undefined : await engine.loadStep(job.id);
   const chain: Chain = item.chain ?? { trigger: await engine.loadEvent(run.eventId), steps: await engine.loadChain(job.parentStepId) };
   const startedAt = deps.now();
@@ -108,6 +121,10 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
 
   if (!node || !unit) {
     outcome = { kind: "error", retryable: false, message: node ? `Unknown component "${node.key}"` : `Node ${job.nodeId} is not in version ${run.version}` };
+  } else if (pin) {
+    outcome = { kind: "emit", output: { ...pin.output, data: pin.output.data ?? null } };
+    origin = { kind: "pinned", version: run.version };
+    logs.push({ at: startedAt.toISOString(), level: "info", message: "test run: emitted this node's pinned output instead of running it" });
   } else if (job.stops >= opts.quarantineAfter) {
     // Its process died or hung while running it, again and again: resuming it would take the next one down too.
     outcome = { kind: "error", retryable: false, message: `this step stopped its worker ${job.stops} times (its process died or hung while running it), so it was not run again` };
@@ -188,14 +205,17 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const attempt: StepAttempt = { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), durationMs: finishedAt.getTime() - startedAt.getTime() };
   if (outcome.kind === "error") Object.assign(attempt, { error: outcome.message, retryable: outcome.retryable });
   if (outcome.kind === "error") deps.log[outcome.retryable ? "warn" : "error"]("step failed", { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: job.nodeId, key: node?.key, attempt: job.attempts, retryable: outcome.retryable, reason: outcome.message.slice(0, 500) });
-  recordStepMetrics(node?.key ?? "unknown", outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind, attempt.durationMs ?? 0);
-  const attempts = [...(existing?.attempts ?? []), attempt];
+  if (!origin) recordStepMetrics(node?.key ?? "unknown", outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind, attempt.durationMs ?? 0);
+  // A pinned node did not run: no attempt. Otherwise the wait since a failed attempt is waiting between retries.
+  const previous = existing?.attempts.at(-1);
+  const waitedMs = previous?.error && previous.finishedAt ? Math.max(0, startedAt.getTime() - Date.parse(previous.finishedAt)) : 0;
+  const attempts = origin ? (existing?.attempts ?? []) : [...(existing?.attempts ?? []), attempt];
   const maxAttempts = unit?.retry?.maxAttempts ?? opts.retry.maxAttempts;
   const now = deps.now();
   const iso = now.toISOString();
   const row = {
     id: job.id, runId: run.id, nodeId: job.nodeId, name: node?.name ?? job.nodeId, key: node?.key ?? "unknown", parentStepId: job.parentStepId,
-    input, attempts, logs, createdAt: existing?.createdAt ?? startedAt.toISOString(), startedAt: existing?.startedAt ?? startedAt.toISOString(),
+    input, attempts, logs, createdAt: existing?.createdAt ?? startedAt.toISOString(), startedAt: existing?.startedAt ?? startedAt.toISOString(), origin,
   };
   const commit: Omit<StepCommit, "step" | "queue" | "runEffect"> = { ...base, now, run, nodeInfo: nodeInfoOf(graph) };
   let c: StepCommit;
@@ -204,7 +224,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     case "emit":
       c = {
         ...commit, step: { ...row, status: "succeeded", output: outcome.output, state: null, error: null, finishedAt: iso }, queue: { kind: "complete" },
-        children: graph.children.get(job.nodeId) ?? [], runEffect: { kind: "completeIfDone" },
+        children: test?.single ? [] : (graph.children.get(job.nodeId) ?? []), runEffect: { kind: "completeIfDone" },
       };
       counted = "steps.succeeded";
       break;
@@ -240,13 +260,16 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   }
   const result = await engine.commitStep(c);
   if (result.kind !== "ok") return { next: [] };
-  if (counted) countUsage(run.workspaceId, counted, 1, now);
+  if (run.mode !== "test") {
+    if (counted) countUsage(run.workspaceId, counted, 1, now);
+    if (!origin) countStepAttempt(run.workspaceId, { durationMs: attempt.durationMs ?? 0, waitedMs }, now);
+  }
   if (result.finished) countFinishedRun(run, result.finished.status, now);
   // The chain holds plain JSON only (expressions skip their defensive copy): re-parse the output once.
   const nextChain: Chain | undefined =
     outcome.kind === "emit" && result.next.length ? { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(JSON.stringify(outcome.output)) } } : undefined;
   return {
-    next: result.next.map((j) => ({ job: j, run: { ...run, status: "running" }, chain: nextChain, fresh: true })),
+    next: result.next.map((j) => ({ job: j, run: { ...run, status: "running" }, chain: nextChain, fresh: true, test })),
     // Only a failed run or a line task's run has follow-ups (the engine set its followupAt then): a
     // succeeded run of an automation skips the lookup (it was a quarter of the runner's CPU).
     finished: result.finished && (run.taskId || result.finished.status !== "succeeded") ? { runId: run.id, status: result.finished.status } : undefined,

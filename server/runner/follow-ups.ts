@@ -1,7 +1,7 @@
 /**
  * Follow-ups of a finished run, done after its commit: the task on a line advances (through the
  * `taskRunFinished` hook), and a failed run starts its automation's error-handler automation with the
- * failure summary as its trigger event (never for a handler's own runs). The run row carries
+ * failure summary as its trigger event (never for a handler's own runs, nor for test runs). The run row carries
  * `followupAt` until both are done; both are idempotent (the task checks its current step, the
  * handler run is deduplicated by the failed run's id), so a crash in between only repeats them: the
  * maintenance pass picks up what a dead process left.
@@ -18,7 +18,8 @@ export async function runFollowups(store: Store, hooks: RunnerHooks, runId: stri
   if (!run?.followupAt) return {};
   const status = run.status as "succeeded" | "failed" | "cancelled";
   if (run.taskId) await hooks.taskRunFinished({ runId: run.id, taskId: run.taskId, taskStep: run.taskStep ?? 0, status, error: run.error ?? null });
-  const handlerRunId = status === "failed" ? await startErrorHandler(store, run, now) : undefined;
+  // A test run (editor "run step" / "run from here") reaches nobody: no error handler (and it has no task).
+  const handlerRunId = status === "failed" && run.mode !== "test" ? await startErrorHandler(store, run, now) : undefined;
   await store.runs.clearFollowup(run.id);
   return { handlerRunId };
 }
@@ -50,7 +51,8 @@ async function startErrorHandler(store: Store, run: RunRecord, now: Date): Promi
     firstNodes: graph.children.get(trigger.id) ?? [],
     source: "error_handler",
     dedupeScope: `error_handler:${handler.id}`,
-    dedupeKey: run.id,
+    // Once per failure: a run retried (same run, `requeue`) that fails again reaches the handler again.
+    dedupeKey: run.finishedAt ? `${run.id}@${run.finishedAt}` : run.id,
     envelope: envelope(
       "core.error",
       { automationId: run.automationId, automationName: a.name, runId: run.id, failedNodeId: run.error?.nodeId ?? null, failedNodeName, error: run.error?.message ?? "failed" },

@@ -27,6 +27,7 @@ const CODE_MAP: Record<string, TRPCError["code"]> = {
   payload_too_large: "PAYLOAD_TOO_LARGE",
   rate_limited: "TOO_MANY_REQUESTS",
   upstream_error: "BAD_GATEWAY",
+  unavailable: "SERVICE_UNAVAILABLE",
 };
 
 function problemsOf(error: unknown): FieldProblem[] | undefined {

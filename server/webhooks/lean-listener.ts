@@ -1,18 +1,21 @@
 /**
  * `/hooks/*` on plain node:http, before Next.js sees the request (server/main.ts calls this).
  * Next's request path tops out near 1.8k req/s on these machines; this one reads the body with a
- * size cap, calls receiveWebhook (whose commits are grouped per event-loop tick) and answers.
+ * size cap, calls receiveWebhook (whose commits are grouped per event-loop tick) and answers; a
+ * delivery that could not be committed gets 503 + Retry-After (server/webhooks/deliver.ts).
+ * The web process and `conveyor ingress` (server/roles/ops-http.ts) both serve it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppDeps } from "../deps";
 import { getMetrics } from "../observability/metrics";
-import { DEFAULT_WEBHOOK_MAX_BYTES, hookProblem, receiveWebhook, type WebhookResponse } from "../services/webhooks/receive-webhook";
+import { DEFAULT_WEBHOOK_MAX_BYTES, hookProblem, type WebhookResponse } from "../services/webhooks/receive-webhook";
+import { deliverWebhook, type DeliverOptions } from "./deliver";
 
-export interface HookOptions {
-  maxBytes?: number;
-}
+export type HookOptions = DeliverOptions;
 
-const RESULT_BY_STATUS: Record<number, string> = { 202: "accepted", 200: "duplicate", 401: "unauthorized", 404: "not_found", 413: "too_large", 400: "rejected", 415: "rejected", 422: "rejected" };
+const RESULT_BY_STATUS: Record<number, string> = {
+  202: "accepted", 200: "duplicate", 401: "unauthorized", 404: "not_found", 413: "too_large", 400: "rejected", 415: "rejected", 422: "rejected", 503: "unavailable",
+};
 
 function send(res: ServerResponse, r: WebhookResponse): void {
   getMetrics().webhookDeliveries.inc({ result: RESULT_BY_STATUS[r.status] ?? (r.status >= 500 ? "error" : "other") });
@@ -59,11 +62,7 @@ export function handleHookRequest(req: IncomingMessage, res: ServerResponse, dep
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
     const query: Record<string, string> = {};
     if (q >= 0) new URLSearchParams(raw.slice(q + 1)).forEach((v, k) => (query[k] = v));
-    receiveWebhook(deps, { token, method: req.method ?? "GET", headers, query, rawBody: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }, { maxBytes })
-      .then((r) => send(res, r))
-      .catch((e) => {
-        deps.log.error("webhook ingress failed", { error: (e as Error).message });
-        send(res, hookProblem("internal", "The delivery was not stored; retry it."));
-      });
+    const rawBody = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    void deliverWebhook(deps, { token, method: req.method ?? "GET", headers, query, rawBody }, { maxBytes, timeoutMs: opts.timeoutMs }).then((r) => send(res, r));
   });
 }

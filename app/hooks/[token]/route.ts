@@ -1,12 +1,14 @@
 /**
- * Webhook ingress through Next.js (for `next dev`); `npm start` answers /hooks/* in the lean
- * listener (server/webhooks/lean-listener.ts) before Next sees them. Same service either way.
+ * Webhook ingress through Next.js (route handlers called in process); `npm start` and `npm run dev`
+ * answer /hooks/* in the lean listener (server/webhooks/lean-listener.ts) before Next sees them.
+ * Same service either way, including 503 + Retry-After when the delivery could not be stored.
  */
 import { getDeps } from "@/server/deps";
-import { hookProblem, receiveWebhook, type WebhookResponse } from "@/server/services/webhooks/receive-webhook";
+import { hookProblem, type WebhookResponse } from "@/server/services/webhooks/receive-webhook";
+import { deliverWebhook } from "@/server/webhooks/deliver";
 
 function toResponse(r: WebhookResponse): Response {
-  return toResponse(r);
+  return new Response(JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json", ...r.headers } });
 }
 
 export const dynamic = "force-dynamic";
@@ -24,7 +26,7 @@ async function handle(request: Request, ctx: { params: Promise<{ token: string }
   const url = new URL(request.url);
   const query: Record<string, string> = {};
   url.searchParams.forEach((v, k) => (query[k] = v));
-  const r = await receiveWebhook(await getDeps(), { token, method: request.method, headers, query, rawBody }, { maxBytes });
+  const r = await deliverWebhook(await getDeps(), { token, method: request.method, headers, query, rawBody }, { maxBytes, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS });
   return toResponse(r);
 }
 

@@ -1,23 +1,25 @@
 "use client";
 /** Side panel for the selected node: Settings (generated form), Trigger (URL, snippets, events), Docs. */
-import { BookOpen, Settings2, Webhook, X } from "lucide-react";
+import { BookOpen, FlaskConical, Settings2, Webhook, X } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { useCatalog } from "../catalog-context";
 import { IntegrationIcon } from "../integration-icon";
 import type { FlowNode, FlowNodeData } from "../types";
 import { DocsTab } from "./docs-tab";
 import { NodeSettings, type NodeSettingsProps } from "./node-settings";
+import { TestTab, type TestTabProps } from "./test-tab";
 import { TriggerPanel, type TriggerPanelProps } from "./trigger-panel";
 
 export interface ConfigPanelProps extends Omit<NodeSettingsProps, "node" | "unit"> {
   node: FlowNode & { data: FlowNodeData };
   onClose: () => void;
   trigger: Omit<TriggerPanelProps, "node" | "unit">;
+  test: TestTabProps;
 }
 
-type Tab = "settings" | "trigger" | "docs";
+type Tab = "settings" | "trigger" | "test" | "docs";
 
-export function ConfigPanel({ node, onClose, trigger, ...rest }: ConfigPanelProps) {
+export function ConfigPanel({ node, onClose, trigger, test, ...rest }: ConfigPanelProps) {
   const { byKey } = useCatalog();
   const unit = byKey.get(node.data.key);
   const isTrigger = node.type === "trigger";
@@ -25,6 +27,7 @@ export function ConfigPanel({ node, onClose, trigger, ...rest }: ConfigPanelProp
   const tabs: Array<{ id: Tab; label: string; icon: ReactNode }> = [
     { id: "settings", label: "Settings", icon: <Settings2 size={13} aria-hidden /> },
     ...(isTrigger ? [{ id: "trigger" as Tab, label: "Trigger", icon: <Webhook size={13} aria-hidden /> }] : []),
+    { id: "test", label: node.data.pinned ? "Test · pinned" : "Test", icon: <FlaskConical size={13} aria-hidden /> },
     { id: "docs", label: "Docs", icon: <BookOpen size={13} aria-hidden /> },
   ];
   const active = tabs.some((t) => t.id === tab) ? tab : "settings";
@@ -61,6 +64,7 @@ export function ConfigPanel({ node, onClose, trigger, ...rest }: ConfigPanelProp
       <div role="tabpanel" id={`panel-${active}`} aria-labelledby={`tab-${active}`} className="flex-1 overflow-y-auto px-4 py-4">
         {active === "settings" && <NodeSettings node={node} unit={unit} {...rest} />}
         {active === "trigger" && unit && <TriggerPanel node={node} unit={unit} {...trigger} />}
+        {active === "test" && <TestTab key={node.id} node={node} unit={unit} readOnly={rest.readOnly} {...test} />}
         {active === "docs" && <DocsTab unit={unit} />}
       </div>
     </aside>

@@ -12,6 +12,8 @@ export interface SampleData {
   trigger?: unknown;
   steps: Record<string, unknown>;
   source: string;
+  /** The run the data comes from, when it is a run. */
+  runId?: string;
 }
 
 export function useExpressionEnv(nodeId: string, lastRun?: SampleData) {
@@ -25,22 +27,28 @@ export function useExpressionEnv(nodeId: string, lastRun?: SampleData) {
     const lists: ExpressionPath[][] = [];
     const sample: { trigger?: unknown; steps: Record<string, unknown> } = { steps: {} };
     let usedRun = false;
+    let usedPin = false;
     for (const n of ups) {
       const d = n.data as FlowNodeData;
       const unit = byKey.get(d.key);
       const example = unit?.example !== undefined ? { type: unit.outputType, timestamp: new Date(0).toISOString(), data: unit.example } : undefined;
+      // Pinned data is what test runs use: it wins over the last run.
+      const pinned = d.pinned?.output;
       if (n.type === "trigger") {
-        const real = lastRun?.trigger;
+        const real = pinned ?? lastRun?.trigger;
         lists.push(envelopePaths("$trigger", { outputSchema: unit?.output, example: unit?.example, lastRun: real }));
         if (sample.trigger === undefined) sample.trigger = real ?? example;
         if (real) usedRun = true;
+        if (pinned) usedPin = true;
       } else {
-        const real = lastRun?.steps[d.name];
+        const real = pinned ?? lastRun?.steps[d.name];
         lists.push(envelopePaths(`$steps.${d.name}`, { outputSchema: unit?.output, example: unit?.example, lastRun: real }));
         sample.steps[d.name] = real ?? example;
         if (real) usedRun = true;
+        if (pinned) usedPin = true;
       }
     }
-    return { paths: mergePaths(...lists), sample, sampleSource: usedRun ? lastRun?.source ?? "last run" : "examples" };
+    const source = usedPin ? (lastRun ? `pinned data and ${lastRun.source}` : "pinned data") : (lastRun?.source ?? "last run");
+    return { paths: mergePaths(...lists), sample, sampleSource: usedRun ? source : "examples" };
   }, [nodeId, nodes, edges, byKey, lastRun]);
 }

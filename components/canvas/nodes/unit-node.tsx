@@ -4,7 +4,7 @@
  * config summary, a problem badge (server validation) and, in the run view, the step's status.
  */
 import { Handle, Position, type NodeProps } from "@xyflow/react";
-import { AlertTriangle, PowerOff, Zap } from "lucide-react";
+import { AlertTriangle, Pin, PowerOff, Zap } from "lucide-react";
 import { createContext, memo, useContext, useState } from "react";
 import { toast } from "sonner";
 import { useCanvasStore } from "../canvas-store";
@@ -36,6 +36,8 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   const summary = summarize(data.config, 48, data.labels);
   const title = unit?.title ?? data.key;
   const disabled = !!data.disabled;
+  // Pinned data only matters to test runs from the editor: the run view of a production run does not show it.
+  const pinned = mode.mode === "edit" && !!data.pinned;
   return (
     <div
       data-node-key={data.key}
@@ -45,7 +47,7 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
     >
       {/* React Flow's focusable wrapper is labelled by this (graph-utils unitNodeA11y). */}
       <span id={nodeLabelId(id)} className="sr-only">
-        {`${title} node, ${data.name}${disabled ? ", disabled" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}`}
+        {`${title} node, ${data.name}${disabled ? ", disabled" : ""}${pinned ? ", output pinned" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}`}
       </span>
       {!isTrigger && <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-surface !bg-zinc-400" aria-label={`Input of ${data.name}`} />}
       <div className={disabled ? "opacity-45 grayscale" : undefined}>
@@ -92,6 +94,16 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
       {disabled && (
         <span className="absolute -top-2.5 left-3 inline-flex items-center gap-1 rounded-full border border-border bg-surface px-1.5 py-px text-[10px] font-medium text-muted shadow-xs" data-testid="node-disabled" aria-hidden>
           <PowerOff size={10} /> Disabled
+        </span>
+      )}
+      {pinned && (
+        <span
+          className="absolute -top-2.5 right-7 inline-flex items-center gap-1 rounded-full border border-violet-300 bg-violet-50 px-1.5 py-px text-[10px] font-medium text-violet-800 shadow-xs"
+          data-testid="node-pinned"
+          title="Output pinned: test runs use it instead of calling this node's upstream (production runs never do)"
+          aria-hidden
+        >
+          <Pin size={10} /> Pinned
         </span>
       )}
       {problemCount > 0 && (

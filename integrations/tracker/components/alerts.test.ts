@@ -1,18 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { NonRetryableError } from "../../core/errors";
 import { BASE_SCOPES } from "../connection";
 import { POLL_WINDOW_MS } from "../ops-schemas";
 import { JSM_DEMO } from "../testing/fake-atlassian/jsm/wiring";
 import { DEMO } from "../testing/fake-atlassian/seed";
-import { contextFor, drive, startPart2Fake, type Part2Fake } from "../testing/part2-harness";
+import { contextFor, drive, startJsmOpsFake, type JsmOpsFake } from "../testing/jsm-ops-harness";
 import { createAlert } from "./create-alert";
 import { deleteAlert } from "./delete-alert";
 import { getAlert } from "./get-alert";
 import { updateAlert } from "./update-alert";
 
-let h: Part2Fake;
+let h: JsmOpsFake;
 beforeAll(async () => {
-  h = await startPart2Fake();
+  h = await startJsmOpsFake();
 });
 afterAll(() => h?.close());
 beforeEach(() => {
@@ -222,8 +222,7 @@ describe("tracker.deleteAlert", () => {
     const out = (await deleteAlert.run(contextFor(deleteAlert, h, { alert: a.data.id }))) as { type: string; data: Record<string, unknown> };
     expect(out.type).toBe("tracker.alert.deleted");
     expect(out.data).toEqual({ alertId: a.data.id, deleted: true, requestId: expect.any(String), result: "Request will be processed" });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(h.site.alerts.has(String(a.data.id))).toBe(false);
+    await vi.waitFor(() => expect(h.site.alerts.has(String(a.data.id))).toBe(false), { timeout: 10_000 });
     expect(h.site.requestStatus(String(out.data.requestId))).toMatchObject({ action: "Delete", isSuccess: true });
   });
 });

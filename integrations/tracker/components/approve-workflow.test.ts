@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NonRetryableError } from "../../core/errors";
 import { DEMO } from "../testing/fake-atlassian/seed";
 import { JSM_DEMO } from "../testing/fake-atlassian/jsm/wiring";
-import { contextFor, startPart2Fake, type Part2Fake } from "../testing/part2-harness";
+import { contextFor, startJsmOpsFake, type JsmOpsFake } from "../testing/jsm-ops-harness";
 import { approval as approvalResource } from "../resources-jsm";
 import { approveWorkflow } from "./approve-workflow";
 
-let h: Part2Fake;
+let h: JsmOpsFake;
 const U = DEMO.users;
 beforeAll(async () => {
-  h = await startPart2Fake();
+  h = await startJsmOpsFake();
 });
 afterAll(() => h?.close());
 

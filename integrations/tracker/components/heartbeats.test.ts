@@ -2,15 +2,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NonRetryableError } from "../../core/errors";
 import { createHttpClient } from "../../core/http";
 import { heartbeat } from "../resources-ops";
-import { contextFor, startPart2Fake, type Part2Fake } from "../testing/part2-harness";
+import { contextFor, startJsmOpsFake, type JsmOpsFake } from "../testing/jsm-ops-harness";
 import { createHeartbeat } from "./create-heartbeat";
 import { deleteHeartbeat } from "./delete-heartbeat";
 import { pingHeartbeat } from "./ping-heartbeat";
 import { updateHeartbeat } from "./update-heartbeat";
 
-let h: Part2Fake;
+let h: JsmOpsFake;
 beforeAll(async () => {
-  h = await startPart2Fake();
+  h = await startJsmOpsFake();
 });
 afterAll(() => h?.close());
 beforeEach(() => {

@@ -3,17 +3,17 @@ import { createHttpClient } from "../../core/http";
 import { NonRetryableError } from "../../core/errors";
 import { DEMO } from "../testing/fake-atlassian/seed";
 import { JSM_DEMO } from "../testing/fake-atlassian/jsm/wiring";
-import { contextFor, startPart2Fake, type Part2Fake } from "../testing/part2-harness";
+import { contextFor, startJsmOpsFake, type JsmOpsFake } from "../testing/jsm-ops-harness";
 import { incidentIssue, incidentRequestType, incidentTypes, ISSUE_PICKER_LIMIT, serviceDesk } from "../resources-jsm";
 import { createIncident } from "./create-incident";
 import { deleteIncident } from "./delete-incident";
 import { getIncident } from "./get-incident";
 
-let h: Part2Fake;
+let h: JsmOpsFake;
 const F = JSM_DEMO.fields;
 const base = { serviceDesk: JSM_DEMO.serviceDeskId, requestType: JSM_DEMO.requestTypes.incident };
 beforeAll(async () => {
-  h = await startPart2Fake();
+  h = await startJsmOpsFake();
 });
 afterAll(() => h?.close());
 

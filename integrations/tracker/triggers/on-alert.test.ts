@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ConnectionHandle, TriggerSetupContext } from "../../core/define";
 import { DeliveryRejectedError, DeliveryUnauthorizedError } from "../../core/errors";
 import { createHttpClient } from "../../core/http";
@@ -6,13 +6,13 @@ import { createTestLogger } from "../../core/testing";
 import { createAlert } from "../components/create-alert";
 import { updateAlert } from "../components/update-alert";
 import { deleteAlert } from "../components/delete-alert";
-import { contextFor, drive, memoryRegistrations, startPart2Fake, startReceiver, type Part2Fake } from "../testing/part2-harness";
+import { contextFor, drive, memoryRegistrations, startJsmOpsFake, startReceiver, type JsmOpsFake } from "../testing/jsm-ops-harness";
 import { onAlert, onAlertConfig, TOKEN_HEADER } from "./on-alert";
 
-let h: Part2Fake;
+let h: JsmOpsFake;
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
-  h = await startPart2Fake();
+  h = await startJsmOpsFake();
   rx = await startReceiver();
 });
 afterAll(async () => {
@@ -108,7 +108,7 @@ describe("tracker.onAlert", () => {
     const alert = await newAlert({ message: "CPU hot", alias: "cpu", priority: "P2", tags: ["prod"] });
     await drive(updateAlert, contextFor(updateAlert, h, { alert: alert.id, acknowledge: true, close: true }), h, { realSleepMs: 20 });
     await deleteAlert.run(contextFor(deleteAlert, h, { alert: alert.id }));
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.waitFor(() => expect(rx.deliveries).toHaveLength(4), { timeout: 10_000 }); // the delete is processed asynchronously
     const events = await eventsFor(s);
     expect(events.map((e) => e.data.action)).toEqual(["created", "acknowledged", "closed", "deleted"]);
     expect(events[0]!.data.alert).toMatchObject({ alertId: alert.id, message: "CPU hot", alias: "cpu", priority: "P2", tags: ["prod"] });

@@ -13,15 +13,15 @@ import { createIncident } from "../components/create-incident";
 import { serviceDesk } from "../resources-jsm";
 import { JSM_DEMO } from "../testing/fake-atlassian/jsm/wiring";
 import { DEMO } from "../testing/fake-atlassian/seed";
-import { contextFor, memoryRegistrations, startPart2Fake, startReceiver, type Part2Fake } from "../testing/part2-harness";
+import { contextFor, memoryRegistrations, startJsmOpsFake, startReceiver, type JsmOpsFake } from "../testing/jsm-ops-harness";
 import { onIncident, onIncidentConfig } from "./on-incident";
 
-let h: Part2Fake;
+let h: JsmOpsFake;
 let rx: Awaited<ReturnType<typeof startReceiver>>;
 const R = JSM_DEMO.requestTypes;
 const T = JSM_DEMO.issueTypes;
 beforeAll(async () => {
-  h = await startPart2Fake();
+  h = await startJsmOpsFake();
   rx = await startReceiver();
 });
 afterAll(async () => {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { pageOf, PaginationQuerySchema } from "@/server/contracts/common";
 import { AutomationDocumentBodySchema, AutomationPatchSchema, AutomationSchema, AutomationVersionSchema } from "@/server/contracts/automations";
-import { RunDetailSchema, RunSchema, RunStatusSchema, StartRunSchema } from "@/server/contracts/runs";
+import { RetryRunSchema, RunDetailSchema, RunSchema, RunStatusSchema, StartRunSchema, TestRunBodySchema } from "@/server/contracts/runs";
 import { CatalogSchema, ConnectionSchema, CreateConnectionBodySchema, UpdateConnectionBodySchema, VerifyResultSchema } from "@/server/contracts/connections";
 import { defineOperation as op } from "../operation";
 import { AppParams, ConnectionParams, FactoryParams, RunParams, VersionParams } from "./params";
@@ -72,7 +72,23 @@ export const startRun = op({
 });
 export const getRun = op({ id: "getRun", method: "GET", path: "/factories/{factoryId}/apps/{appId}/runs/{runId}", tag: "Runs", summary: "Get a run", description: "With each step's inputs (secrets masked), output, attempts and logs.", params: RunParams, response: RunDetail });
 export const cancelRun = op({ id: "cancelRun", method: "POST", path: "/factories/{factoryId}/apps/{appId}/runs/{runId}/cancel", tag: "Runs", summary: "Cancel a run", params: RunParams, response: Run, errors: [409] });
-export const retryRun = op({ id: "retryRun", method: "POST", path: "/factories/{factoryId}/apps/{appId}/runs/{runId}/retry", tag: "Runs", summary: "Retry a run from its failed step", description: "Starts a new run that reuses the succeeded steps' outputs and re-runs from the failed step.", params: RunParams, response: Run, status: 202, errors: [409] });
+export const retryRun = op({
+  id: "retryRun", method: "POST", path: "/factories/{factoryId}/apps/{appId}/runs/{runId}/retry", tag: "Runs", summary: "Retry a failed or cancelled run from its failed step",
+  description:
+    "`version: \"original\"` (default; also with no body): the same run continues on the version it started on; its failed and cancelled steps run again, succeeded steps keep their outputs; the response is that run. " +
+    "`version: \"current\"`: a new run on the automation's current saved version, `retryOf` this one: the succeeded steps whose node still exists with the same key are reused (steps with an `origin`), the failed step and everything after it run from the current graph; the response is the new run (when the current version is the run's own, the run continues as with `original`). " +
+    "Either way it is another attempt of the same run in usage. 409 when the run is not failed or cancelled, is a test run, or was already retried as a new run (retry that one); 422 when the current version is a draft with errors.",
+  params: RunParams, body: RetryRunSchema.meta({ id: "RetryRunBody", example: { version: "current" } }), bodyOptional: true, response: Run, status: 202, errors: [409, 422],
+});
+export const startTestRun = op({
+  id: "startTestRun", method: "POST", path: "/factories/{factoryId}/apps/{appId}/test-runs", tag: "Runs", summary: "Test a node (run one step, or from a node on)",
+  description:
+    "Starts a test run of the current saved version at `nodeId`, with the trigger event and the outputs of the nodes before it taken from pinned data (`graph.nodes[].pinned`) or from an earlier run, so the node calls its upstream for real without the steps before it running again. " +
+    "With `scope: \"downstream\"` the nodes after it run too (a node with pinned data emits it instead of calling its upstream). " +
+    "The run has `mode: \"test\"`: counted apart in usage (`testRuns`), it never advances a task nor starts an error handler. 422 when no earlier data covers the nodes before it, or when the steps it runs have errors.",
+  params: AppParams, body: TestRunBodySchema.meta({ id: "TestRunBody", example: { nodeId: "n3", scope: "step" } }),
+  response: RunSchema.extend({ dataFrom: z.string().describe("Where the earlier data came from, e.g. `run run_…` or `pinned data`.") }).meta({ id: "TestRun" }), status: 202, errors: [422],
+});
 
 export const listConnections = op({ id: "listConnections", method: "GET", path: "/factories/{factoryId}/connections", tag: "Connections", summary: "List connections", description: "Secret fields are never returned.", params: FactoryParams, query: PaginationQuerySchema, response: pageOf(ConnectionSchema, "ConnectionPage") });
 export const createConnection = op({ id: "createConnection", method: "POST", path: "/factories/{factoryId}/connections", tag: "Connections", summary: "Create a connection", params: FactoryParams, body: CreateConnectionBodySchema, response: ConnectionSchema, status: 201, idempotent: true, errors: [422] });
@@ -85,6 +101,6 @@ export const getCatalog = op({ id: "getCatalog", method: "GET", path: "/catalog"
 
 export const appOps = [
   listApps, createApp, getApp, replaceApp, patchApp, deleteApp, listVersions, getVersion,
-  listRuns, startRun, getRun, cancelRun, retryRun,
+  listRuns, startRun, getRun, cancelRun, retryRun, startTestRun,
   listConnections, createConnection, getConnection, updateConnection, deleteConnection, verifyConnection, getCatalog,
 ];

@@ -8,6 +8,7 @@ import { requireWorkspace } from "../access";
 import { decodeCursor, encodeCursor } from "../tasks/cursor";
 import type { RunDetail, RunStatus, RunStep } from "../../contracts/runs";
 import { toRun } from "./to-run";
+import { runTiming } from "./timing";
 
 export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string, q: { automationId?: string; status?: RunStatus; taskId?: string; limit?: number; cursor?: string } = {}) {
   await requireWorkspace(deps.store, actor, workspaceId, "run.read");
@@ -20,8 +21,10 @@ export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string,
   );
   const page = rows.slice(0, limit);
   const tail = page[page.length - 1];
-  const names = await Promise.all(page.map((r) => triggerNameOf(deps, r)));
-  return { data: page.map((r, i) => toRun(r, names[i]!)), nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null };
+  const [names, timings] = await Promise.all([Promise.all(page.map((r) => triggerNameOf(deps, r))), deps.store.runs.stepTimings(page.map((r) => r.id))]);
+  const byRun = new Map<string, typeof timings>();
+  for (const t of timings) byRun.set(t.runId, [...(byRun.get(t.runId) ?? []), t]);
+  return { data: page.map((r, i) => ({ ...toRun(r, names[i]!), workMs: runTiming(byRun.get(r.id) ?? []).workMs })), nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null };
 }
 
 /** The trigger node's name in the run's version (cached graphs; null when the version is gone). */
@@ -38,7 +41,10 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
   await requireWorkspace(store, actor, workspaceId, "run.read");
   const run = await store.runs.get(runId, workspaceId);
   if (!run) throw notFound("Run", runId);
-  const [ev, rows, pending] = await Promise.all([store.runs.event(run.eventId), store.runs.steps(runId), store.runs.pendingJobs(runId)]);
+  const [ev, rows, pending, retriedBy, retried] = await Promise.all([
+    store.runs.event(run.eventId), store.runs.steps(runId), store.runs.pendingJobs(runId), store.runs.retriedBy(runId),
+    run.retryOf ? store.runs.get(run.retryOf) : Promise.resolve(undefined),
+  ]);
   let graph: IndexedGraph | undefined;
   try {
     graph = await getVersionGraph(store, run.automationId, run.version);
@@ -57,7 +63,7 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
   for (const r of rows) {
     steps.push({
       id: r.id, nodeId: r.nodeId, name: r.name, key: r.key, status: r.status, input: r.input ?? null, output: (r.output as RunStep["output"]) ?? null,
-      attempts: r.attempts, logs: r.logs, error: r.error ?? null, startedAt: r.startedAt ?? null, finishedAt: r.finishedAt ?? null,
+      attempts: r.attempts, logs: r.logs, error: r.error ?? null, startedAt: r.startedAt ?? null, finishedAt: r.finishedAt ?? null, origin: r.origin ?? null,
     });
   }
   for (const j of pending) {
@@ -69,5 +75,8 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
       input: null, output: null, attempts: [], logs: [], error: null, startedAt: null, finishedAt: null,
     });
   }
-  return { ...toRun(run, triggerNode?.name ?? null), event: ev?.envelope ?? null, steps };
+  const timing = runTiming(rows);
+  // A retry with the current version also waited from the retried run's failure until it was started.
+  if (retried?.finishedAt) timing.retryWaitMs += Math.max(0, Date.parse(run.createdAt) - Date.parse(retried.finishedAt));
+  return { ...toRun(run, triggerNode?.name ?? null), event: ev?.envelope ?? null, steps, retriedBy: retriedBy ?? null, timing };
 }

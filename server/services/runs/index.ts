@@ -1,3 +1,5 @@
 export { startRun, type StartRunInput } from "./start-run";
 export { listRuns, getRunOrThrow } from "./get-runs";
-export { cancelRun, retryRun } from "./cancel-retry";
+export { cancelRun } from "./cancel-run";
+export { retryRun, type RetryVersion } from "./retry-run";
+export { startTestRun, type TestRunInput } from "./test-run";

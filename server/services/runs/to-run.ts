@@ -15,6 +15,8 @@ export function toRun(r: RunRowFull, triggerName?: string | null): Run {
     trigger: { nodeId: r.triggerNodeId, eventId: r.eventId, ...(triggerName !== undefined ? { name: triggerName } : {}) },
     taskId: r.taskId ?? null,
     retryOf: r.retryOf ?? null,
+    mode: r.mode,
+    test: r.test ?? null,
     createdAt: r.createdAt,
     startedAt: r.startedAt ?? null,
     finishedAt: r.finishedAt ?? null,

@@ -57,6 +57,25 @@ export async function retryTaskRow(deps: AppDeps, s: Store, row: TaskRow, actorL
   return (await s.tasks.get(row.id))!;
 }
 
+/**
+ * A run of a task step is retried (run view or REST). When this run's failure closed its task as
+ * `failed` at that step, the task re-opens there (returns true) and the retry's end advances it as the
+ * first run's would have. A task that moved on, was closed otherwise or was retried as a task is left
+ * alone (false): the retry is then a run of its own. Call inside the retry's transaction.
+ */
+export async function taskAwaitsRunRetry(s: Store, taskId: string, taskStep: number): Promise<boolean> {
+  const task = await s.tasks.get(taskId);
+  return !!task && task.status === "closed" && task.outcome === "failed" && task.currentStep === taskStep;
+}
+
+export async function reopenTaskForRunRetry(deps: Pick<AppDeps, "now">, s: Store, r: { taskId: string; taskStep: number; runId: string; actorLabel: string; version: number }): Promise<void> {
+  const at = deps.now().toISOString();
+  await s.tasks.update(r.taskId, { status: "open", outcome: null, closedAt: null, updatedAt: at });
+  await addTaskActivity(s, {
+    taskId: r.taskId, kind: "retried", message: `Retrying step ${r.taskStep + 1} (run ${r.runId}, version ${r.version})`, actor: r.actorLabel, at, runId: r.runId, stepIndex: r.taskStep,
+  });
+}
+
 export type TaskTransition = { action: "open" } | { action: "close"; outcome: "completed" | "rejected"; comment?: string } | { action: "retry" };
 
 export async function transitionTask(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string, t: TaskTransition) {

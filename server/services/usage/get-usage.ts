@@ -8,13 +8,34 @@ import { hourBucket } from "./buckets";
 export const MAX_USAGE_WINDOW_DAYS = 90;
 const DAY = 86_400_000;
 
-type Totals = { runs: Record<string, number>; steps: Record<string, number>; runTimeMs: number; eventsReceived: number; tasksCreated: number; tasksClosed: number; apiCalls: number };
-const empty = (): Totals => ({ runs: {}, steps: {}, runTimeMs: 0, eventsReceived: 0, tasksCreated: 0, tasksClosed: 0, apiCalls: 0 });
+type Totals = {
+  runs: Record<string, number>;
+  steps: Record<string, number>;
+  runTimeMs: number;
+  retries: number;
+  retryWaitMs: number;
+  testRuns: Record<string, number>;
+  eventsReceived: number;
+  tasksCreated: number;
+  tasksClosed: number;
+  apiCalls: number;
+};
+const empty = (): Totals => ({ runs: {}, steps: {}, runTimeMs: 0, retries: 0, retryWaitMs: 0, testRuns: {}, eventsReceived: 0, tasksCreated: 0, tasksClosed: 0, apiCalls: 0 });
+
+/** Adds to a by-status map; a status whose count went back to 0 (a retried run moved on) is left out. */
+function bump(m: Record<string, number>, k: string, value: number) {
+  const v = (m[k] ?? 0) + value;
+  if (v === 0) delete m[k];
+  else m[k] = v;
+}
 
 function add(t: Totals, metric: string, value: number) {
-  if (metric.startsWith("runs.")) t.runs[metric.slice(5)] = (t.runs[metric.slice(5)] ?? 0) + value;
-  else if (metric.startsWith("steps.")) t.steps[metric.slice(6)] = (t.steps[metric.slice(6)] ?? 0) + value;
+  if (metric.startsWith("runs.")) bump(t.runs, metric.slice(5), value);
+  else if (metric.startsWith("steps.")) bump(t.steps, metric.slice(6), value);
+  else if (metric.startsWith("test_runs.")) bump(t.testRuns, metric.slice(10), value);
   else if (metric === "run_ms") t.runTimeMs += value;
+  else if (metric === "retries") t.retries += value;
+  else if (metric === "retry_wait_ms") t.retryWaitMs += value;
   else if (metric === "events.received") t.eventsReceived += value;
   else if (metric === "tasks.created") t.tasksCreated += value;
   else if (metric === "tasks.closed") t.tasksClosed += value;

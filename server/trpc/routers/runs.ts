@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createTRPCRouter, workspaceProcedure } from "../trpc";
-import { RunStatusSchema } from "../../contracts/runs";
-import { cancelRun, getRunOrThrow, listRuns, retryRun, startRun } from "../../services/runs";
+import { RetryRunSchema, RunStatusSchema, TestRunBodySchema } from "../../contracts/runs";
+import { cancelRun, getRunOrThrow, listRuns, retryRun, startRun, startTestRun } from "../../services/runs";
 
 export const runsRouter = createTRPCRouter({
   list: workspaceProcedure
@@ -13,5 +13,12 @@ export const runsRouter = createTRPCRouter({
     .input(z.object({ automationId: z.string(), nodeId: z.string().optional(), eventId: z.string().optional(), payload: z.unknown().optional() }))
     .mutation(({ ctx, input }) => startRun(ctx.deps, ctx.actor, input)),
   cancel: workspaceProcedure.input(z.object({ runId: z.string() })).mutation(({ ctx, input }) => cancelRun(ctx.deps, ctx.actor, input.workspaceId, input.runId)),
-  retry: workspaceProcedure.input(z.object({ runId: z.string() })).mutation(({ ctx, input }) => retryRun(ctx.deps, ctx.actor, input.workspaceId, input.runId)),
+  /** Retry a failed or cancelled run: the same run on its version (`original`), or a new run on the current version. */
+  retry: workspaceProcedure
+    .input(z.object({ runId: z.string() }).extend(RetryRunSchema.shape))
+    .mutation(({ ctx, input }) => retryRun(ctx.deps, ctx.actor, input.workspaceId, input.runId, { version: input.version })),
+  /** A test run of the saved version from one node (run step / run from here) with pinned data or the last run's. */
+  test: workspaceProcedure
+    .input(z.object({ automationId: z.string() }).extend(TestRunBodySchema.shape))
+    .mutation(({ ctx, input }) => startTestRun(ctx.deps, ctx.actor, input)),
 });

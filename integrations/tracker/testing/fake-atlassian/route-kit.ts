@@ -3,7 +3,7 @@
  * A module is `{ name, routes, spec? }`; paths use OpenAPI-style `{param}` segments and are matched as given.
  * The server core parses the request, applies injected faults, authenticates the bearer token (unless a
  * route says `auth: "none"`), validates the request against `spec` and checks the operation's OAuth scopes
- * before calling a handler. Structurally identical to `ops/route-kit.ts` (part 2), which it supersedes.
+ * before calling a handler. Structurally identical to `ops/route-kit.ts`, which it supersedes.
  */
 export interface FakeRequest {
   method: string;

@@ -20,7 +20,7 @@ import { DEMO, seedDemo } from "./seed";
 import { FakeAtlassianState, type Fault } from "./state";
 import { WebhookDispatcher } from "./webhook-delivery";
 
-/** Modules, in routing order. Part 2 adds one line each, e.g. `(s) => jsmModule(s)`. */
+/** Modules, in routing order. Service desk and ops add one line each, e.g. `(s) => jsmModule(s)`. */
 const MODULES: Array<(state: FakeAtlassianState) => FakeModule> = [
   (s) => oauthModule(s),
   (s) => jiraModule(s),

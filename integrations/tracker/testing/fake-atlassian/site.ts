@@ -54,7 +54,7 @@ export interface FakeIssue {
   updated: number;
   comments: FakeComment[];
   histories: Array<{ id: string; authorId: string; created: number; items: ChangeItem[] }>;
-  /** Values of `JiraSite.extraFields` (part 2: due date, time tracking, site custom fields). */
+  /** Values of `JiraSite.extraFields` (due date, time tracking, site custom fields). */
   extra?: Record<string, unknown>;
 }
 export interface ChangeItem { field: string; fieldtype: string; fieldId: string; from: string | null; fromString: string | null; to: string | null; toString: string | null }
@@ -83,7 +83,7 @@ export class JiraSite {
   resolutions: Array<{ id: string; name: string }> = [];
   issues = new Map<string, FakeIssue>();
   webhooks = new Map<number, DynamicWebhook>();
-  /** Site-specific settable fields beyond the built-in ones: field id → display name (part 2). */
+  /** Site-specific settable fields beyond the built-in ones: field id → display name. */
   extraFields = new Map<string, string>();
   private seq = { issue: 10000, comment: 10000, history: 10000, webhook: 1000 };
   private keySeq = new Map<string, number>();

@@ -1,7 +1,7 @@
 /**
  * Shared in-memory state of the fake Atlassian: clock, OAuth apps, Atlassian accounts, sites (cloud ids)
  * with their Jira data (see `site.ts`), OAuth codes and tokens, injected faults and a request log.
- * Part 2 keeps service-desk / ops state in its own classes, reachable with `state.extension(name, make)`.
+ * Service-desk and ops state lives in its own classes, reachable with `state.extension(name, make)`.
  */
 import { randomBytes } from "node:crypto";
 import { JiraSite, type IssueEvent } from "./site";
@@ -111,7 +111,7 @@ export class FakeAtlassianState {
     return this.sites.get(cloudId);
   }
 
-  /** Part 2 state lives beside the Jira state: `state.extension("ops", () => new OpsState(...))`. */
+  /** Service-desk and ops state lives beside the Jira state: `state.extension("ops", () => new OpsState(...))`. */
   extension<T>(name: string, make: () => T): T {
     if (!this.extensions.has(name)) this.extensions.set(name, make());
     return this.extensions.get(name) as T;

@@ -6,8 +6,8 @@ import { getRunOfApp } from "@/server/rest/run-of-app";
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(
-  apiRoute(retryRun, async ({ deps, actor, params }) => {
+  apiRoute(retryRun, async ({ deps, actor, params, body }) => {
     await getRunOfApp(deps, actor, params.factoryId, params.appId, params.runId);
-    return retry(deps, actor, params.factoryId, params.runId);
+    return retry(deps, actor, params.factoryId, params.runId, { version: body?.version });
   }),
 );

@@ -1,8 +1,4 @@
-/**
- * Cancelling a run (queued/running/waiting → cancelled; in-flight steps are aborted) and retrying
- * a failed or cancelled run from its failed step: earlier succeeded steps keep their results, the
- * failed and cancelled steps are queued again (same step ids, attempts continue).
- */
+/** Cancelling a run (queued/running/waiting → cancelled; in-flight steps are aborted). Retrying: retry-run.ts. */
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError, notFound } from "../../errors";
@@ -37,17 +33,5 @@ export async function cancelRun(deps: AppDeps, actor: Actor, workspaceId: string
     await onTaskRunFinished(deps, { runId, taskId: run.taskId, taskStep: run.taskStep ?? 0, status: "cancelled", error: finished.run.error ?? null });
     await store.runs.clearFollowup(runId);
   }
-  return toRun((await store.runs.get(runId))!);
-}
-
-export async function retryRun(deps: AppDeps, actor: Actor, workspaceId: string, runId: string) {
-  const { store } = deps;
-  await requireWorkspace(store, actor, workspaceId, "run.start");
-  const run = await store.runs.get(runId, workspaceId);
-  if (!run) throw notFound("Run", runId);
-  if (run.status !== "failed" && run.status !== "cancelled") throw new AppError("conflict", `Run ${runId} is ${run.status}; only failed or cancelled runs can be retried.`);
-  const queued = await store.runs.requeue(runId, deps.now());
-  if (!queued) throw new AppError("conflict", `Run ${runId} has no failed step to retry from.`);
-  deps.queue.publish([runId]);
   return toRun((await store.runs.get(runId))!);
 }

@@ -1,4 +1,4 @@
-/** Part 2 of the tracker integration: service desk (approvals, incidents) and operations (alerts, heartbeats). */
+/** The tracker integration's service desk and ops units: service desk (approvals, incidents) and operations (alerts, heartbeats). */
 import type { AnyComponent, AnyTrigger, ResourceLoader } from "../core/define";
 import { approveWorkflow } from "./components/approve-workflow";
 import { createAlert } from "./components/create-alert";
@@ -17,7 +17,7 @@ import { opsResources } from "./resources-ops";
 import { onAlert } from "./triggers/on-alert";
 import { onIncident } from "./triggers/on-incident";
 
-export const partTwoComponents: AnyComponent[] = [
+export const jsmOpsComponents: AnyComponent[] = [
   approveWorkflow,
   createIncident,
   getIncident,
@@ -32,6 +32,6 @@ export const partTwoComponents: AnyComponent[] = [
   pingHeartbeat,
 ];
 
-export const partTwoTriggers: AnyTrigger[] = [onIncident, onAlert];
+export const jsmOpsTriggers: AnyTrigger[] = [onIncident, onAlert];
 
-export const partTwoResources: Record<string, ResourceLoader> = { ...jsmResources, ...opsResources };
+export const jsmOpsResources: Record<string, ResourceLoader> = { ...jsmResources, ...opsResources };

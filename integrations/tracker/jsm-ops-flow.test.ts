@@ -1,5 +1,5 @@
 /**
- * Part 2 through the real engine: an OAuth tracker connection made against the fake Atlassian,
+ * The JSM and Ops units through the real engine: an OAuth tracker connection made against the fake Atlassian,
  * an automation `tracker.onAlert → tracker.createIncident → tracker.updateAlert (acknowledge)`,
  * enabled (the trigger registers its ops webhook integration), then an alert created in the fake:
  * the fake delivers to the app's /hooks/<token>, the runner executes the chain (Create/Update Alert
@@ -20,7 +20,7 @@ import { handleHookRequest } from "@/server/webhooks/lean-listener";
 import { JSM_DEMO, opsStateOf } from "./testing/fake-atlassian/jsm/wiring";
 import { DEMO } from "./testing/fake-atlassian/seed";
 import { startFakeAtlassian, type FakeAtlassian } from "./testing/fake-atlassian/server";
-import { PART2_SCOPES } from "./testing/part2-harness";
+import { JSM_OPS_SCOPES } from "./testing/jsm-ops-harness";
 
 let hooks: http.Server;
 let deps: Awaited<ReturnType<typeof createTestDeps>>;
@@ -61,7 +61,7 @@ async function connectTracker(name = "acme"): Promise<string> {
   return con.id;
 }
 
-describe("tracker part 2 through the engine", () => {
+describe("the JSM and Ops units through the engine", () => {
   it("onAlert → createIncident → updateAlert (acknowledge) runs when an alert is created in the fake", async () => {
     const connectionId = await connectTracker();
     const doc = {
@@ -90,7 +90,7 @@ describe("tracker part 2 through the engine", () => {
     expect(String(integ.typeSpecificProperties.url)).toContain(`${deps.publicUrl}/hooks/`);
 
     // Somebody (a monitoring tool) raises an alert in the operations module.
-    const token = fake.state.issueTokens(DEMO.clientId, DEMO.users.ravi, PART2_SCOPES).access_token;
+    const token = fake.state.issueTokens(DEMO.clientId, DEMO.users.ravi, JSM_OPS_SCOPES).access_token;
     fake.state.grants.set(`${DEMO.clientId}:${DEMO.users.ravi}`, new Set([DEMO.cloudId]));
     const res = await fetch(`${fake.url}/jsm/ops/api/${DEMO.cloudId}/v1/alerts`, {
       method: "POST",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeIntegration } from "../core/catalog";
 import { tracker } from "./index";
-import { partTwoComponents, partTwoResources, partTwoTriggers } from "./part-two";
+import { jsmOpsComponents, jsmOpsResources, jsmOpsTriggers } from "./jsm-ops";
 
 const OUTPUT_TYPES: Record<string, string> = {
   "tracker.approveWorkflow": "tracker.approval",
@@ -20,9 +20,9 @@ const OUTPUT_TYPES: Record<string, string> = {
   "tracker.onAlert": "tracker.alert",
 };
 
-describe("tracker part 2 contract", () => {
+describe("JSM and Ops units contract", () => {
   it("registers every unit with the output type the spec names", () => {
-    const units = [...partTwoComponents, ...partTwoTriggers];
+    const units = [...jsmOpsComponents, ...jsmOpsTriggers];
     expect(Object.fromEntries(units.map((u) => [u.key, u.outputType]))).toEqual(OUTPUT_TYPES);
     for (const u of units) expect([...tracker.components, ...tracker.triggers]).toContain(u);
   });
@@ -30,8 +30,8 @@ describe("tracker part 2 contract", () => {
   it("configs convert to JSON Schema, examples parse with their outputs, every picker has a loader", () => {
     const cat = describeIntegration(tracker);
     const loaders = new Set(Object.keys(tracker.resources ?? {}));
-    for (const key of Object.keys(partTwoResources)) expect(loaders.has(key)).toBe(true);
-    for (const u of [...partTwoComponents, ...partTwoTriggers]) {
+    for (const key of Object.keys(jsmOpsResources)) expect(loaders.has(key)).toBe(true);
+    for (const u of [...jsmOpsComponents, ...jsmOpsTriggers]) {
       expect(() => u.output.parse(u.example), u.key).not.toThrow();
       const json = [...cat.components, ...cat.triggers].find((c) => c.key === u.key)!.config;
       for (const m of JSON.stringify(json).matchAll(/"resource":\{"type":"(\w+)"/g)) expect(loaders.has(m[1]!), `${u.key} → ${m[1]}`).toBe(true);

@@ -15,15 +15,15 @@ import type { LoggedRequest } from "./fake-atlassian/state";
 export const CLOUD_ID = DEMO.cloudId;
 export const ACCOUNT = DEMO.users.mia;
 
-/** Every scope part 2 uses (classic Jira/JSM + ops granular). */
-export const PART2_SCOPES = [
+/** Every scope the JSM and Ops units use (classic Jira/JSM + ops granular). */
+export const JSM_OPS_SCOPES = [
   "read:jira-work", "write:jira-work", "read:jira-user", "manage:jira-webhook", "manage:jira-configuration",
   "read:servicedesk-request", "write:servicedesk-request", "offline_access", "read:me",
   "read:ops-alert:jira-service-management", "write:ops-alert:jira-service-management", "delete:ops-alert:jira-service-management",
   "read:ops-config:jira-service-management", "write:ops-config:jira-service-management", "delete:ops-config:jira-service-management",
 ];
 
-export interface Part2Fake {
+export interface JsmOpsFake {
   atlassian: FakeAtlassian;
   fake: { url: string; received: LoggedRequest[] };
   ops: OpsState;
@@ -38,7 +38,7 @@ export interface Part2Fake {
 }
 
 /** The full fake Atlassian (demo seed, JSM + Ops modules mounted by server.ts) on loopback. */
-export async function startPart2Fake(): Promise<Part2Fake> {
+export async function startJsmOpsFake(): Promise<JsmOpsFake> {
   const atlassian = await startFakeAtlassian();
   const state = atlassian.state;
   const ops = opsStateOf(state);
@@ -46,7 +46,7 @@ export async function startPart2Fake(): Promise<Part2Fake> {
   const tokenFor = (accountId: string = ACCOUNT) => {
     if (!tokens.has(accountId)) {
       state.grants.set(`${DEMO.clientId}:${accountId}`, new Set([CLOUD_ID])); // the user consented for the demo site
-      tokens.set(accountId, state.issueTokens(DEMO.clientId, accountId, PART2_SCOPES).access_token);
+      tokens.set(accountId, state.issueTokens(DEMO.clientId, accountId, JSM_OPS_SCOPES).access_token);
     }
     return tokens.get(accountId)!;
   };
@@ -79,7 +79,7 @@ export async function startPart2Fake(): Promise<Part2Fake> {
   };
 }
 
-export function contextFor<D extends AnyComponent>(def: D, h: Part2Fake, config: unknown, connection: ConnectionHandle = h.connection()) {
+export function contextFor<D extends AnyComponent>(def: D, h: JsmOpsFake, config: unknown, connection: ConnectionHandle = h.connection()) {
   return createTestContext(def, { config, connection, now: h.clock.now, http: undefined });
 }
 
@@ -90,7 +90,7 @@ export function contextFor<D extends AnyComponent>(def: D, h: Part2Fake, config:
 export async function drive<D extends AnyComponent>(
   def: D,
   ctx: ComponentContext,
-  h: Part2Fake,
+  h: JsmOpsFake,
   opts: { realSleepMs?: number; maxSteps?: number } = {},
 ): Promise<{ result: ComponentResult; waits: number; waitStates: unknown[] }> {
   const waitStates: unknown[] = [];
