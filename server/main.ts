@@ -39,9 +39,16 @@ async function main() {
   setProcessRole("web");
   if (!dev) useBuiltNextConfig();
   const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
-  // The database opens (migrations apply) while Next prepares; nothing listens before both are done.
-  const [deps] = await Promise.all([getDeps(), app.prepare()]);
-  const handle = app.getRequestHandler();
+  // Next prepares in the background: the doors that do not need it (/hooks, health, /metrics) open as
+  // soon as the database is (migrations applied); pages and API requests arriving meanwhile wait for it.
+  type Handle = ReturnType<typeof app.getRequestHandler>;
+  let handle: Handle | undefined;
+  const nextReady: Promise<Handle> = app.prepare().then(() => (handle = app.getRequestHandler()));
+  nextReady.catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+  const deps = await getDeps();
   const { handleHookRequest } = await import("./webhooks/lean-listener");
   const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
   const { malformedPathResponse } = await import("./http/front-door");
@@ -65,7 +72,8 @@ async function main() {
       return;
     }
     stampClientAddress(req, clientAddress);
-    handle(req, res);
+    if (handle) handle(req, res);
+    else void nextReady.then((h) => h(req, res), () => undefined);
   });
   server.keepAliveTimeout = 65_000;
 
