@@ -5,10 +5,10 @@
  *    spawning `npm start` to the first 200 of /api/health and of the sign-in page;
  * 2. the process tree under npm (npm, then the server: no wrapper between them) and its RSS when idle,
  *    5 s and 25 s after start (V8 gives memory back when idle);
- * 3. an editor session in Chromium (sign in, the automation list, an automation's editor, its runs),
- *    then the tree's RSS right after and 25 s later;
- * 4. BENCH_FOOTPRINT_RUNS (default 100,000) webhook deliveries (core.webhook → 3 core.filter) through
- *    the server's /hooks, every run finished, then the tree's RSS (and 25 s later).
+ * 3. BENCH_FOOTPRINT_RUNS (default 100,000) webhook deliveries (core.webhook → 3 core.filter) through
+ *    the server's /hooks, every run finished (all kept: retention raised), then the tree's RSS (and 25 s later);
+ * 4. then an editor session in Chromium (sign in, the automation list, an automation's editor, its runs),
+ *    then the tree's RSS right after and 25 s later.
  * Prints one JSON line (scripts/bench.mjs convention).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -52,6 +52,8 @@ const env = {
   NEXTAUTH_URL: base,
   LOG_LEVEL: "warn",
   NEXT_TELEMETRY_DISABLED: "1",
+  // Every run is kept (the default retention of 10,000 per automation would prune the history the bench counts).
+  CONVEYOR_RUN_RETENTION_COUNT: "1000000",
   // npm start runs under the node npm finds first on PATH: the pinned one.
   PATH: `${path.join(root, "node_modules", ".bin")}:${process.env.PATH}`,
 } as unknown as NodeJS.ProcessEnv;
@@ -152,7 +154,7 @@ const idle5 = treeRss(npm.pid!);
 await sleep(SETTLE_MS - 5000);
 const idle = treeRss(npm.pid!);
 
-// An editor session.
+// The automation the runs go through (created over REST).
 const doc = {
   name: "Footprint",
   enabled: true,
@@ -172,24 +174,6 @@ const doc = {
   },
 };
 const app = await api("POST", "/apps", doc);
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu"] });
-try {
-  const page = await (await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } })).newPage();
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/automations/);
-  for (const p of [`/w/${workspaceId}/automations/${app.id}`, `/w/${workspaceId}/runs`, `/w/${workspaceId}/connections`, `/w/${workspaceId}/automations`, `/w/${workspaceId}/usage`]) {
-    await page.goto(p);
-    await page.waitForLoadState("networkidle");
-  }
-} finally {
-  await browser.close();
-}
-const afterEditor = treeRss(npm.pid!);
-await sleep(SETTLE_MS);
-const afterEditorIdle = treeRss(npm.pid!);
 
 // Runs through the server's webhook door.
 const hook = ((app.triggers as Array<{ url?: string }> | undefined)?.find((t) => t.url)?.url ?? "").replace(/^https?:\/\/[^/]+/, base);
@@ -214,6 +198,27 @@ db.close();
 await sleep(SETTLE_MS);
 const afterRunsIdle = treeRss(npm.pid!);
 const heapAfterRunsIdle = await heapMB();
+
+// Then an editor session (pages load Next.js route code the runs did not need).
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu"] });
+try {
+  const page = await (await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } })).newPage();
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/automations/);
+  for (const p of [`/w/${workspaceId}/automations/${app.id}`, `/w/${workspaceId}/runs`, `/w/${workspaceId}/connections`, `/w/${workspaceId}/automations`, `/w/${workspaceId}/usage`]) {
+    await page.goto(p);
+    await page.waitForLoadState("networkidle");
+  }
+} finally {
+  await browser.close();
+}
+const afterEditor = treeRss(npm.pid!);
+await sleep(SETTLE_MS);
+const afterEditorIdle = treeRss(npm.pid!);
+
 await stop(npm);
 fs.rmSync(dataDir, { recursive: true, force: true });
 

@@ -107,7 +107,7 @@ ${footprint ? `\`npm start\` run by the bench itself (production build present, 
 | first start (empty database, migrations): spawn → first 200 | /api/health ${footprint.firstStart.healthMs} ms, sign-in page ${footprint.firstStart.pageMs} ms | – | – |
 | restart with the build present: spawn of \`npm start\` → first 200 | **/api/health ${footprint.restart.healthMs} ms**, sign-in page ${footprint.restart.pageMs} ms | < 1.5 s | ${ok(footprint.restart.healthMs < 1500)} |
 | RSS of the whole tree, idle (5 s / ${footprint.settleMs / 1000} s after start) | ${footprint.rssMB.idleAt5s} MB / **${footprint.rssMB.idle} MB** | < 200 MB | ${ok(footprint.rssMB.idle < 200)} |
-| after an editor session (sign in, editor, runs, connections, usage), then ${footprint.settleMs / 1000} s idle | ${footprint.rssMB.afterEditor} MB → ${footprint.rssMB.afterEditorIdle} MB | – | – |
+| then an editor session (sign in, editor, runs, connections, usage): RSS right after / ${footprint.settleMs / 1000} s later | ${footprint.rssMB.afterEditor} MB → ${footprint.rssMB.afterEditorIdle} MB | – | – |
 | ${footprint.runs.finished} runs through \`/hooks\` (3 steps each, ${footprint.runs.perSecond}/s, ${footprint.runs.stepsRecorded} steps recorded): RSS right after / ${footprint.settleMs / 1000} s later | ${footprint.rssMB.afterRuns} MB / **${footprint.rssMB.afterRunsIdle} MB** (V8 heap used ${footprint.heapMB.afterRunsIdle.used} MB) | < 250 MB | ${ok(Math.min(footprint.rssMB.afterRuns, footprint.rssMB.afterRunsIdle) < 250)} |
 ` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
 
