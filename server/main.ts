@@ -24,7 +24,7 @@ import { processRole, setProcessRole, setProcessRunner } from "./roles/process-r
  * Production: Next's resolved configuration from the build (the same file `output: "standalone"`
  * servers read), so start-up does not compile next.config.ts (and load zod for it) again.
  */
-function useBuiltNextConfig(): void {
+function applyBuiltNextConfig(): void {
   if (process.env.__NEXT_PRIVATE_STANDALONE_CONFIG) return;
   try {
     const built = JSON.parse(fs.readFileSync(path.join(process.cwd(), env.NEXT_DIST_DIR, "required-server-files.json"), "utf8")) as { config?: unknown };
@@ -37,7 +37,7 @@ function useBuiltNextConfig(): void {
 async function main() {
   const dev = process.argv.includes("--dev");
   setProcessRole("web");
-  if (!dev) useBuiltNextConfig();
+  if (!dev) applyBuiltNextConfig();
   const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
   // Next prepares in the background: the doors that do not need it (/hooks, health, /metrics) open as
   // soon as the database is (migrations applied); pages and API requests arriving meanwhile wait for it.
