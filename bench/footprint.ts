@@ -128,7 +128,9 @@ async function stop(child: ChildProcess): Promise<void> {
 
 /** The server's V8 heap (used / total MB) from GET /metrics. */
 async function heapMB(): Promise<{ used: number; total: number }> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+  // A fresh connection (a kept-alive one may be closed by the server while the bench waited).
+  const get = () => fetch(`${base}/metrics`, { headers: { connection: "close" } }).then((r) => r.text());
+  const text = await get().catch(get);
   const v = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? NaN) / 2 ** 20);
   return { used: v("conveyor_process_nodejs_heap_size_used_bytes"), total: v("conveyor_process_nodejs_heap_size_total_bytes") };
 }
