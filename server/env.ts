@@ -62,7 +62,7 @@ const EnvSchema = z.object({
   OIDC_NAME: z.string().default("Single sign-on"),
   /** Run the runner inside the web process (default on); set 0 when only `npm run worker` processes should run it. */
   CONVEYOR_RUNNER: bool.default(true),
-  CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
+  CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(256),
   /** How long a runner's claim on a step lasts without renewal (renewed every third): a dead runner's work resumes elsewhere after about this (scale-out: up to twice). */
   CONVEYOR_RUNNER_LEASE_MS: z.coerce.number().int().min(3000).max(600_000).default(30_000),
   CONVEYOR_WEBHOOK_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

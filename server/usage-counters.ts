@@ -15,10 +15,16 @@ function pending(): Map<string, number> {
   return g[KEY];
 }
 
+// The last hour's bucket: counting happens several times per delivery and per step, nearly always in the same hour.
+let lastBucket = { from: 0, to: 0, iso: "" };
+
 export function hourBucket(at: Date): string {
+  const t = at.getTime();
+  if (t >= lastBucket.from && t < lastBucket.to) return lastBucket.iso;
   const d = new Date(at);
   d.setUTCMinutes(0, 0, 0);
-  return d.toISOString();
+  lastBucket = { from: d.getTime(), to: d.getTime() + 3_600_000, iso: d.toISOString() };
+  return lastBucket.iso;
 }
 
 export function countUsage(workspaceId: string, metric: string, value = 1, at = new Date()): void {

@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import type { ExistingStep, IntakeHead, IngestItem, IngestResult, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob, StepRowWrite } from "../engine";
 import { sortableId } from "../sortable-id";
 import type { Envelope, NewRun } from "../stores/runs";
+import { epochOf } from "./backend";
 import { groupCommitter } from "./group-commit";
 import { statements } from "./statements";
 
@@ -123,22 +124,58 @@ export function sqliteEngine(db: Db): RunEngine {
     for (const [id, c] of intakeCounts) statements(tx).intakeCount.run(c.at, c.n, id);
     intakeCounts.clear();
   });
+  // A batch rolled back to be replayed item by item counts its deliveries again.
+  committer.onBatchAbort(() => intakeCounts.clear());
+
+  /**
+   * Intake heads by token, valid while no other connection committed (PRAGMA data_version) and no
+   * store call ran on this one (epochOf): a disable or a rotated secret applies
+   * to the next delivery as before, and a steady stream of deliveries skips three lookups (and their
+   * read transactions) each. Callers must not modify the returned object.
+   */
+  const heads = { version: -1, epoch: -1, byToken: new Map<string, IntakeHead | undefined>() };
+  const epoch = epochOf(db);
+  // Read at most once a millisecond: the pragma opens a read transaction (two lock syscalls per
+  // delivery otherwise), and a change another process committed within the last millisecond is as
+  // concurrent with a delivery as it can be.
+  let seenVersion = -1;
+  let seenAt = -Infinity;
+  const dataVersion = (): number => {
+    const now = performance.now();
+    if (now - seenAt >= 1) {
+      seenVersion = s.dataVersion.get() as number;
+      seenAt = now;
+    }
+    return seenVersion;
+  };
+  const readIntakeHead = (token: string): IntakeHead | undefined => {
+    // Separate primary-key lookups: measured 4x cheaper than one LEFT JOIN over the three tables.
+    const head = s.intakeHead.get(token) as (Omit<IntakeHead, "config"> & { config: string | null }) | undefined;
+    if (!head) return undefined;
+    const a = head.automationId ? (s.automationHead.get(head.automationId) as { version: number; enabled: number; u: string } | undefined) : undefined;
+    const cu = head.connectionId ? (s.connectionStamp.get(head.connectionId) as { u: string } | undefined) : undefined;
+    return {
+      ...head,
+      config: head.config ? (JSON.parse(head.config) as Record<string, unknown>) : null,
+      automationVersion: a?.version ?? null,
+      automationEnabled: a ? a.enabled === 1 : null,
+      automationUpdatedAt: a?.u ?? null,
+      connectionUpdatedAt: cu?.u ?? null,
+    };
+  };
 
   return {
     async intakeHead(token) {
-      // Separate primary-key lookups: measured 4x cheaper than one LEFT JOIN over the three tables.
-      const head = s.intakeHead.get(token) as (Omit<IntakeHead, "config"> & { config: string | null }) | undefined;
-      if (!head) return undefined;
-      const a = head.automationId ? (s.automationHead.get(head.automationId) as { version: number; enabled: number; u: string } | undefined) : undefined;
-      const cu = head.connectionId ? (s.connectionStamp.get(head.connectionId) as { u: string } | undefined) : undefined;
-      return {
-        ...head,
-        config: head.config ? (JSON.parse(head.config) as Record<string, unknown>) : null,
-        automationVersion: a?.version ?? null,
-        automationEnabled: a ? a.enabled === 1 : null,
-        automationUpdatedAt: a?.u ?? null,
-        connectionUpdatedAt: cu?.u ?? null,
-      };
+      const version = dataVersion();
+      if (version !== heads.version || epoch.n !== heads.epoch || heads.byToken.size > 10_000) {
+        heads.byToken.clear();
+        heads.version = version;
+        heads.epoch = epoch.n;
+      }
+      if (heads.byToken.has(token)) return heads.byToken.get(token);
+      const head = readIntakeHead(token);
+      heads.byToken.set(token, head);
+      return head;
     },
     async automationsUsingConnection(workspaceId, connectionId) {
       return s.usingConnection.all(workspaceId, `%${connectionId}%`) as Array<{ id: string; version: number }>;

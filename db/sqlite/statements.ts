@@ -20,6 +20,7 @@ function prepare(db: Db) {
       `select id, workspace_id as workspaceId, kind, automation_id as automationId, node_id as nodeId, connection_id as connectionId,
        line_id as lineId, status, updated_at as updatedAt, config, secret_enc as secretEnc, name from intakes where token = ?`,
     ),
+    dataVersion: c.prepare("PRAGMA data_version").pluck(),
     automationHead: c.prepare("select version, enabled, updated_at as u from automations where id = ?"),
     connectionStamp: c.prepare("select updated_at as u from connections where id = ?"),
     usingConnection: c.prepare("select id, version from automations where workspace_id = ? and enabled = 1 and graph like ?"),

@@ -10,6 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import { openDb, closeDb, type Db } from "../client";
 import { openStorage, type OpenedStorage } from "../open";
+import { epochOf } from "../sqlite/backend";
 
 export interface TestDb {
   db: Db;
@@ -40,9 +41,13 @@ export type TestSql = <T = Record<string, unknown>>(query: string, ...params: un
 export function testSql(opened: OpenedStorage): TestSql {
   if (opened.sqlite) {
     const c = opened.sqlite.$client;
+    const epoch = epochOf(opened.sqlite);
     return async (query, ...params) => {
       const st = c.prepare(query);
-      return (st.reader ? st.all(...params) : (st.run(...params), [])) as never;
+      if (st.reader) return st.all(...params) as never;
+      epoch.n++; // a test's UPDATE must reach the engine's caches like a store write
+      st.run(...params);
+      return [] as never;
     };
   }
   const pool = (opened.backend as import("../pg/backend").PgBackend).pool;

@@ -160,11 +160,15 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       if (unit.needsConnection !== false && !connection) throw Object.assign(new Error("this step needs a connection"), { permanent: true });
       const log = stepLogger(logs, deps.log, { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: node.id });
       const now = () => deps.now();
+      let http: ReturnType<typeof createHttpClient> | undefined;
       const result: ComponentResult = await Promise.race([
         unit.run({
           config: parsed.data,
           connection,
-          http: createHttpClient({ signal }),
+          // Made on first use: most steps (filters, transforms) never call out.
+          get http() {
+            return (http ??= createHttpClient({ signal }));
+          },
           log,
           signal,
           run: { runId: run.id, automationId: run.automationId, workspaceId: run.workspaceId, nodeId: node.id, nodeName: node.name, attempt: job.attempts, stepId: job.id },
@@ -269,7 +273,9 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     outcome.kind === "emit" && result.next.length ? { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(JSON.stringify(outcome.output)) } } : undefined;
   return {
     next: result.next.map((j) => ({ job: j, run: { ...run, status: "running" }, chain: nextChain, fresh: true, test })),
-    finished: result.finished ? { runId: run.id, status: result.finished.status } : undefined,
+    // Only a failed run or a line task's run has follow-ups (the engine set its followupAt then): a
+    // succeeded run of an automation skips the lookup (it was a quarter of the runner's CPU).
+    finished: result.finished && (run.taskId || result.finished.status !== "succeeded") ? { runId: run.id, status: result.finished.status } : undefined,
   };
 }
 
