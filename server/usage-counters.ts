@@ -5,6 +5,7 @@
  */
 import type { Store } from "@/db/store";
 import { getMetrics } from "./observability/metrics";
+import { hourBucket } from "@/db/usage-buckets";
 
 const KEY = Symbol.for("conveyor.usage.pending");
 type G = typeof globalThis & { [KEY]?: Map<string, number> };
@@ -15,17 +16,7 @@ function pending(): Map<string, number> {
   return g[KEY];
 }
 
-// The last hour's bucket: counting happens several times per delivery and per step, nearly always in the same hour.
-let lastBucket = { from: 0, to: 0, iso: "" };
-
-export function hourBucket(at: Date): string {
-  const t = at.getTime();
-  if (t >= lastBucket.from && t < lastBucket.to) return lastBucket.iso;
-  const d = new Date(at);
-  d.setUTCMinutes(0, 0, 0);
-  lastBucket = { from: d.getTime(), to: d.getTime() + 3_600_000, iso: d.toISOString() };
-  return lastBucket.iso;
-}
+export { hourBucket };
 
 export function countUsage(workspaceId: string, metric: string, value = 1, at = new Date()): void {
   const k = `${workspaceId}\u0000${hourBucket(at)}\u0000${metric}`;
