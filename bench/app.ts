@@ -65,9 +65,29 @@ export async function startApp(name: string, extraEnv: Record<string, string> = 
   // What npm start runs (the compiled server), with the same V8 flag.
   const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=16", "scripts/serve.mjs"], {
     cwd: root,
-    env: { ...env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", CONVEYOR_PUBLIC_URL: base, NEXTAUTH_URL: base, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CONVEYOR_PUBLIC_URL: base,
+      NEXTAUTH_URL: base,
+      NEXT_DIST_DIR: distDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
     stdio: "ignore",
   });
   await waitFor(`${base}/api/health`, 120_000);
-  return { base, email, password, apiKey, workspaceId, pid: child.pid!, stop: () => { child.kill("SIGTERM"); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+  return {
+    base,
+    email,
+    password,
+    apiKey,
+    workspaceId,
+    pid: child.pid!,
+    stop: () => {
+      child.kill("SIGTERM");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

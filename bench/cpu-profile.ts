@@ -28,7 +28,12 @@ function where(url: string): string {
   if (!url) return "(native)";
   const u = url.replace(/^file:\/\//, "");
   const nm = u.indexOf("node_modules/");
-  if (nm >= 0) return u.slice(nm + "node_modules/".length).split("/").slice(0, u.includes("node_modules/@") ? 2 : 1).join("/");
+  if (nm >= 0)
+    return u
+      .slice(nm + "node_modules/".length)
+      .split("/")
+      .slice(0, u.includes("node_modules/@") ? 2 : 1)
+      .join("/");
   return u.startsWith(ROOT) ? path.relative(ROOT, u) : u;
 }
 
@@ -36,7 +41,8 @@ function where(url: string): string {
 function category(fn: string, file: string): string | undefined {
   if (fn === "(garbage collector)") return "garbage collection";
   if (fn === "(program)") return "V8 and native code outside JavaScript";
-  if (file.startsWith("node:internal/modules") || file === "tsx" || file.startsWith("node:internal/main") || fn === "compileSourceTextModule") return "start-up (loading modules)";
+  if (file.startsWith("node:internal/modules") || file === "tsx" || file.startsWith("node:internal/main") || fn === "compileSourceTextModule")
+    return "start-up (loading modules)";
   if (file === "db/sqlite/engine.ts") {
     if (fn === "intakeHead" || fn === "readIntakeHead" || fn === "dataVersion") return "intake lookup (cached; PRAGMA data_version)";
     return "SQLite: insert event, run and first job (bind, B-tree inserts, envelope JSON)";
@@ -47,8 +53,19 @@ function category(fn: string, file: string): string | undefined {
   if (file.startsWith("integrations/")) return "trigger: verify and match (Alertmanager alerts → events)";
   if (file === "zod") return "trigger: verify and match (Alertmanager alerts → events)";
   if (file === "prom-client" || file === "server/usage-counters.ts" || file.startsWith("server/observability")) return "counters (metrics, usage)";
-  if (file.startsWith("server/services/webhooks") || file.startsWith("server/webhooks") || file.startsWith("bench/")) return "ingress: listener and receiveWebhook";
-  if (file.startsWith("node:_http") || file.startsWith("node:net") || file.startsWith("node:internal/stream") || file.startsWith("node:internal/streams") || file === "node:events" || fn === "writeUtf8String" || fn === "writev" || file.startsWith("node:internal/http")) return "node:http (parse request, write response, sockets)";
+  if (file.startsWith("server/services/webhooks") || file.startsWith("server/webhooks") || file.startsWith("bench/"))
+    return "ingress: listener and receiveWebhook";
+  if (
+    file.startsWith("node:_http") ||
+    file.startsWith("node:net") ||
+    file.startsWith("node:internal/stream") ||
+    file.startsWith("node:internal/streams") ||
+    file === "node:events" ||
+    fn === "writeUtf8String" ||
+    fn === "writev" ||
+    file.startsWith("node:internal/http")
+  )
+    return "node:http (parse request, write response, sockets)";
   if (file.startsWith("node:internal/process/task_queues") || fn === "runMicrotasks" || file === "node:internal/timers") return "promises, timers, ticks";
   return undefined;
 }

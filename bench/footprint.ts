@@ -58,7 +58,11 @@ const env = {
   PATH: `${path.join(root, "node_modules", ".bin")}:${process.env.PATH}`,
 } as unknown as NodeJS.ProcessEnv;
 
-const cli = (args: string[]) => execFileSync(process.execPath, ["bin/conveyor.mjs", ...args], { cwd: root, env, encoding: "utf8" }).trim().split("\n").pop()!;
+const cli = (args: string[]) =>
+  execFileSync(process.execPath, ["bin/conveyor.mjs", ...args], { cwd: root, env, encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .pop()!;
 const email = "footprint@example.test";
 const password = "footprint password 123";
 const workspaceId = cli(["owner", "create", "--email", email, "--password", password, "--name", "Footprint"]);
@@ -100,7 +104,10 @@ const treeRss = (pid: number) => tree(pid).reduce((s, p) => s + p.rssMB, 0);
 async function until200(url: string, since: number, child: ChildProcess, ms = 300_000): Promise<number> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode})`);
-    const ok = await fetch(url, { redirect: "manual" }).then((r) => r.status === 200, () => false);
+    const ok = await fetch(url, { redirect: "manual" }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return Math.round(performance.now() - since);
     if (performance.now() - since > ms) throw new Error(`${url} did not answer 200`);
     await sleep(10);
@@ -123,7 +130,16 @@ async function stop(child: ChildProcess): Promise<void> {
   process.kill(-child.pid!, "SIGINT"); // what Ctrl+C does in a terminal
   await exited;
   // The server finishes in-flight work, then exits: wait for the port to close.
-  for (let i = 0; i < 200 && (await fetch(`${base}/api/health`).then(() => true, () => false)); i++) await sleep(50);
+  for (
+    let i = 0;
+    i < 200 &&
+    (await fetch(`${base}/api/health`).then(
+      () => true,
+      () => false,
+    ));
+    i++
+  )
+    await sleep(50);
 }
 
 /** The server's V8 heap (used / total MB) from GET /metrics. */
@@ -183,7 +199,25 @@ if (!hook) throw new Error(`no webhook URL in ${JSON.stringify(app).slice(0, 300
 const bodyFile = path.join(dataDir, "body.json");
 fs.writeFileSync(bodyFile, BODY);
 const t0 = performance.now();
-const loadOut = execFileSync(process.execPath, [path.join(root, "node_modules/autocannon/autocannon.js"), "-j", "-c", "32", "-a", String(RUNS), "-m", "POST", "-H", "content-type=application/json", "-i", bodyFile, hook], { encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+const loadOut = execFileSync(
+  process.execPath,
+  [
+    path.join(root, "node_modules/autocannon/autocannon.js"),
+    "-j",
+    "-c",
+    "32",
+    "-a",
+    String(RUNS),
+    "-m",
+    "POST",
+    "-H",
+    "content-type=application/json",
+    "-i",
+    bodyFile,
+    hook,
+  ],
+  { encoding: "utf8", maxBuffer: 64 * 2 ** 20 },
+);
 const accepted = (JSON.parse(loadOut) as { "2xx": number })["2xx"];
 const db = new Database(path.join(dataDir, "conveyor.db"), { readonly: true });
 const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
@@ -192,7 +226,12 @@ for (const until = Date.now() + 600_000; Date.now() < until; await sleep(500)) {
   finished = count("select count(*) as n from runs where status in ('succeeded', 'failed')");
   if (count("select count(*) as n from jobs") > 0) continue;
   // Every accepted delivery's run ended (counted from the events: a pruning pass would lower the run count).
-  if (finished >= accepted || (count("select count(*) as n from runs where status not in ('succeeded', 'failed', 'cancelled')") === 0 && count("select count(*) as n from events") >= accepted)) break;
+  if (
+    finished >= accepted ||
+    (count("select count(*) as n from runs where status not in ('succeeded', 'failed', 'cancelled')") === 0 &&
+      count("select count(*) as n from events") >= accepted)
+  )
+    break;
 }
 const runSeconds = (performance.now() - t0) / 1000;
 const afterRuns = treeRss(npm.pid!);
@@ -204,7 +243,10 @@ const afterRunsIdle = treeRss(npm.pid!);
 const heapAfterRunsIdle = await heapMB();
 
 // Then an editor session (pages load Next.js route code the runs did not need).
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu"] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--headless", "--disable-gpu"],
+});
 try {
   const page = await (await browser.newContext({ baseURL: base, viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto("/sign-in");
@@ -212,7 +254,13 @@ try {
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/automations/);
-  for (const p of [`/w/${workspaceId}/automations/${app.id}`, `/w/${workspaceId}/runs`, `/w/${workspaceId}/connections`, `/w/${workspaceId}/automations`, `/w/${workspaceId}/usage`]) {
+  for (const p of [
+    `/w/${workspaceId}/automations/${app.id}`,
+    `/w/${workspaceId}/runs`,
+    `/w/${workspaceId}/connections`,
+    `/w/${workspaceId}/automations`,
+    `/w/${workspaceId}/usage`,
+  ]) {
     await page.goto(p);
     await page.waitForLoadState("networkidle");
   }

@@ -23,8 +23,22 @@ export async function benchDeps(synchronous: "NORMAL" | "FULL" = "NORMAL") {
   // Bench-only access to the SQLite connection (pragmas to compare, counters of the grouped commits).
   const db = storage.sqlite!;
   if (process.env.BENCH_PRAGMAS) for (const p of process.env.BENCH_PRAGMAS.split(";")) db.$client.pragma(p);
-  const deps: AppDeps = await depsFromStorage(storage, { box: createSecretBox(randomBytes(32)), publicUrl: "http://127.0.0.1", log: silentLogger, now: () => new Date() });
-  return { deps, db, file: path.join(dir, "bench.db"), dir, close: async () => { await storage.store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  const deps: AppDeps = await depsFromStorage(storage, {
+    box: createSecretBox(randomBytes(32)),
+    publicUrl: "http://127.0.0.1",
+    log: silentLogger,
+    now: () => new Date(),
+  });
+  return {
+    deps,
+    db,
+    file: path.join(dir, "bench.db"),
+    dir,
+    close: async () => {
+      await storage.store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -36,7 +50,9 @@ export async function threeStepAutomation(deps: AppDeps, steps = 3, trigger: "co
   const ws = await seedWorkspace(deps);
   const alert = trigger === "metrics.onAlert";
   // The trigger needs a Prometheus & Alertmanager connection (never called: ingest only reads its settings).
-  const connectionId = alert ? (await createConnection(deps, ws.actor, ws.workspaceId, { integration: "metrics", name: "bench", config: { metricsBaseUrl: "http://127.0.0.1:9" } })).id : undefined;
+  const connectionId = alert
+    ? (await createConnection(deps, ws.actor, ws.workspaceId, { integration: "metrics", name: "bench", config: { metricsBaseUrl: "http://127.0.0.1:9" } })).id
+    : undefined;
   const nodes: Array<{ id: string; name: string; key: string; connectionId?: string; config: Record<string, unknown> }> = [
     { id: "t", name: "alert", key: trigger, ...(connectionId ? { connectionId } : {}), config: alert ? { statuses: ["firing"] } : {} },
   ];

@@ -96,10 +96,17 @@ const bare = (sync: "NORMAL" | "FULL"): Target => ({
   kind: "bare",
   sync,
   async start() {
-    const child = spawn(process.execPath, [path.join(ROOT, "bench/peers/bare-limit.mjs"), path.join(fs.mkdtempSync(path.join(scratch, "bare-")), "bare.db")], { env: { ...process.env, BARE_SYNC: sync }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(ROOT, "bench/peers/bare-limit.mjs"), path.join(fs.mkdtempSync(path.join(scratch, "bare-")), "bare.db")], {
+      env: { ...process.env, BARE_SYNC: sync },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const lines = jsonLines(child);
     const { port } = (await lines.first) as { port: number };
-    return { pid: child.pid!, url: `http://127.0.0.1:${port}/hooks/bare`, stop: async () => (child.kill("SIGTERM"), (await lines.last()) as { stored?: number }) };
+    return {
+      pid: child.pid!,
+      url: `http://127.0.0.1:${port}/hooks/bare`,
+      stop: async () => (child.kill("SIGTERM"), (await lines.last()) as { stored?: number }),
+    };
   },
 });
 
@@ -108,11 +115,25 @@ const conveyor = (sync: "NORMAL" | "FULL", opts: { dir?: string; name?: string; 
   kind: opts.dir ? "baseline" : "conveyor",
   sync,
   async start() {
-    const flags = ["--max-semi-space-size=16", ...(opts.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`] : []), "--import", "tsx", "bench/peers/conveyor-hooks.ts"];
-    const child = spawn(process.execPath, flags, { cwd: opts.dir ?? ROOT, env: { ...process.env, BENCH_SYNC: sync, LOG_LEVEL: "silent" }, stdio: ["ignore", "pipe", "pipe"] });
+    const flags = [
+      "--max-semi-space-size=16",
+      ...(opts.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`] : []),
+      "--import",
+      "tsx",
+      "bench/peers/conveyor-hooks.ts",
+    ];
+    const child = spawn(process.execPath, flags, {
+      cwd: opts.dir ?? ROOT,
+      env: { ...process.env, BENCH_SYNC: sync, LOG_LEVEL: "silent" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const lines = jsonLines(child);
     const { port, token } = (await lines.first) as { port: number; token: string };
-    return { pid: child.pid!, url: `http://127.0.0.1:${port}/hooks/${token}`, stop: async () => (child.kill("SIGTERM"), (await lines.last()) as { storedEvents?: number }) };
+    return {
+      pid: child.pid!,
+      url: `http://127.0.0.1:${port}/hooks/${token}`,
+      stop: async () => (child.kill("SIGTERM"), (await lines.last()) as { storedEvents?: number }),
+    };
   },
 });
 
@@ -129,7 +150,10 @@ function peer(redJs: string): Target {
       const body = fs.readFileSync(bodyFile);
       for (const until = Date.now() + 60_000; ; ) {
         if (child.exitCode !== null) throw new Error(`Node-RED exited: ${err.slice(-2000)}`);
-        const ok = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.status === 202, () => false);
+        const ok = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then(
+          (r) => r.status === 202,
+          () => false,
+        );
         if (ok) break;
         if (Date.now() > until) throw new Error(`Node-RED did not answer 202 on ${url}: ${err.slice(-2000)}`);
         await new Promise((r) => setTimeout(r, 250));
@@ -149,7 +173,9 @@ interface Wrk {
 
 function wrk(url: string, seconds: number, tag: string): Promise<Wrk> {
   return new Promise((resolve, reject) => {
-    const p = spawn("wrk", ["-t2", "-c32", `-d${seconds}s`, "-s", path.join(ROOT, "bench", "post.lua"), url], { env: { ...process.env, BODY_FILE: bodyFile, RUN_TAG: tag } });
+    const p = spawn("wrk", ["-t2", "-c32", `-d${seconds}s`, "-s", path.join(ROOT, "bench", "post.lua"), url], {
+      env: { ...process.env, BODY_FILE: bodyFile, RUN_TAG: tag },
+    });
     let out = "";
     p.stdout.on("data", (d) => (out += d));
     p.stderr.on("data", (d) => (out += d));
@@ -196,7 +222,9 @@ async function measure(t: Target, round: number): Promise<Measured> {
   const stored = final.storedEvents ?? final.stored;
   // The peer answered one readiness POST before the warm-up.
   const acceptedTotal = warm.accepted + w.accepted;
-  process.stderr.write(` ${Math.round(w.accepted / SECONDS)}/s, ${Math.round((cpu * 1e6) / w.accepted)} µs CPU each, p99 ${w.p99} ms (load ${load1.toFixed(2)})\n`);
+  process.stderr.write(
+    ` ${Math.round(w.accepted / SECONDS)}/s, ${Math.round((cpu * 1e6) / w.accepted)} µs CPU each, p99 ${w.p99} ms (load ${load1.toFixed(2)})\n`,
+  );
   return { target: t.name, kind: t.kind, sync: t.sync, round, seconds: SECONDS, ...w, cpuSeconds: cpu, load1, acceptedTotal, stored };
 }
 
@@ -218,7 +246,11 @@ let profile: ProfileSummary | undefined;
 if (process.env.BENCH_PROFILE === "1") {
   const dir = path.join(scratch, "profile");
   const m = await measure(conveyor("NORMAL", { profileDir: dir, name: "Conveyor /hooks (NORMAL, --cpu-prof)" }), 1);
-  const file = fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+  const file = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
   if (file) profile = { ...summarizeCpuProfile(file), deliveries: m.accepted, cpuMicrosPerDelivery: Math.round((m.cpuSeconds * 1e6) / m.accepted) };
   if (process.env.BENCH_PROFILE_KEEP) fs.copyFileSync(file!, process.env.BENCH_PROFILE_KEEP);
 }

@@ -15,8 +15,16 @@ function run(file, env = {}, flags = [], timeout = 290_000) {
   const started = Date.now();
   process.stderr.write(`bench: ${file} ${JSON.stringify(env)} ...\n`);
   // Same V8 flag as npm start / conveyor worker: a 16 MB young generation keeps RSS low without slowing the runner.
-  const r = spawnSync(process.execPath, ["--max-semi-space-size=16", ...flags, "--import", "tsx", file], { env: { ...process.env, ...env }, encoding: "utf8", timeout });
-  const line = (r.stdout ?? "").trim().split("\n").filter((l) => l.startsWith("{")).pop();
+  const r = spawnSync(process.execPath, ["--max-semi-space-size=16", ...flags, "--import", "tsx", file], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    timeout,
+  });
+  const line = (r.stdout ?? "")
+    .trim()
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .pop();
   if (!line) {
     process.stderr.write(r.stdout + r.stderr);
     throw new Error(`${file} produced no result`);
@@ -26,7 +34,10 @@ function run(file, env = {}, flags = [], timeout = 290_000) {
   return out;
 }
 
-const load = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(" / ");
 // One ingest run: the bare limit, the peer (Node-RED) and Conveyor interleaved (2 rounds), then FULL, then
 // one Conveyor run under --cpu-prof (not counted) for the flame-graph summary.
 const ingest = run("bench/ingest.ts", { BENCH_SECONDS: "10", BENCH_PROFILE: "1" });
@@ -43,13 +54,19 @@ const history = {
   sqlite: run("bench/history.ts", { BENCH_BACKEND: "sqlite", BENCH_SCALES: scales }, [], 1_800_000),
   postgres: run("bench/history.ts", { BENCH_BACKEND: "postgres", BENCH_SCALES: scales }, [], 2_400_000),
 };
-const prune = { sqlite: run("bench/prune.ts", { BENCH_BACKEND: "sqlite" }, [], 900_000), postgres: run("bench/prune.ts", { BENCH_BACKEND: "postgres" }, [], 900_000) };
+const prune = {
+  sqlite: run("bench/prune.ts", { BENCH_BACKEND: "sqlite" }, [], 900_000),
+  postgres: run("bench/prune.ts", { BENCH_BACKEND: "postgres" }, [], 900_000),
+};
 // npm start itself: processes, restart → first 200, idle RSS, RSS after 100k runs (needs the build too).
 const footprint = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/footprint.ts", {}, [], 900_000) : null;
 const poison = fs.existsSync(path.join(distDir, "BUILD_ID")) ? run("bench/poison.ts", { NEXT_DIST_DIR: distDir }) : null;
 // Both modes side by side: the embedded mode before/after the storage seam, and scale-out mode on PostgreSQL + Redis.
 const scaleOut = run("bench/scale-out.ts", {}, [], 1_200_000);
-const loadAfter = os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+const loadAfter = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(" / ");
 
 const cpu = os.cpus();
 const machine = `${cpu.length} × ${cpu[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
@@ -85,7 +102,9 @@ ${ingest.targets.map((t) => `| ${t.target} | ${t.sync ?? "–"} | ${t.kind === "
 
 "Server CPU per delivery" is user + system time of the server process (all its threads, from /proc) divided by the
 deliveries answered 202 in the measured window; it depends far less on the other load of the machine than deliveries/s.
-${ingest.profile ? `
+${
+  ingest.profile
+    ? `
 ### Where the microseconds go (--cpu-prof of one more Conveyor run, ${ingest.profile.deliveries} deliveries, ${ingest.profile.cpuMicrosPerDelivery} µs CPU each while profiled)
 
 Main thread, by category (time inside a native call counts in the JavaScript function that made it; the WAL
@@ -95,8 +114,13 @@ checkpoints run on a background thread and are not in this profile):
 |---|---|
 ${ingest.profile.categories.map((c) => `| ${c.category} | ${c.pct} % |`).join("\n")}
 
-Functions with the most self time: ${ingest.profile.top.slice(0, 10).map((t) => `\`${t.fn || "(anonymous)"}\` (${t.where}) ${t.pct} %`).join("; ")}.
-` : ""}
+Functions with the most self time: ${ingest.profile.top
+        .slice(0, 10)
+        .map((t) => `\`${t.fn || "(anonymous)"}\` (${t.where}) ${t.pct} %`)
+        .join("; ")}.
+`
+    : ""
+}
 ## End to end (runner in the same process; bench/runner.ts)
 
 | measure | value | target | met |
@@ -110,7 +134,9 @@ Functions with the most self time: ${ingest.profile.top.slice(0, 10).map((t) => 
 
 ## \`npm start\`: processes, start-up and memory (bench/footprint.ts)
 
-${footprint ? `\`npm start\` run by the bench itself (production build present, throwaway data directory), stopped like Ctrl+C.
+${
+  footprint
+    ? `\`npm start\` run by the bench itself (production build present, throwaway data directory), stopped like Ctrl+C.
 
 | measure | value | target | met |
 |---|---|---|---|
@@ -120,7 +146,9 @@ ${footprint ? `\`npm start\` run by the bench itself (production build present, 
 | RSS of the whole tree, idle (5 s / ${footprint.settleMs / 1000} s after start) | ${footprint.rssMB.idleAt5s} MB / **${footprint.rssMB.idle} MB** | < 200 MB | ${ok(footprint.rssMB.idle < 200)} |
 | then an editor session (sign in, editor, runs, connections, usage): RSS right after / ${footprint.settleMs / 1000} s later | ${footprint.rssMB.afterEditor} MB → ${footprint.rssMB.afterEditorIdle} MB | – | – |
 | ${footprint.runs.finished} runs through \`/hooks\` (3 steps each, ${footprint.runs.perSecond}/s, ${footprint.runs.stepsRecorded} steps recorded): RSS right after / ${footprint.settleMs / 1000} s later | ${footprint.rssMB.afterRuns} MB / **${footprint.rssMB.afterRunsIdle} MB** (V8 heap used ${footprint.heapMB.afterRunsIdle.used} MB) | < 250 MB | ${footprint.rssMB.afterRuns < 250 ? "yes" : footprint.rssMB.afterRunsIdle < 250 ? "once idle (not right after)" : "**no**"} |
-` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
+`
+    : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."
+}
 
 ## Editor: 200- and 1,000-node automations in Chromium (bench/editor.ts)
 
@@ -151,7 +179,9 @@ functions over at most 1,000 reachable values) stay on the main thread; everythi
 
 ## Poison automations vs the HTTP doors (bench/poison.ts)
 
-${poison ? `Ten runs whose \`core.http\` body is a poison expression (regex backtracking, a huge value, a runaway loop) against
+${
+  poison
+    ? `Ten runs whose \`core.http\` body is a poison expression (regex backtracking, a huge value, a runaway loop) against
 the whole server (\`server/main.ts\`: Next.js + runner + ingress), \`/api/health\` sampled back to back.
 
 | phase | health samples | p50 ms | p99 ms | max ms | failures |
@@ -165,7 +195,9 @@ Server RSS: baseline ${poison.rss.baselineMB} MB, after ${poison.phaseMs / 1000}
 upward under any request load). V8 heap used: ${poison.heapUsedMB.baseline} → ${poison.heapUsedMB.afterOrdinary} → ${poison.heapUsedMB.afterPoison} MB.
 Outcomes: ${poison.poison.outcomes.map((o) => `\`${o}\``).join("; ")}.
 Targets: health p99 < 100 ms during the poison runs; RSS back within 10 % of baseline (read as: the poison phase adds no
-more than an ordinary phase of the same length).` : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."}
+more than an ordinary phase of the same length).`
+    : "Skipped: no production build. Run `npm run build` first, then `npm run bench`."
+}
 
 ${scaleOutMarkdown(scaleOut)}
 ## Why the numbers look like this

@@ -25,7 +25,11 @@ function newestMtime(dir) {
   while (stack.length) {
     const d = stack.pop();
     let entries;
-    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { continue; }
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
     for (const e of entries) {
       if (e.name === "node_modules" || e.name.startsWith(".next") || e.name === "data") continue;
       const p = path.join(d, e.name);

@@ -73,19 +73,29 @@ async function main() {
     }
     stampClientAddress(req, clientAddress);
     if (handle) handle(req, res);
-    else void nextReady.then((h) => h(req, res), () => undefined);
+    else
+      void nextReady.then(
+        (h) => h(req, res),
+        () => undefined,
+      );
   });
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
   const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
-  console.log(`Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT} in ${Math.round(process.uptime() * 1000)} ms  (public URL ${deps.publicUrl}, data ${env.dataDir})`);
+  console.log(
+    `Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT} in ${Math.round(process.uptime() * 1000)} ms  (public URL ${deps.publicUrl}, data ${env.dataDir})`,
+  );
 
   // The runner starts once the doors are open (work committed meanwhile waits in the queue).
   let runner: { stop(): Promise<void> } | undefined;
   let stopFlusher: (() => Promise<void>) | undefined;
   if (env.CONVEYOR_RUNNER) {
-    const [{ startRunner }, { runnerOptionsFromEnv }, { runnerHooks }] = await Promise.all([import("./runner/runner-loop"), import("./runner/runner-env"), import("./runner-hooks")]);
+    const [{ startRunner }, { runnerOptionsFromEnv }, { runnerHooks }] = await Promise.all([
+      import("./runner/runner-loop"),
+      import("./runner/runner-env"),
+      import("./runner-hooks"),
+    ]);
     const started = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
     setProcessRunner(started);
     runner = started;

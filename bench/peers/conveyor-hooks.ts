@@ -21,7 +21,13 @@ process.on("SIGTERM", () => {
   // Let the last grouped commit settle, then count what is durable.
   setTimeout(async () => {
     const count = (sql: string) => (db.$client.prepare(sql).get() as { n: number }).n;
-    console.log(JSON.stringify({ storedEvents: count("select count(*) as n from events"), queuedRuns: count("select count(*) as n from runs where status = 'queued'"), commits: groupCommitter(db).commits }));
+    console.log(
+      JSON.stringify({
+        storedEvents: count("select count(*) as n from events"),
+        queuedRuns: count("select count(*) as n from runs where status = 'queued'"),
+        commits: groupCommitter(db).commits,
+      }),
+    );
     await close();
     process.exit(0);
   }, 200);

@@ -22,12 +22,30 @@ export function ensureNodeRed(): { redJs: string } | { error: string } {
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "conveyor-bench-peer", private: true }));
   process.stderr.write(`bench: installing node-red@${NODE_RED_VERSION} into ${dir} (npm registry)…\n`);
   // --ignore-scripts: no native builds (bcrypt falls back to bcryptjs; the admin API is off anyway).
-  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", `node-red@${NODE_RED_VERSION}`], { cwd: dir, encoding: "utf8", timeout: 300_000 });
-  if (r.status !== 0 || !fs.existsSync(redJs)) return { error: `npm install node-red@${NODE_RED_VERSION} failed: ${(r.stderr || r.error?.message || "").trim().split("\n").slice(-3).join(" ")}` };
+  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", `node-red@${NODE_RED_VERSION}`], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 300_000,
+  });
+  if (r.status !== 0 || !fs.existsSync(redJs))
+    return { error: `npm install node-red@${NODE_RED_VERSION} failed: ${(r.stderr || r.error?.message || "").trim().split("\n").slice(-3).join(" ")}` };
   return { redJs };
 }
 
-const fn = (id: string, name: string, body: string, next: string) => ({ id, type: "function", z: "bench", name, func: body, outputs: 1, timeout: 0, noerr: 0, initialize: "", finalize: "", libs: [], wires: [[next]] });
+const fn = (id: string, name: string, body: string, next: string) => ({
+  id,
+  type: "function",
+  z: "bench",
+  name,
+  func: body,
+  outputs: 1,
+  timeout: 0,
+  noerr: 0,
+  initialize: "",
+  finalize: "",
+  libs: [],
+  wires: [[next]],
+});
 
 export const FLOW = [
   { id: "bench", type: "tab", label: "Alertmanager webhook" },
@@ -58,6 +76,10 @@ export function startNodeRed(redJs: string, port: number): { child: ChildProcess
       externalModules: { autoInstall: false, palette: { allowInstall: false }, modules: { allowInstall: false } },
     })};\n`,
   );
-  const child = spawn(process.execPath, [redJs, "--userDir", dir, "--settings", path.join(dir, "settings.js"), "flows.json"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "production" } });
+  const child = spawn(process.execPath, [redJs, "--userDir", dir, "--settings", path.join(dir, "settings.js"), "flows.json"], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   return { child, dir };
 }

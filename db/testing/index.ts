@@ -132,6 +132,8 @@ export async function tableNames(sql: TestSql, dialect: "sqlite" | "postgres"): 
   const rows =
     dialect === "postgres"
       ? await sql<{ name: string }>("select tablename as name from pg_tables where schemaname = 'public' order by tablename")
-      : await sql<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name");
+      : await sql<{ name: string }>(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name",
+        );
   return rows.map((r) => r.name);
 }

@@ -114,7 +114,12 @@ export const onAlert = defineTrigger({
   },
   setupInstructions({ url, config, connection }) {
     const hasSecret = Boolean(connection && normalizeConnection(connection.config).webhookSecret);
-    return alertmanagerSnippet({ url, config: OnAlertConfigSchema.parse(withLegacyDefaults(onAlertLegacy, config ?? {})), hasSecret, alertRouterUrl: connection ? alertRouterOf(connection.config) : undefined });
+    return alertmanagerSnippet({
+      url,
+      config: OnAlertConfigSchema.parse(withLegacyDefaults(onAlertLegacy, config ?? {})),
+      hasSecret,
+      alertRouterUrl: connection ? alertRouterOf(connection.config) : undefined,
+    });
   },
 });
 

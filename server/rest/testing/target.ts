@@ -40,7 +40,10 @@ export interface RestTarget {
 }
 
 /** Environment of the server process: the test's database, and in scale-out mode what every process must share. */
-export function serverEnv(deps: Pick<TestDeps, "store" | "url" | "dir">, opts: { port: number; secretKey: Buffer; extra?: Record<string, string> }): NodeJS.ProcessEnv {
+export function serverEnv(
+  deps: Pick<TestDeps, "store" | "url" | "dir">,
+  opts: { port: number; secretKey: Buffer; extra?: Record<string, string> },
+): NodeJS.ProcessEnv {
   const base = `http://127.0.0.1:${opts.port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
