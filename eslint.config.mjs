@@ -8,14 +8,28 @@ import nextTs from "eslint-config-next/typescript";
  * from `@/db/types`. Tests may reach into db/ for assertions; benchmarks may read engine counters.
  */
 const storagePatterns = [
-  { group: ["drizzle-orm", "drizzle-orm/*", "better-sqlite3", "pg", "ioredis", "bullmq"], message: "Drivers, SQL and queues live behind the store in db/ (see db/store.ts)." },
+  {
+    group: ["drizzle-orm", "drizzle-orm/*", "better-sqlite3", "pg", "ioredis", "bullmq"],
+    message: "Drivers, SQL and queues live behind the store in db/ (see db/store.ts).",
+  },
   { group: ["@/db/schema", "@/db/schema/*"], allowTypeImports: true, message: "Use row types from @/db/types; data goes through the store." },
-  { group: ["@/db/client", "@/db/prepared", "@/db/sqlite/*", "@/db/pg/*", "@/db/queue/bullmq", "@/db/stores/*"], allowTypeImports: true, message: "Engine-specific code stays in db/; use the store." },
+  {
+    group: ["@/db/client", "@/db/prepared", "@/db/sqlite/*", "@/db/pg/*", "@/db/queue/bullmq", "@/db/stores/*"],
+    allowTypeImports: true,
+    message: "Engine-specific code stays in db/; use the store.",
+  },
 ];
 const noClient = { selector: "MemberExpression[property.name='$client']", message: "The raw SQLite connection stays in db/." };
 /** The runner and the services know each other only through the hooks passed at start (server/runner-hooks.ts). */
-const runnerPatterns = [{ group: ["**/services/*", "@/server/services/*"], message: "The runner reaches services only through RunnerHooks (server/runner/hooks.ts)." }];
-const servicePatterns = [{ group: ["**/runner/*", "@/server/runner/*"], message: "Services do not import the runner; shared pieces live in server/graphs.ts, server/run-signals.ts, server/usage-counters.ts." }];
+const runnerPatterns = [
+  { group: ["**/services/*", "@/server/services/*"], message: "The runner reaches services only through RunnerHooks (server/runner/hooks.ts)." },
+];
+const servicePatterns = [
+  {
+    group: ["**/runner/*", "@/server/runner/*"],
+    message: "Services do not import the runner; shared pieces live in server/graphs.ts, server/run-signals.ts, server/usage-counters.ts.",
+  },
+];
 
 export default defineConfig([
   ...nextVitals,
@@ -48,7 +62,15 @@ export default defineConfig([
     // server/contracts is imported by the browser: keep server-only modules out of it.
     files: ["server/contracts/**/*.ts", "components/**/*.tsx"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: ["@/db/*", "@/server/services/*", "@/server/runner/*"], message: "Browser code and contracts take nothing from the server's internals." }, ...storagePatterns] }],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/db/*", "@/server/services/*", "@/server/runner/*"], message: "Browser code and contracts take nothing from the server's internals." },
+            ...storagePatterns,
+          ],
+        },
+      ],
     },
   },
   {
@@ -56,5 +78,15 @@ export default defineConfig([
     files: ["e2e/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
-  globalIgnores([".next*/**", "node_modules/**", "data/**", "db/migrations/**", "db/migrations-pg/**", "next-env.d.ts", ".ci-out/**", "test-results/**"]),
+  globalIgnores([
+    ".next*/**",
+    "node_modules/**",
+    "data/**",
+    "db/migrations/**",
+    "db/migrations-pg/**",
+    "next-env.d.ts",
+    ".ci-out/**",
+    "test-results/**",
+    "dist/**",
+  ]),
 ]);

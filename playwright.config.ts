@@ -1,5 +1,5 @@
 /**
- * End-to-end tests: the built app (`npm run build` output) served by server/main.ts on a throwaway
+ * End-to-end tests: the built app (`npm run build` output) served by the compiled server on a throwaway
  * data dir, driven in Debian's Chromium (/usr/bin/chromium; Playwright's own browser download is
  * impossible here). The `setup` project performs the owner set-up through the browser and saves
  * the signed-in state + seeds (e2e/.auth/) that the other specs use.
@@ -49,7 +49,8 @@ export default defineConfig({
     { name: "chromium", testMatch: /.*\.spec\.ts/, dependencies: ["setup"], use: { storageState: "e2e/.auth/owner.json" } },
   ],
   webServer: {
-    command: `${JSON.stringify(process.execPath)} --import tsx server/main.ts`,
+    // The compiled server (scripts/serve.mjs builds dist/server first when its sources changed).
+    command: `${JSON.stringify(process.execPath)} --max-semi-space-size=16 scripts/serve.mjs`,
     url: `${BASE}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

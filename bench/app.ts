@@ -57,17 +57,37 @@ export async function startApp(name: string, extraEnv: Record<string, string> = 
   const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, CONVEYOR_DATA_DIR: dataDir, LOG_LEVEL: "silent", ...extraEnv };
-  const cli = (args: string[]) => execFileSync(process.execPath, ["--import", "tsx", "server/cli/main.ts", ...args], { cwd: root, env, encoding: "utf8" }).trim();
+  const cli = (args: string[]) => execFileSync(process.execPath, ["bin/conveyor.mjs", ...args], { cwd: root, env, encoding: "utf8" }).trim();
   const email = "bench@example.test";
   const password = "bench password 123";
   const workspaceId = cli(["owner", "create", "--email", email, "--password", password, "--name", "Bench"]).split("\n").pop()!;
   const apiKey = cli(["keys", "create", "--name", "bench", "--role", "admin"]).split("\n").pop()!;
-  // Same V8 flag as npm start.
-  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=16", "--import", "tsx", "server/main.ts"], {
+  // What npm start runs (the compiled server), with the same V8 flag.
+  const child: ChildProcess = spawn(process.execPath, ["--max-semi-space-size=16", "scripts/serve.mjs"], {
     cwd: root,
-    env: { ...env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", CONVEYOR_PUBLIC_URL: base, NEXTAUTH_URL: base, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CONVEYOR_PUBLIC_URL: base,
+      NEXTAUTH_URL: base,
+      NEXT_DIST_DIR: distDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
     stdio: "ignore",
   });
   await waitFor(`${base}/api/health`, 120_000);
-  return { base, email, password, apiKey, workspaceId, pid: child.pid!, stop: () => { child.kill("SIGTERM"); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+  return {
+    base,
+    email,
+    password,
+    apiKey,
+    workspaceId,
+    pid: child.pid!,
+    stop: () => {
+      child.kill("SIGTERM");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

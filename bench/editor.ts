@@ -93,7 +93,7 @@ async function scenario(browser: Browser, app: StartedApp, n: number) {
     // wall clock mostly measures how long the page waited for a core, this measures what it asked for.
     const cdp = await context.newCDPSession(page);
     await cdp.send("Performance.enable");
-    const taskSeconds = async () => ((await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration")?.value ?? 0);
+    const taskSeconds = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "TaskDuration")?.value ?? 0;
     const open = async () => {
       const busy0 = await taskSeconds();
       const t0 = Date.now();
@@ -102,7 +102,9 @@ async function scenario(browser: Browser, app: StartedApp, n: number) {
       await page.waitForFunction(`document.querySelectorAll(".react-flow__node").length >= ${n}`, undefined, { timeout: 60_000, polling: 16 });
       await page.evaluate(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`);
       const total = Date.now() - t0;
-      const nav = (await page.evaluate(`(() => { const n = performance.getEntriesByType("navigation")[0]; return { responseEnd: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd) }; })()`)) as { responseEnd: number; domContentLoaded: number };
+      const nav = (await page.evaluate(
+        `(() => { const n = performance.getEntriesByType("navigation")[0]; return { responseEnd: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd) }; })()`,
+      )) as { responseEnd: number; domContentLoaded: number };
       const busy1 = await taskSeconds();
       // A navigation may start a new renderer (its counter starts at zero).
       const mainThreadMs = Math.round((busy1 >= busy0 ? busy1 - busy0 : busy1) * 1000);
@@ -137,19 +139,41 @@ async function scenario(browser: Browser, app: StartedApp, n: number) {
     });
     const busy = breakdown.map((b) => b.mainThreadMs);
     const mainThread = { coldMs: busy[0]!, warmMs: Math.round((busy[1]! + busy[2]! + busy[3]!) / 3) };
-    return { nodes: n, edges: n - 1, openColdMs: coldMs, openWarmMs: warmMs, openWarmRunsMs: warmRuns, openMainThreadMs: mainThread, breakdown, panFitted, pan: panZoomed, drag };
+    return {
+      nodes: n,
+      edges: n - 1,
+      openColdMs: coldMs,
+      openWarmMs: warmMs,
+      openWarmRunsMs: warmRuns,
+      openMainThreadMs: mainThread,
+      breakdown,
+      panFitted,
+      pan: panZoomed,
+      drag,
+    };
   } finally {
     await context.close();
   }
 }
 
 async function main() {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--headless", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--headless", "--disable-gpu"],
+  });
   const builds = [];
   try {
     for (const build of BUILDS) {
       const app = process.env.BENCH_BASE_URL
-        ? { base: process.env.BENCH_BASE_URL, email: process.env.BENCH_EMAIL!, password: process.env.BENCH_PASSWORD!, apiKey: process.env.BENCH_API_KEY!, workspaceId: process.env.BENCH_WORKSPACE!, pid: 0, stop: () => {} }
+        ? {
+            base: process.env.BENCH_BASE_URL,
+            email: process.env.BENCH_EMAIL!,
+            password: process.env.BENCH_PASSWORD!,
+            apiKey: process.env.BENCH_API_KEY!,
+            workspaceId: process.env.BENCH_WORKSPACE!,
+            pid: 0,
+            stop: () => {},
+          }
         : await startApp("editor", { NEXT_DIST_DIR: build });
       try {
         const loadBefore = os.loadavg()[0]!;

@@ -28,21 +28,36 @@ async function perOp(label: string, n: number, fn: () => Promise<unknown>) {
 async function concurrent(n: number, width: number, fn: () => Promise<unknown>) {
   const t0 = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next++ < n) await fn();
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next++ < n) await fn();
+    }),
+  );
   return Math.round(n / ((performance.now() - t0) / 1000));
 }
 
-if (!analyseExpression(CHEAP.slice(2, -2).trim()).cheap || analyseExpression(POOLED.slice(2, -2).trim()).cheap) throw new Error("bench expressions are not classified as intended");
+if (!analyseExpression(CHEAP.slice(2, -2).trim()).cheap || analyseExpression(POOLED.slice(2, -2).trim()).cheap)
+  throw new Error("bench expressions are not classified as intended");
 const text = new BindingsText(chain);
 const results = [
   await perOp("cheap expression, main thread (resolveExpressions)", N, () => resolveExpressions({ condition: CHEAP }, chain, { plain: true })),
-  await perOp("pooled expression, worker round trip (resolveExpressions)", Math.round(N / 4), () => resolveExpressions({ condition: POOLED }, chain, { plain: true })),
-  await perOp("pooled expression, raw pool round trip (bindings already serialised)", Math.round(N / 4), () => expressionPool().run(POOLED.slice(2, -2).trim(), text.for(null))),
+  await perOp("pooled expression, worker round trip (resolveExpressions)", Math.round(N / 4), () =>
+    resolveExpressions({ condition: POOLED }, chain, { plain: true }),
+  ),
+  await perOp("pooled expression, raw pool round trip (bindings already serialised)", Math.round(N / 4), () =>
+    expressionPool().run(POOLED.slice(2, -2).trim(), text.for(null)),
+  ),
 ];
 const pooledPerSecond64 = await concurrent(Math.round(N / 4), 64, () => resolveExpressions({ condition: POOLED }, chain, { plain: true }));
 const cheapPerSecond64 = await concurrent(N, 64, () => resolveExpressions({ condition: CHEAP }, chain, { plain: true }));
-console.log(JSON.stringify({ bench: "expressions", bindingsBytes: text.for(null).length, results, perSecondAt64: { cheap: cheapPerSecond64, pooled: pooledPerSecond64 }, workers: expressionPool().limits.workers }));
+console.log(
+  JSON.stringify({
+    bench: "expressions",
+    bindingsBytes: text.for(null).length,
+    results,
+    perSecondAt64: { cheap: cheapPerSecond64, pooled: pooledPerSecond64 },
+    workers: expressionPool().limits.workers,
+  }),
+);
 await closeExpressionSandbox();
 process.exit(0);

@@ -11,25 +11,54 @@ import { silentLogger } from "@/server/logger";
 import { depsFromStorage, type AppDeps } from "@/server/deps";
 import { seedWorkspace } from "@/server/runner/testing/seed";
 import { createAutomation } from "@/server/services/automations";
+import { createConnection } from "@/server/services/connections";
 import { handleHookRequest } from "@/server/webhooks/lean-listener";
 
 export const BODY = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "alertmanager-webhook.json"));
 
 export async function benchDeps(synchronous: "NORMAL" | "FULL" = "NORMAL") {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-bench-"));
-  const storage = await openStorage(path.join(dir, "bench.db"), { synchronous });
+  // As the server opens it (server/deps.ts): WAL checkpoints on a background thread unless BENCH_CHECKPOINTER=0.
+  const storage = await openStorage(path.join(dir, "bench.db"), { synchronous, checkpoint: process.env.BENCH_CHECKPOINTER !== "0" });
   // Bench-only access to the SQLite connection (pragmas to compare, counters of the grouped commits).
   const db = storage.sqlite!;
   if (process.env.BENCH_PRAGMAS) for (const p of process.env.BENCH_PRAGMAS.split(";")) db.$client.pragma(p);
-  const deps: AppDeps = await depsFromStorage(storage, { box: createSecretBox(randomBytes(32)), publicUrl: "http://127.0.0.1", log: silentLogger, now: () => new Date() });
-  return { deps, db, file: path.join(dir, "bench.db"), dir, close: async () => { await storage.store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  const deps: AppDeps = await depsFromStorage(storage, {
+    box: createSecretBox(randomBytes(32)),
+    publicUrl: "http://127.0.0.1",
+    log: silentLogger,
+    now: () => new Date(),
+  });
+  return {
+    deps,
+    db,
+    file: path.join(dir, "bench.db"),
+    dir,
+    close: async () => {
+      await storage.store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
-/** Enabled automation: core.webhook → 3 core.filter steps (expressions against the Alertmanager body). */
-export async function threeStepAutomation(deps: AppDeps, steps = 3) {
+/**
+ * Enabled automation: a trigger → 3 core.filter steps (expressions against the Alertmanager body).
+ * `core.webhook` (the default) hands the whole body on; `metrics.onAlert` starts one run per alert
+ * (deduplicated by fingerprint, status and start).
+ */
+export async function threeStepAutomation(deps: AppDeps, steps = 3, trigger: "core.webhook" | "metrics.onAlert" = "core.webhook") {
   const ws = await seedWorkspace(deps);
-  const nodes = [{ id: "t", name: "alert", key: "core.webhook", config: {} as Record<string, unknown> }];
-  const exprs = ["{{ $trigger.data.body.status = 'firing' }}", "{{ $count($trigger.data.body.alerts) > 0 }}", "{{ $steps.s1.data.passed and $steps.s2.data.passed }}"];
+  const alert = trigger === "metrics.onAlert";
+  // The trigger needs a Prometheus & Alertmanager connection (never called: ingest only reads its settings).
+  const connectionId = alert
+    ? (await createConnection(deps, ws.actor, ws.workspaceId, { integration: "metrics", name: "bench", config: { metricsBaseUrl: "http://127.0.0.1:9" } })).id
+    : undefined;
+  const nodes: Array<{ id: string; name: string; key: string; connectionId?: string; config: Record<string, unknown> }> = [
+    { id: "t", name: "alert", key: trigger, ...(connectionId ? { connectionId } : {}), config: alert ? { statuses: ["firing"] } : {} },
+  ];
+  const exprs = alert
+    ? ["{{ $trigger.data.status = 'firing' }}", "{{ $count($keys($trigger.data.labels)) > 0 }}", "{{ $steps.s1.data.passed and $steps.s2.data.passed }}"]
+    : ["{{ $trigger.data.body.status = 'firing' }}", "{{ $count($trigger.data.body.alerts) > 0 }}", "{{ $steps.s1.data.passed and $steps.s2.data.passed }}"];
   for (let i = 1; i <= steps; i++) nodes.push({ id: `s${i}`, name: `s${i}`, key: "core.filter", config: { condition: exprs[(i - 1) % 3]! } });
   const edges = nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id }));
   const a = await createAutomation(deps, ws.actor, ws.workspaceId, { name: "bench", enabled: true, concurrency: 1000, graph: { nodes, edges } });

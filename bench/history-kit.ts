@@ -46,7 +46,10 @@ export async function openBench(backend: BackendName, now: () => Date = () => ne
     const deps = await depsFromStorage(storage, { box, publicUrl: "http://127.0.0.1", log: silentLogger, now });
     const c = storage.sqlite!.$client;
     return {
-      backend, storage, deps, file,
+      backend,
+      storage,
+      deps,
+      file,
       sql: async (q, ...p) => {
         const st = c.prepare(q);
         return (st.reader ? st.all(...p) : (st.run(...p), [])) as never;
@@ -65,10 +68,17 @@ export async function openBench(backend: BackendName, now: () => Date = () => ne
   const deps = await depsFromStorage(storage, { box, publicUrl: "http://127.0.0.1", log: silentLogger, now }, { url: redis.url, prefix: "bench" });
   const pool = (storage.backend as PgBackend).pool;
   return {
-    backend, storage, deps,
+    backend,
+    storage,
+    deps,
     sql: async (q, ...p) => {
       let i = 0;
-      return (await pool.query(q.replace(/\?/g, () => `$${++i}`), p)).rows as never;
+      return (
+        await pool.query(
+          q.replace(/\?/g, () => `$${++i}`),
+          p,
+        )
+      ).rows as never;
     },
     close: async () => {
       await deps.queue.close?.();
@@ -96,7 +106,11 @@ export async function seedLayout(b: Bench, perWorkspace = 5, workspaces = 4) {
           { id: "enrich", name: "lookUpOwner", key: "core.http", config: { method: "GET", url: "https://cmdb.example/api/services" } },
           { id: "create", name: "openTicket", key: "core.http", config: { method: "POST", url: "https://tracker.example/rest/api/2/issue" } },
         ],
-        edges: [{ from: "trigger", to: "gate" }, { from: "gate", to: "enrich" }, { from: "enrich", to: "create" }],
+        edges: [
+          { from: "trigger", to: "gate" },
+          { from: "gate", to: "enrich" },
+          { from: "enrich", to: "create" },
+        ],
       };
       const a = await createAutomation(b.deps, s.owner, ws, { name: `Alerts ${i}`, enabled: false, graph });
       automations.push({ id: a.id, workspaceId: ws, version: a.version });
@@ -109,7 +123,12 @@ type RouteModule = Record<string, (req: Request, ctx: { params: Promise<Record<s
 const modules = new Map<string, Promise<RouteModule>>();
 
 /** GET through the REST door in process: `route` is the app/api/v1 folder path with [params]. */
-export async function restGet(key: string, route: string, params: Record<string, string>, query: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export async function restGet(
+  key: string,
+  route: string,
+  params: Record<string, string>,
+  query: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   let mod = modules.get(route);
   if (!mod) modules.set(route, (mod = import(path.join(ROOT, "app/api/v1", route, "route.ts")) as Promise<RouteModule>));
   const urlPath = route.replace(/\[(\w+)\]/g, (_, k: string) => params[k]!);
@@ -165,7 +184,11 @@ export async function diskBytes(b: Bench): Promise<Record<string, number>> {
  * The statements `fn` ran, with their plans: SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN
  * (ANALYZE) with the same parameters. Statements on tables outside `tables` are left out.
  */
-export async function plansOf(b: Bench, fn: () => Promise<unknown>, tables = /\b(runs|run_steps|events|jobs|usage_counters)\b/): Promise<Array<{ sql: string; plan: string[] }>> {
+export async function plansOf(
+  b: Bench,
+  fn: () => Promise<unknown>,
+  tables = /\b(runs|run_steps|events|jobs|usage_counters)\b/,
+): Promise<Array<{ sql: string; plan: string[] }>> {
   const seen: Array<{ sql: string; params: unknown[] }> = [];
   let restore: () => void;
   if (b.backend === "sqlite") {
@@ -222,5 +245,7 @@ export async function plansOf(b: Bench, fn: () => Promise<unknown>, tables = /\b
 
 /** Plan lines that read a whole history table or index (SQLite SCAN, PostgreSQL Seq Scan): the thing to look for. */
 export function scans(plans: Array<{ plan: string[] }>): string[] {
-  return plans.flatMap((p) => p.plan.filter((l) => /^\s*(->\s*)?(SCAN (runs|run_steps|events|usage_counters)|Seq Scan on (runs|run_steps|events|usage_counters)\b)/.test(l)));
+  return plans.flatMap((p) =>
+    p.plan.filter((l) => /^\s*(->\s*)?(SCAN (runs|run_steps|events|usage_counters)|Seq Scan on (runs|run_steps|events|usage_counters)\b)/.test(l)),
+  );
 }

@@ -69,17 +69,27 @@ for (const scale of SCALES) {
     "list runs, first page (50)": () => restGet(layout.key, appRoute, { factoryId: ws, appId: app }, { limit: "50" }),
     "list runs, deep cursor page": () => restGet(layout.key, appRoute, { factoryId: ws, appId: app }, { limit: "50", cursor: deepCursor() }),
     "list runs, status=failed, first page": () => restGet(layout.key, appRoute, { factoryId: ws, appId: app }, { limit: "50", status: "failed" }),
-    "list runs, status=failed, deep cursor page": () => restGet(layout.key, appRoute, { factoryId: ws, appId: app }, { limit: "50", status: "failed", cursor: deepFailedCursor() }),
+    "list runs, status=failed, deep cursor page": () =>
+      restGet(layout.key, appRoute, { factoryId: ws, appId: app }, { limit: "50", status: "failed", cursor: deepFailedCursor() }),
     "list runs, status=cancelled (0.5 %), first page": () => restGet(layout.key, appRoute, { factoryId: ws, appId: app }, { limit: "50", status: "cancelled" }),
     "list runs, status=running (none), first page": () => restGet(layout.key, appRoute, { factoryId: ws, appId: app }, { limit: "50", status: "running" }),
     "workspace run list (tRPC), first page": async () => ({ status: 200, body: await listRuns(b.deps, layout.owner, ws, { limit: 50 }) }),
     "workspace run list (tRPC), status=failed": async () => ({ status: 200, body: await listRuns(b.deps, layout.owner, ws, { limit: 50, status: "failed" }) }),
-    "workspace run list (tRPC), status=running (none)": async () => ({ status: 200, body: await listRuns(b.deps, layout.owner, ws, { limit: 50, status: "running" }) }),
-    "workspace run list (tRPC), deep cursor page": async () => ({ status: 200, body: await listRuns(b.deps, layout.owner, ws, { limit: 50, cursor: deepCursor() }) }),
+    "workspace run list (tRPC), status=running (none)": async () => ({
+      status: 200,
+      body: await listRuns(b.deps, layout.owner, ws, { limit: 50, status: "running" }),
+    }),
+    "workspace run list (tRPC), deep cursor page": async () => ({
+      status: 200,
+      body: await listRuns(b.deps, layout.owner, ws, { limit: 50, cursor: deepCursor() }),
+    }),
     "open a run with its steps": () => restGet(layout.key, `${appRoute}/[runId]`, { factoryId: ws, appId: app, runId: String(rowOf(ofApp(rand(appRuns))).id) }),
-    "usage, 7 days": () => restGet(layout.key, "factories/[factoryId]/usage", { factoryId: ws }, { from: new Date(end.getTime() - 7 * DAY).toISOString(), to: end.toISOString() }),
-    "usage, 30 days": () => restGet(layout.key, "factories/[factoryId]/usage", { factoryId: ws }, { from: new Date(end.getTime() - 30 * DAY).toISOString(), to: end.toISOString() }),
-    "usage, 90 days": () => restGet(layout.key, "factories/[factoryId]/usage", { factoryId: ws }, { from: new Date(end.getTime() - 90 * DAY).toISOString(), to: end.toISOString() }),
+    "usage, 7 days": () =>
+      restGet(layout.key, "factories/[factoryId]/usage", { factoryId: ws }, { from: new Date(end.getTime() - 7 * DAY).toISOString(), to: end.toISOString() }),
+    "usage, 30 days": () =>
+      restGet(layout.key, "factories/[factoryId]/usage", { factoryId: ws }, { from: new Date(end.getTime() - 30 * DAY).toISOString(), to: end.toISOString() }),
+    "usage, 90 days": () =>
+      restGet(layout.key, "factories/[factoryId]/usage", { factoryId: ws }, { from: new Date(end.getTime() - 90 * DAY).toISOString(), to: end.toISOString() }),
   };
   const timings: Record<string, unknown> = {};
   const fullScans: Record<string, string[]> = {};
@@ -96,12 +106,29 @@ for (const scale of SCALES) {
     openedSteps: ((await calls["open a run with its steps"]!(0)).body as { steps: unknown[] }).steps.length,
     usage90Runs: ((await calls["usage, 90 days"]!(0)).body as { totals: { runs: Record<string, number> } }).totals.runs,
   };
-  results.push({ runs: scale, seedSeconds: +(seedMs / 1000).toFixed(1), bytes, bytesPerRun: Math.round((bytes.total! - prevBytes) / (scale - prevRuns)), timings, fullScans, plans, checks });
+  results.push({
+    runs: scale,
+    seedSeconds: +(seedMs / 1000).toFixed(1),
+    bytes,
+    bytesPerRun: Math.round((bytes.total! - prevBytes) / (scale - prevRuns)),
+    timings,
+    fullScans,
+    plans,
+    checks,
+  });
   prevBytes = bytes.total!;
   prevRuns = scale;
   process.stderr.write(`history ${BACKEND} ${scale}: seeded in ${seedMs} ms, ${JSON.stringify(timings)}\n`);
 }
 
-console.log(JSON.stringify({ backend: BACKEND, loadAverage: os.loadavg().map((l) => +l.toFixed(2)), automations: layout.automations.length, workspaces: layout.workspaces.length, results }));
+console.log(
+  JSON.stringify({
+    backend: BACKEND,
+    loadAverage: os.loadavg().map((l) => +l.toFixed(2)),
+    automations: layout.automations.length,
+    workspaces: layout.workspaces.length,
+    results,
+  }),
+);
 await b.close();
 process.exit(0);

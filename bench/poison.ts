@@ -23,7 +23,10 @@ const rssMB = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFi
 /** Sum of a metric's samples from GET /metrics (Prometheus text). */
 async function metric(app: StartedApp, name: string): Promise<number> {
   const text = await (await fetch(`${app.base}/metrics`)).text();
-  return text.split("\n").filter((l) => l.startsWith(name) && /^[\w]+(\{|\s)/.test(l)).reduce((sum, l) => sum + Number(l.split(" ").pop()), 0);
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith(name) && /^[\w]+(\{|\s)/.test(l))
+    .reduce((sum, l) => sum + Number(l.split(" ").pop()), 0);
 }
 const heapMB = async (app: StartedApp) => Math.round((await metric(app, "conveyor_process_nodejs_heap_size_used_bytes")) / 2 ** 20);
 
@@ -72,7 +75,13 @@ try {
     const graph = {
       nodes: [
         { id: "t", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-        { id: "h", name: `call_${kind}`, key: "core.http", config: { method: "POST", url: `${app.base}/api/health`, body: { value: POISON[kind] } }, position: { x: 300, y: 0 } },
+        {
+          id: "h",
+          name: `call_${kind}`,
+          key: "core.http",
+          config: { method: "POST", url: `${app.base}/api/health`, body: { value: POISON[kind] } },
+          position: { x: 300, y: 0 },
+        },
       ],
       edges: [{ from: "t", to: "h" }],
     };
@@ -80,13 +89,24 @@ try {
   }
   // Warm-up: Next loads each route's code on its first request (hundreds of ms on the event loop),
   // so every route used below is called once first, with an ordinary run (cheap and pooled expressions).
-  const warm = ((await api(app, "POST", "/apps", { name: "warm-up", graph: {
-    nodes: [
-      { id: "t", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-      { id: "f", name: "check", key: "core.filter", config: { condition: "{{ $join(['a', 'b'], '') = 'ab' and $trigger.data.n = 1 }}" }, position: { x: 300, y: 0 } },
-    ],
-    edges: [{ from: "t", to: "f" }],
-  } })) as { id: string }).id;
+  const warm = (
+    (await api(app, "POST", "/apps", {
+      name: "warm-up",
+      graph: {
+        nodes: [
+          { id: "t", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+          {
+            id: "f",
+            name: "check",
+            key: "core.filter",
+            config: { condition: "{{ $join(['a', 'b'], '') = 'ab' and $trigger.data.n = 1 }}" },
+            position: { x: 300, y: 0 },
+          },
+        ],
+        edges: [{ from: "t", to: "f" }],
+      },
+    })) as { id: string }
+  ).id;
   const warmRun = ((await api(app, "POST", `/apps/${warm}/runs`, { payload: { n: 1 } })) as { id: string }).id;
   for (let i = 0; i < 100; i++) {
     const list = (await api(app, "GET", `/apps/${warm}/runs?limit=50`)) as { data: Array<{ id: string; status: string }> };
@@ -108,7 +128,12 @@ try {
   async function phase(targets: Record<string, string>) {
     const names = Object.keys(targets);
     const started = Date.now();
-    const runs = await Promise.all(Array.from({ length: RUNS }, (_, i) => names[i % names.length]!).map(async (kind) => ({ kind, id: ((await api(app, "POST", `/apps/${targets[kind]}/runs`, { payload: {} })) as { id: string }).id })));
+    const runs = await Promise.all(
+      Array.from({ length: RUNS }, (_, i) => names[i % names.length]!).map(async (kind) => ({
+        kind,
+        id: ((await api(app, "POST", `/apps/${targets[kind]}/runs`, { payload: {} })) as { id: string }).id,
+      })),
+    );
     let done = false;
     let rssPeakMB = 0;
     const finished: Array<{ kind: string; status: string; error: string | null }> = [];
@@ -117,7 +142,9 @@ try {
       while (open.size || Date.now() - started < PHASE_MS) {
         rssPeakMB = Math.max(rssPeakMB, rssMB(app.pid));
         for (const kind of names) {
-          const list = (await api(app, "GET", `/apps/${targets[kind]}/runs?limit=50`)) as { data: Array<{ id: string; status: string; error: { message: string } | null }> };
+          const list = (await api(app, "GET", `/apps/${targets[kind]}/runs?limit=50`)) as {
+            data: Array<{ id: string; status: string; error: { message: string } | null }>;
+          };
           for (const run of list.data) {
             if (open.has(run.id) && ["succeeded", "failed", "cancelled"].includes(run.status)) {
               open.delete(run.id);
@@ -141,13 +168,25 @@ try {
   }
 
   // Control: the same number of ordinary runs of the same shape (a pooled expression, then the request).
-  const control = ((await api(app, "POST", "/apps", { name: "control", concurrency: RUNS, graph: {
-    nodes: [
-      { id: "t", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-      { id: "h", name: "call_ok", key: "core.http", config: { method: "GET", url: `${app.base}/api/health`, headers: { "x-check": "{{ $join(['a', 'b'], '-') }}" } }, position: { x: 300, y: 0 } },
-    ],
-    edges: [{ from: "t", to: "h" }],
-  } })) as { id: string }).id;
+  const control = (
+    (await api(app, "POST", "/apps", {
+      name: "control",
+      concurrency: RUNS,
+      graph: {
+        nodes: [
+          { id: "t", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+          {
+            id: "h",
+            name: "call_ok",
+            key: "core.http",
+            config: { method: "GET", url: `${app.base}/api/health`, headers: { "x-check": "{{ $join(['a', 'b'], '-') }}" } },
+            position: { x: 300, y: 0 },
+          },
+        ],
+        edges: [{ from: "t", to: "h" }],
+      },
+    })) as { id: string }
+  ).id;
   const ordinary = await phase({ ordinary: control });
   const rssAfterOrdinaryMB = rssMB(app.pid);
   const heapAfterOrdinaryMB = await heapMB(app);
@@ -156,25 +195,27 @@ try {
   const heapAfterMB = await heapMB(app);
   const stops = await metric(app, "conveyor_expression_stops_total");
   const pctOf = (v: number, base: number) => Math.round(((v - base) / base) * 1000) / 10;
-  console.log(JSON.stringify({
-    bench: "poison",
-    runs: RUNS,
-    healthQuiet: quiet,
-    ordinary: { allFinishedMs: ordinary.allFinishedMs, outcomes: ordinary.outcomes, health: ordinary.health },
-    poison: { allFinishedMs: poison.allFinishedMs, outcomes: poison.outcomes, health: poison.health, expressionStops: stops },
-    heapUsedMB: { baseline: heapBaselineMB, afterOrdinary: heapAfterOrdinaryMB, afterPoison: heapAfterMB },
-    rss: {
-      baselineMB: rssBaselineMB,
-      afterOrdinaryMB: rssAfterOrdinaryMB,
-      peakDuringPoisonMB: poison.rssPeakMB,
-      afterPoisonMB: rssAfterMB,
-      afterPoisonVsBaselinePct: pctOf(rssAfterMB, rssBaselineMB),
-      afterPoisonVsAfterOrdinaryPct: pctOf(rssAfterMB, rssAfterOrdinaryMB),
-      growthOrdinaryPhaseMB: rssAfterOrdinaryMB - rssBaselineMB,
-      growthPoisonPhaseMB: rssAfterMB - rssAfterOrdinaryMB,
-    },
-    phaseMs: PHASE_MS,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: "poison",
+      runs: RUNS,
+      healthQuiet: quiet,
+      ordinary: { allFinishedMs: ordinary.allFinishedMs, outcomes: ordinary.outcomes, health: ordinary.health },
+      poison: { allFinishedMs: poison.allFinishedMs, outcomes: poison.outcomes, health: poison.health, expressionStops: stops },
+      heapUsedMB: { baseline: heapBaselineMB, afterOrdinary: heapAfterOrdinaryMB, afterPoison: heapAfterMB },
+      rss: {
+        baselineMB: rssBaselineMB,
+        afterOrdinaryMB: rssAfterOrdinaryMB,
+        peakDuringPoisonMB: poison.rssPeakMB,
+        afterPoisonMB: rssAfterMB,
+        afterPoisonVsBaselinePct: pctOf(rssAfterMB, rssBaselineMB),
+        afterPoisonVsAfterOrdinaryPct: pctOf(rssAfterMB, rssAfterOrdinaryMB),
+        growthOrdinaryPhaseMB: rssAfterOrdinaryMB - rssBaselineMB,
+        growthPoisonPhaseMB: rssAfterMB - rssAfterOrdinaryMB,
+      },
+      phaseMs: PHASE_MS,
+    }),
+  );
 } finally {
   app.stop();
 }

@@ -24,7 +24,8 @@ async function scenario(name: "count" | "age") {
   let clock = new Date(Date.UTC(2030, 0, 1));
   const b = await openBench(BACKEND, () => clock);
   const layout = await seedLayout(b, 2, 2); // 2 workspaces × 2 automations
-  const limits = name === "count" ? { retentionDays: 3650, retentionCount: (2 * WAVE) / layout.automations.length } : { retentionDays: 1, retentionCount: 10_000_000 };
+  const limits =
+    name === "count" ? { retentionDays: 3650, retentionCount: (2 * WAVE) / layout.automations.length } : { retentionDays: 1, retentionCount: 10_000_000 };
   const waves = [];
   let plans: Array<{ sql: string; plan: string[] }> = [];
   for (let w = 0; w < WAVES; w++) {
@@ -50,8 +51,16 @@ async function scenario(name: "count" | "age") {
     else await checkpoint(b);
     const count = async (t: string) => Number((await b.sql<{ n: number }>(`select count(*) as n from ${t}`))[0]!.n);
     waves.push({
-      wave: w + 1, written: (w + 1) * WAVE, removed, runs: await count("runs"), steps: await count("run_steps"), events: await count("events"),
-      passes: passes.length, slowestPassMs: Math.max(...passes), maxEventLoopDelayMs: +(stall.max / 1e6).toFixed(1), bytes: await diskBytes(b),
+      wave: w + 1,
+      written: (w + 1) * WAVE,
+      removed,
+      runs: await count("runs"),
+      steps: await count("run_steps"),
+      events: await count("events"),
+      passes: passes.length,
+      slowestPassMs: Math.max(...passes),
+      maxEventLoopDelayMs: +(stall.max / 1e6).toFixed(1),
+      bytes: await diskBytes(b),
     });
     process.stderr.write(`prune ${BACKEND} ${name}: ${JSON.stringify(waves[waves.length - 1])}\n`);
   }

@@ -43,14 +43,25 @@ async function latencyPhase(c: Cluster, bodyFile: string) {
   const results = await Promise.all(
     ingress.map((p) =>
       autocannon({
-        url: `${p.base}/hooks/${c.token}`, method: "POST", headers: { "content-type": "application/json" }, body: template, idReplacement: true,
-        connections: 16, overallRate: RATE / ingress.length, duration: 8,
+        url: `${p.base}/hooks/${c.token}`,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: template,
+        idReplacement: true,
+        connections: 16,
+        overallRate: RATE / ingress.length,
+        duration: 8,
       }),
     ),
   );
   const accepted = results.reduce((a, r) => a + r["2xx"], 0);
   const until = Date.now() + 120_000;
-  while (Date.now() < until && (await c.count("select count(*) as n from runs r join events e on e.id = r.event_id where e.received_at >= $1 and r.finished_at is not null", [mark])) < accepted) await sleep(200);
+  while (
+    Date.now() < until &&
+    (await c.count("select count(*) as n from runs r join events e on e.id = r.event_id where e.received_at >= $1 and r.finished_at is not null", [mark])) <
+      accepted
+  )
+    await sleep(200);
   const rows = await c.pool.query<{ ms: number }>(
     `select extract(epoch from (r.finished_at::timestamptz - e.received_at::timestamptz)) * 1000 as ms
      from runs r join events e on e.id = r.event_id where e.received_at >= $1 and r.finished_at is not null`,
@@ -59,8 +70,13 @@ async function latencyPhase(c: Cluster, bodyFile: string) {
   const lat = rows.rows.map((r) => Number(r.ms)).sort((a, b) => a - b);
   await Promise.all([...ingress, ...workers].map((p) => p.stop()));
   return {
-    rate: RATE, ingress: 2, workers: 3, accepted, finished: lat.length,
-    p50ms: Math.round(pct(lat, 50)), p99ms: Math.round(pct(lat, 99)),
+    rate: RATE,
+    ingress: 2,
+    workers: 3,
+    accepted,
+    finished: lat.length,
+    p50ms: Math.round(pct(lat, 50)),
+    p99ms: Math.round(pct(lat, 99)),
     ingestP99ms: Math.max(...results.map((r) => r.latency.p99)),
   };
 }
@@ -91,12 +107,27 @@ async function ingestPhase(c: Cluster, n: number, bodyFile: string) {
   const accepted = outs.reduce((a, o) => a + o.accepted, 0);
   const per = (ms: number) => Math.round((ms * 1000) / accepted);
   return {
-    ingress: n, connections: conns * n, seconds: Math.round(secs * 10) / 10, accepted, refused: outs.reduce((a, o) => a + o.refused, 0),
+    ingress: n,
+    connections: conns * n,
+    seconds: Math.round(secs * 10) / 10,
+    accepted,
+    refused: outs.reduce((a, o) => a + o.refused, 0),
     perSecond: Math.round(accepted / secs),
-    p50ms: Math.max(...outs.map((o) => o.p50ms)), p90ms: Math.max(...outs.map((o) => o.p90ms)), p99ms: Math.max(...outs.map((o) => o.p99ms)),
-    storedEvents: stored, allAcceptedDurable: stored >= accepted, outboxLeft,
+    p50ms: Math.max(...outs.map((o) => o.p50ms)),
+    p90ms: Math.max(...outs.map((o) => o.p90ms)),
+    p99ms: Math.max(...outs.map((o) => o.p99ms)),
+    storedEvents: stored,
+    allAcceptedDurable: stored >= accepted,
+    outboxLeft,
     cpuMs: { ...cpu, loadGenerator: loadGenMs },
-    cpuMicrosPerDelivery: { node: per(cpu.node), pg: per(cpu.pg), redis: per(cpu.redis), nodePlusPg: per(cpu.node + cpu.pg), all: per(cpu.node + cpu.pg + cpu.redis), loadGenerator: per(loadGenMs) },
+    cpuMicrosPerDelivery: {
+      node: per(cpu.node),
+      pg: per(cpu.pg),
+      redis: per(cpu.redis),
+      nodePlusPg: per(cpu.node + cpu.pg),
+      all: per(cpu.node + cpu.pg + cpu.redis),
+      loadGenerator: per(loadGenMs),
+    },
     statements,
   };
 }
@@ -120,8 +151,20 @@ async function runPhase(c: Cluster, n: number) {
   const runs = done1 - done0;
   const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, runs));
   return {
-    workers: n, seconds: Math.round(secs * 10) / 10, backlogAtStart: backlog, runs, runsPerSecond: Math.round(runs / secs), backlogLeft: left,
-    cpuMs: cpu, cpuMicrosPerRun: { node: per(cpu.node), pg: per(cpu.pg), redis: per(cpu.redis), nodePlusPg: per(cpu.node + cpu.pg), all: per(cpu.node + cpu.pg + cpu.redis) },
+    workers: n,
+    seconds: Math.round(secs * 10) / 10,
+    backlogAtStart: backlog,
+    runs,
+    runsPerSecond: Math.round(runs / secs),
+    backlogLeft: left,
+    cpuMs: cpu,
+    cpuMicrosPerRun: {
+      node: per(cpu.node),
+      pg: per(cpu.pg),
+      redis: per(cpu.redis),
+      nodePlusPg: per(cpu.node + cpu.pg),
+      all: per(cpu.node + cpu.pg + cpu.redis),
+    },
     statements,
   };
 }
@@ -145,8 +188,18 @@ async function scaleOut() {
     const notSucceeded = await c.count("select count(*) as n from runs where status not in ('succeeded', 'queued', 'running')");
     const duplicateRuns = await c.count("select count(*) as n from (select event_id from runs group by event_id having count(*) > 1) d");
     return {
-      pgSettings: PG_SETTINGS, connections: CONNECTIONS, latency, ingest, runs,
-      checks: { succeededRuns: succeeded, stepsOfSucceededRuns: steps, everyStepRecorded: steps === succeeded * 3, notSucceeded, eventsWithTwoRuns: duplicateRuns },
+      pgSettings: PG_SETTINGS,
+      connections: CONNECTIONS,
+      latency,
+      ingest,
+      runs,
+      checks: {
+        succeededRuns: succeeded,
+        stepsOfSucceededRuns: steps,
+        everyStepRecorded: steps === succeeded * 3,
+        notSucceeded,
+        eventsWithTwoRuns: duplicateRuns,
+      },
     };
   } finally {
     fs.rmSync(bodyFile, { force: true });

@@ -1,23 +1,23 @@
-#!/usr/bin/env node
-// `npx conveyor …` in a checkout: runs server/cli/main.ts with tsx from the checkout's root
-// (relative paths such as the default ./data are relative to the checkout).
-import { spawn } from "node:child_process";
+#!/usr/bin/env -S node --max-semi-space-size=16
+// `npx conveyor …` in a checkout: runs the compiled CLI (dist/server/cli.mjs, built from
+// server/cli/main.ts when missing or older than its sources, in about a second) in this process, from
+// the checkout's root (relative paths such as the default ./data are relative to the checkout).
 import fs from "node:fs";
+import module from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 if (Number(process.versions.node.split(".")[0]) < 22) {
   console.error(`conveyor needs Node 24 (found ${process.version}); run it with npx or npm run so the pinned Node is used.`);
   process.exit(1);
 }
+// Paths given to export/validate/plan/apply are relative to where the user ran the command.
+process.env.CONVEYOR_CWD ??= process.cwd();
+process.chdir(root);
 // Settings from ./.env (see .env.example); variables already set in the environment win.
 if (fs.existsSync(path.join(root, ".env"))) process.loadEnvFile(path.join(root, ".env"));
-const child = spawn(process.execPath, ["--max-semi-space-size=16", "--import", "tsx", path.join(root, "server/cli/main.ts"), ...process.argv.slice(2)], {
-  cwd: root,
-  // Paths given to export/validate/plan/apply are relative to where the user ran the command.
-  env: { ...process.env, CONVEYOR_CWD: process.env.CONVEYOR_CWD ?? process.cwd() },
-  stdio: "inherit",
-});
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE ?? path.join(root, "dist", ".compile-cache"));
+const { ensureServerBundle, SERVER_DIST } = await import("../scripts/build-server.mjs");
+await ensureServerBundle();
+await import(pathToFileURL(path.join(SERVER_DIST, "cli.mjs")).href);

@@ -35,7 +35,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${c.members().map((m) => m.output().slice(-3000)).join("\n")}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}\n${c
+          .members()
+          .map((m) => m.output().slice(-3000))
+          .join("\n")}`,
+      );
     await sleep(100);
   }
 }
@@ -48,7 +54,11 @@ const answered = (s: Stream, status: number, since = 0) => s.records.filter((d) 
  * end, and the invariants must hold.
  */
 async function scenario(name: string, fault: (s: Stream) => Promise<void>): Promise<Figures> {
-  const s = startStream(c.ingress.map((m) => ({ base: m.base, name: m.name })), c.hookPath, RATE);
+  const s = startStream(
+    c.ingress.map((m) => ({ base: m.base, name: m.name })),
+    c.hookPath,
+    RATE,
+  );
   let faultEnd = 0;
   let readyAt = 0;
   try {
@@ -113,7 +123,13 @@ describe.skipIf(!HAVE_SERVERS)("chaos: 2 ingress + 3 runners on PostgreSQL + Red
     if (c) {
       const out = path.resolve(import.meta.dirname, "../.ci-out");
       fs.mkdirSync(out, { recursive: true });
-      fs.writeFileSync(path.join(out, "chaos-processes.log"), c.members().map((m) => m.output()).join("\n"));
+      fs.writeFileSync(
+        path.join(out, "chaos-processes.log"),
+        c
+          .members()
+          .map((m) => m.output())
+          .join("\n"),
+      );
     }
     await c?.close();
     await effects?.close();

@@ -157,7 +157,11 @@ export async function startCluster(opts: { effectsUrl: string; leaseMs: number }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-chaos-"));
   const key = randomBytes(32);
   const storage: OpenedStorage = await openStorage(pg.url, { pg: { max: 4 } });
-  const deps = await depsFromStorage(storage, { box: createSecretBox(key), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() }, { url: redis.url });
+  const deps = await depsFromStorage(
+    storage,
+    { box: createSecretBox(key), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() },
+    { url: redis.url },
+  );
   const seeded = await seedAutomation(deps, opts.effectsUrl);
   const sql = testSql(storage);
   const intakeId = (await sql<{ id: string }>("select id from intakes where token = ?", seeded.token))[0]!.id;
@@ -176,7 +180,18 @@ export async function startCluster(opts: { effectsUrl: string; leaseMs: number }
   const workers = [0, 1, 2].map((i) => member("worker", `worker-${i + 1}`, ports[2 + i]!, env));
   const members = () => [...ingress, ...workers];
   const cluster: Cluster = {
-    pg, redis, pgProxy, redisProxy, ingress, workers, members, deps, sql, hookPath: seeded.hookPath, intakeId, automationId: seeded.automationId,
+    pg,
+    redis,
+    pgProxy,
+    redisProxy,
+    ingress,
+    workers,
+    members,
+    deps,
+    sql,
+    hookPath: seeded.hookPath,
+    intakeId,
+    automationId: seeded.automationId,
     async allReady(timeoutMs = 120_000) {
       await Promise.all(members().map((m) => ready(m, timeoutMs)));
     },

@@ -56,7 +56,10 @@ export async function checkInvariants(
   const violations: string[] = [];
   const ended = await awaitRunsEnd(c, times.endDeadlineMs ?? 240_000);
   if (!ended) {
-    const stuck = await c.sql<{ id: string; status: string }>(`select id, status from runs where automation_id = ? and status in ${ACTIVE} limit 5`, c.automationId);
+    const stuck = await c.sql<{ id: string; status: string }>(
+      `select id, status from runs where automation_id = ? and status in ${ACTIVE} limit 5`,
+      c.automationId,
+    );
     violations.push(`runs still unfinished after the deadline: ${stuck.map((s) => `${s.id} ${s.status}`).join(", ")}`);
   }
   const keys = [...new Set(records.map((d) => `chaos-${d.n}`))];
@@ -72,7 +75,21 @@ export async function checkInvariants(
   const byNumber = new Map<number, Delivery[]>();
   for (const d of records) byNumber.set(d.n, [...(byNumber.get(d.n) ?? []), d]);
 
-  const f: Figures = { scenario, sent: records.length, accepted: 0, refused: {}, noAnswer: 0, runs: 0, succeeded: 0, failed: 0, quarantined: 0, lost: 0, duplicated: 0, rerun: 0, violations };
+  const f: Figures = {
+    scenario,
+    sent: records.length,
+    accepted: 0,
+    refused: {},
+    noAnswer: 0,
+    runs: 0,
+    succeeded: 0,
+    failed: 0,
+    quarantined: 0,
+    lost: 0,
+    duplicated: 0,
+    rerun: 0,
+    violations,
+  };
   let lastFinished = 0;
   for (const [n, copies] of byNumber) {
     const row = byKey.get(`chaos-${n}`);
@@ -152,9 +169,13 @@ export async function checkInvariants(
 }
 
 export function figuresTable(all: Figures[]): string {
-  const head = "| Scenario | Deliveries | 202 | Non-2xx (status: count) | No answer | Runs: succeeded / failed (quarantined) | Lost | Duplicated | Slow steps re-run | Ready again | Last run finished |";
+  const head =
+    "| Scenario | Deliveries | 202 | Non-2xx (status: count) | No answer | Runs: succeeded / failed (quarantined) | Lost | Duplicated | Slow steps re-run | Ready again | Last run finished |";
   const rows = all.map((f) => {
-    const refused = Object.entries(f.refused).map(([s, n]) => `${s}: ${n}`).join(", ") || "0";
+    const refused =
+      Object.entries(f.refused)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(", ") || "0";
     const s = (v?: number) => (v === undefined ? "–" : `${v.toFixed(1)} s`);
     return `| ${f.scenario} | ${f.sent} | ${f.accepted} | ${refused} | ${f.noAnswer} | ${f.runs}: ${f.succeeded} / ${f.failed} (${f.quarantined}) | ${f.lost} | ${f.duplicated} | ${f.rerun} | ${s(f.readyS)} | ${s(f.lastRunS)} |`;
   });

@@ -18,8 +18,26 @@ describe("database migrations", () => {
     expect(appliedMigrationCount(db)).toBeGreaterThan(0);
     expect(db.$client.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
-    const tables = db.$client.prepare("select name from sqlite_master where type='table'").all().map((r) => (r as { name: string }).name);
-    for (const t of ["users", "workspaces", "automations", "automation_versions", "runs", "run_steps", "tasks", "task_activity", "intakes", "connections", "api_keys", "usage_counters", "events", "jobs"]) {
+    const tables = db.$client
+      .prepare("select name from sqlite_master where type='table'")
+      .all()
+      .map((r) => (r as { name: string }).name);
+    for (const t of [
+      "users",
+      "workspaces",
+      "automations",
+      "automation_versions",
+      "runs",
+      "run_steps",
+      "tasks",
+      "task_activity",
+      "intakes",
+      "connections",
+      "api_keys",
+      "usage_counters",
+      "events",
+      "jobs",
+    ]) {
       expect(tables).toContain(t);
     }
     closeDb(db);

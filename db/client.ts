@@ -46,9 +46,7 @@ export function runMigrations(db: Db, migrationsFolder = defaultMigrationsFolder
 
 /** Names of applied migrations (for the health endpoint). */
 export function appliedMigrationCount(db: Db): number {
-  const row = db.$client
-    .prepare("select count(*) as n from sqlite_master where type='table' and name='__drizzle_migrations'")
-    .get() as { n: number };
+  const row = db.$client.prepare("select count(*) as n from sqlite_master where type='table' and name='__drizzle_migrations'").get() as { n: number };
   if (!row.n) return 0;
   return (db.$client.prepare("select count(*) as n from __drizzle_migrations").get() as { n: number }).n;
 }

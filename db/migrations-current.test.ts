@@ -36,7 +36,11 @@ describe("migrations are current with db/schema", () => {
   it("both journals list every migration file of their folder", () => {
     for (const folder of ["db/migrations", "db/migrations-pg"]) {
       const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta/_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
-      const files = fs.readdirSync(folder).filter((f) => f.endsWith(".sql")).map((f) => f.replace(/\.sql$/, "")).sort();
+      const files = fs
+        .readdirSync(folder)
+        .filter((f) => f.endsWith(".sql"))
+        .map((f) => f.replace(/\.sql$/, ""))
+        .sort();
       expect(journal.entries.map((e) => e.tag).sort(), folder).toEqual(files);
     }
   });

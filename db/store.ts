@@ -98,7 +98,13 @@ async function runTx<T>(backend: Backend, engine: RunEngine, fn: (s: Store) => P
     const ctx = makeCtx(backend, h, true);
     let self: Store;
     // eslint-disable-next-line prefer-const
-    self = build(backend, engine, (f) => f(ctx), (f) => f(self), (cb) => after.push(cb));
+    self = build(
+      backend,
+      engine,
+      (f) => f(ctx),
+      (f) => f(self),
+      (cb) => after.push(cb),
+    );
     return fn(self);
   });
   for (const cb of after) cb();
@@ -107,5 +113,11 @@ async function runTx<T>(backend: Backend, engine: RunEngine, fn: (s: Store) => P
 
 /** The process-wide store over a backend: each call runs on its own (no transaction). */
 export function createStore(backend: Backend, engine: RunEngine): Store {
-  return build(backend, engine, (fn) => backend.read((h) => fn(makeCtx(backend, h, false))), null, (cb) => cb());
+  return build(
+    backend,
+    engine,
+    (fn) => backend.read((h) => fn(makeCtx(backend, h, false))),
+    null,
+    (cb) => cb(),
+  );
 }

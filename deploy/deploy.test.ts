@@ -102,7 +102,7 @@ describe("deploy/kubernetes", () => {
 
   it("sends /hooks/ to the ingress Service", () => {
     const [ing] = byKind("Ingress");
-    const paths = ((((ing!.spec as Obj).rules as Obj[])[0]!.http as Obj).paths as Array<{ path: string; backend: { service: { name: string } } }>);
+    const paths = (((ing!.spec as Obj).rules as Obj[])[0]!.http as Obj).paths as Array<{ path: string; backend: { service: { name: string } } }>;
     expect(paths.find((p) => p.path === "/hooks/")!.backend.service.name).toBe("conveyor-ingress");
     expect(paths.find((p) => p.path === "/")!.backend.service.name).toBe("conveyor-web");
   });
@@ -129,7 +129,9 @@ describe("deploy/systemd", () => {
     try {
       const units: string[] = [];
       for (const f of fs.readdirSync(path.join(ROOT, "deploy/systemd")).filter((f) => /\.(service|target)$/.test(f))) {
-        const text = read(`deploy/systemd/${f}`).replaceAll("/opt/conveyor", ROOT).replaceAll("/etc/conveyor/conveyor.env", path.join(ROOT, "deploy/systemd/conveyor.env.example"));
+        const text = read(`deploy/systemd/${f}`)
+          .replaceAll("/opt/conveyor", ROOT)
+          .replaceAll("/etc/conveyor/conveyor.env", path.join(ROOT, "deploy/systemd/conveyor.env.example"));
         // Templates are verified as an instance.
         const name = f.replace("@.service", "@3000.service");
         fs.writeFileSync(path.join(dir, name), text);
@@ -148,7 +150,8 @@ describe("deploy/ variables", () => {
   it("every variable the deploy files set is documented in the README's configuration table", () => {
     const compose = parse(read("deploy/compose/compose.yaml"), { merge: true }) as { services: Record<string, Obj> };
     const names = new Set<string>();
-    for (const svc of Object.values(compose.services)) if (svc.environment && String(svc.image).startsWith("conveyor")) Object.keys(svc.environment as Obj).forEach((k) => names.add(k));
+    for (const svc of Object.values(compose.services))
+      if (svc.environment && String(svc.image).startsWith("conveyor")) Object.keys(svc.environment as Obj).forEach((k) => names.add(k));
     for (const d of parseAllDocuments(read("deploy/kubernetes/conveyor.yaml")).map((x) => x.toJS() as Obj)) {
       if (d.kind === "Secret") Object.keys(d.stringData as Obj).forEach((k) => names.add(k));
       if (d.kind === "ConfigMap") Object.keys(d.data as Obj).forEach((k) => names.add(k));

@@ -12,14 +12,25 @@ export function historySection(results) {
   const scales = backends[0][1].results.map((r) => r.runs);
   const head = `| call | ${backends.flatMap(([b]) => scales.map((s) => `${b} ${s >= 1e6 ? `${s / 1e6}M` : `${s / 1e3}k`}`)).join(" | ")} |`;
   const sep = `|---|${backends.flatMap(() => scales.map(() => "---")).join("|")}|`;
-  const rows = calls.map((c) => `| ${c} | ${backends.flatMap(([, r]) => r.results.map((x) => `${x.timings[c].p50ms} / **${x.timings[c].p99ms}**`)).join(" | ")} |`);
-  const sizes = backends.map(([b, r]) =>
-    `| ${b} | ${r.results.map((x) => `${n(x.runs)} runs: ${mb(x.bytes.total)}${x.bytes.wal !== undefined ? ` (WAL ${mb(x.bytes.wal)})` : ""}, **${n(x.bytesPerRun)} B/run** (seeded in ${x.seedSeconds} s)`).join("; ")} |`,
+  const rows = calls.map(
+    (c) => `| ${c} | ${backends.flatMap(([, r]) => r.results.map((x) => `${x.timings[c].p50ms} / **${x.timings[c].p99ms}**`)).join(" | ")} |`,
   );
-  const scans = backends.flatMap(([b, r]) => r.results.flatMap((x) => Object.entries(x.fullScans).map(([c, lines]) => `- ${b}, ${n(x.runs)} runs, ${c}: \`${lines[0].trim()}\``)));
+  const sizes = backends.map(
+    ([b, r]) =>
+      `| ${b} | ${r.results.map((x) => `${n(x.runs)} runs: ${mb(x.bytes.total)}${x.bytes.wal !== undefined ? ` (WAL ${mb(x.bytes.wal)})` : ""}, **${n(x.bytesPerRun)} B/run** (seeded in ${x.seedSeconds} s)`).join("; ")} |`,
+  );
+  const scans = backends.flatMap(([b, r]) =>
+    r.results.flatMap((x) => Object.entries(x.fullScans).map(([c, lines]) => `- ${b}, ${n(x.runs)} runs, ${c}: \`${lines[0].trim()}\``)),
+  );
   const plans = backends.map(([b, r]) => {
     const last = r.results[r.results.length - 1];
-    const lines = Object.entries(last.plans).map(([c, ps]) => `- ${c}: ${ps.filter((p) => /\b(runs|run_steps|events|usage_counters)\b/.test(p.sql)).map((p) => `\`${(p.plan.find((l) => /SEARCH|SCAN|Index|Seq Scan/.test(l)) ?? p.plan[0] ?? "").trim()}\``).join("; ")}`);
+    const lines = Object.entries(last.plans).map(
+      ([c, ps]) =>
+        `- ${c}: ${ps
+          .filter((p) => /\b(runs|run_steps|events|usage_counters)\b/.test(p.sql))
+          .map((p) => `\`${(p.plan.find((l) => /SEARCH|SCAN|Index|Seq Scan/.test(l)) ?? p.plan[0] ?? "").trim()}\``)
+          .join("; ")}`,
+    );
     return `**${b}** at ${n(last.runs)} runs:\n\n${lines.join("\n")}`;
   });
   return `p50 / **p99** in ms over ${backends[0][1].results[0].timings[calls[0]].n} sequential calls each, through the REST door in process
@@ -54,19 +65,31 @@ ${plans.join("\n\n")}`;
 export function pruneSection(results) {
   const backends = Object.entries(results).filter(([, r]) => r);
   if (!backends.length) return "Skipped.";
-  const table = (b, name, s) => `**${b}, ${name} limit** (${name === "count" ? `${n(s.limits.retentionCount)} runs per automation` : `${s.limits.retentionDays} day`}):
+  const table = (
+    b,
+    name,
+    s,
+  ) => `**${b}, ${name} limit** (${name === "count" ? `${n(s.limits.retentionCount)} runs per automation` : `${s.limits.retentionDays} day`}):
 
 | wave | runs written | runs kept | steps | events | prune passes | slowest pass | longest event-loop wait | on disk |
 |---|---|---|---|---|---|---|---|---|
 ${s.waves.map((w) => `| ${w.wave} | ${n(w.written)} | ${n(w.runs)} | ${n(w.steps)} | ${n(w.events)} | ${w.passes} | ${w.slowestPassMs} ms | ${w.maxEventLoopDelayMs ?? "?"} ms | ${mb(w.bytes.total)}${w.bytes.wal !== undefined ? ` (WAL ${mb(w.bytes.wal)}, free pages ${mb(w.bytes.freePages)})` : ""} |`).join("\n")}`;
-  return backends.map(([b, r]) => `${table(b, "count", r.count)}\n\n${table(b, "age", r.age)}\n\nFull scans in a prune pass's plans: ${[...r.count.fullScans, ...r.age.fullScans].length ? [...r.count.fullScans, ...r.age.fullScans].map((l) => `\`${l.trim()}\``).join(", ") : "none"}.`).join("\n\n");
+  return backends
+    .map(
+      ([b, r]) =>
+        `${table(b, "count", r.count)}\n\n${table(b, "age", r.age)}\n\nFull scans in a prune pass's plans: ${[...r.count.fullScans, ...r.age.fullScans].length ? [...r.count.fullScans, ...r.age.fullScans].map((l) => `\`${l.trim()}\``).join(", ") : "none"}.`,
+    )
+    .join("\n\n");
 }
 
 export function editorSection(editor) {
   if (!editor) return "Skipped: no production build. Run `npm run build` first, then `npm run bench`.";
   const fr = (f) => `${f.fps} fps (p95 frame ${f.p95FrameMs} ms, ${f.longFrames} > 50 ms)`;
   const rows = editor.builds.flatMap((b) =>
-    b.scenarios.map((s) => `| ${b.build} | ${s.nodes} | ${b.loadAverage.join(" → ")} | ${s.openColdMs} ms | ${s.openWarmMs} ms (${s.openWarmRunsMs.join(" / ")}) | ${fr(s.panFitted)} | ${fr(s.pan)} | ${fr(s.drag)} |`),
+    b.scenarios.map(
+      (s) =>
+        `| ${b.build} | ${s.nodes} | ${b.loadAverage.join(" → ")} | ${s.openColdMs} ms | ${s.openWarmMs} ms (${s.openWarmRunsMs.join(" / ")}) | ${fr(s.panFitted)} | ${fr(s.pan)} | ${fr(s.drag)} |`,
+    ),
   );
   return `| build | nodes | load avg | open cold | open warm (mean of 3) | pan, whole graph in view | pan, zoomed in | drag a node |
 |---|---|---|---|---|---|---|---|

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// `npm start`: build when there is no build or the sources changed since, then run the server
-// (migrations apply on start). Runs under the Node pinned in devDependencies (npm puts
-// node_modules/.bin first on PATH).
-import { spawnSync, spawn } from "node:child_process";
+// `npm start`: builds what is missing or older than its sources (the Next.js app: about a minute;
+// the server bundle: about a second), then becomes the server: the compiled server is imported into
+// this very process (scripts/serve.mjs), so `npm start` leaves npm and one server process. Migrations
+// apply on start. Runs under the Node pinned in devDependencies (npm puts node_modules/.bin first on PATH).
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
-const major = Number(process.versions.node.split(".")[0]);
-if (major < 22) {
+if (Number(process.versions.node.split(".")[0]) < 22) {
   console.error(`Conveyor needs Node 24 (found ${process.version}). Run it through npm (npm start) so the pinned Node is used.`);
   process.exit(1);
 }
@@ -24,7 +25,11 @@ function newestMtime(dir) {
   while (stack.length) {
     const d = stack.pop();
     let entries;
-    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { continue; }
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
     for (const e of entries) {
       if (e.name === "node_modules" || e.name.startsWith(".next") || e.name === "data") continue;
       const p = path.join(d, e.name);
@@ -43,9 +48,4 @@ if (stale) {
   const r = spawnSync(path.join(root, "node_modules/.bin/next"), ["build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const child = spawn(process.execPath, ["--max-semi-space-size=16", "--import", "tsx", "server/main.ts"], {
-  stdio: "inherit",
-  env: { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...process.env },
-});
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code) => process.exit(code ?? 0));
+await import("./serve.mjs");

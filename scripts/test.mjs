@@ -16,7 +16,12 @@ import path from "node:path";
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1", PATH: `${path.join(root, "node_modules/.bin")}:${process.env.PATH}` };
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: "1",
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",
+  PATH: `${path.join(root, "node_modules/.bin")}:${process.env.PATH}`,
+};
 const filters = process.argv.slice(2);
 const out = path.join(root, ".ci-out");
 fs.rmSync(out, { recursive: true, force: true });
@@ -40,14 +45,23 @@ const vitestCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=
 if (vitestCode !== 0) failures.push("vitest");
 const pg = !process.env.SKIP_PG;
 if (pg) {
-  const pgCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-pg.json")}`, ...filters], { CONVEYOR_TEST_BACKEND: "postgres" });
+  const pgCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-pg.json")}`, ...filters], {
+    CONVEYOR_TEST_BACKEND: "postgres",
+  });
   if (pgCode !== 0) failures.push("vitest on PostgreSQL");
 }
 
 // The chaos suite: real processes under kills and outages (chaos/chaos.test.ts), alone on the machine.
 const chaos = pg && !filters.length && !process.env.SKIP_CHAOS;
 if (chaos) {
-  const chaosCode = run(bin("vitest"), ["run", "--config", "chaos/vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-chaos.json")}`]);
+  const chaosCode = run(bin("vitest"), [
+    "run",
+    "--config",
+    "chaos/vitest.config.ts",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${path.join(out, "vitest-chaos.json")}`,
+  ]);
   if (chaosCode !== 0) failures.push("chaos suite");
 }
 
@@ -57,11 +71,26 @@ if (e2e) {
   else {
     // The REST suites once more, over HTTP against the built app (server/main.ts on a loopback port),
     // and the process roles next to the built web process (server/roles/embedded.test.ts).
-    const restSuites = ["server/rest/resources.test.ts", "server/rest/apps.test.ts", "server/rest/connections.test.ts", "server/rest/runs-recovery.test.ts", "server/roles/embedded.test.ts", "server/rest/as-code.test.ts"];
-    const httpCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http.json")}`, ...restSuites], { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next" });
+    const restSuites = [
+      "server/rest/resources.test.ts",
+      "server/rest/apps.test.ts",
+      "server/rest/connections.test.ts",
+      "server/rest/runs-recovery.test.ts",
+      "server/roles/embedded.test.ts",
+      "server/rest/as-code.test.ts",
+    ];
+    const httpCode = run(
+      bin("vitest"),
+      ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http.json")}`, ...restSuites],
+      { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next" },
+    );
     if (httpCode !== 0) failures.push("REST over HTTP");
     if (pg) {
-      const httpPgCode = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http-pg.json")}`, ...restSuites], { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next", CONVEYOR_TEST_BACKEND: "postgres" });
+      const httpPgCode = run(
+        bin("vitest"),
+        ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${path.join(out, "vitest-http-pg.json")}`, ...restSuites],
+        { CONVEYOR_REST_HTTP: "1", NEXT_DIST_DIR: ".next", CONVEYOR_TEST_BACKEND: "postgres" },
+      );
       if (httpPgCode !== 0) failures.push("REST over HTTP on PostgreSQL");
     }
     const code = run(bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(out, "playwright.json"), CI: "true" });
@@ -69,21 +98,38 @@ if (e2e) {
   }
 }
 
-let passed = 0, failed = 0, skipped = 0;
-for (const [file, required] of [["vitest.json", true], ["vitest-pg.json", pg], ["vitest-chaos.json", chaos], ["vitest-http.json", false], ["vitest-http-pg.json", false]]) {
+let passed = 0,
+  failed = 0,
+  skipped = 0;
+for (const [file, required] of [
+  ["vitest.json", true],
+  ["vitest-pg.json", pg],
+  ["vitest-chaos.json", chaos],
+  ["vitest-http.json", false],
+  ["vitest-http-pg.json", false],
+]) {
   const full = path.join(out, file);
   if (!required && !fs.existsSync(full)) continue;
   try {
     const v = JSON.parse(fs.readFileSync(full, "utf8"));
-    passed += v.numPassedTests; failed += v.numFailedTests; skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+    passed += v.numPassedTests;
+    failed += v.numFailedTests;
+    skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
     if (v.numFailedTestSuites && !v.numFailedTests) failed += v.numFailedTestSuites; // a file that failed to load
-  } catch { failures.push(`${file} (no report)`); failed += 1; }
+  } catch {
+    failures.push(`${file} (no report)`);
+    failed += 1;
+  }
 }
 if (e2e && !failures.includes("next build")) {
   try {
     const p = JSON.parse(fs.readFileSync(path.join(out, "playwright.json"), "utf8"));
-    passed += p.stats.expected + (p.stats.flaky ?? 0); failed += p.stats.unexpected; skipped += p.stats.skipped;
-  } catch { failed += 1; }
+    passed += p.stats.expected + (p.stats.flaky ?? 0);
+    failed += p.stats.unexpected;
+    skipped += p.stats.skipped;
+  } catch {
+    failed += 1;
+  }
 }
 if (failures.length) console.log(`\nFailed steps: ${failures.join(", ")}`);
 console.log(`\nTest time ${Math.round((Date.now() - t0) / 1000)} s`);

@@ -49,8 +49,7 @@ async function buildDeps(): Promise<AppDeps> {
   const log = createLogger({ service: "conveyor", role }, env.LOG_LEVEL);
   const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, checkpoint: true, pg: pgOptions(env, role) });
   const queue =
-    storage.queue ??
-    (await (await import("@/db/queue/bullmq")).openBullmqQueue(env.REDIS_URL!, storage, { log: (msg, fields) => log.warn(msg, fields) }));
+    storage.queue ?? (await (await import("@/db/queue/bullmq")).openBullmqQueue(env.REDIS_URL!, storage, { log: (msg, fields) => log.warn(msg, fields) }));
   const deps: AppDeps = {
     store: storage.store,
     queue,
@@ -93,7 +92,9 @@ export async function depsFromStorage(
 ): Promise<AppDeps> {
   const queue =
     storage.queue ??
-    (await (await import("@/db/queue/bullmq")).openBullmqQueue(redis?.url ?? process.env.REDIS_URL ?? process.env.CONVEYOR_TEST_REDIS_URL!, storage, { prefix: redis?.prefix }));
+    (await (
+      await import("@/db/queue/bullmq")
+    ).openBullmqQueue(redis?.url ?? process.env.REDIS_URL ?? process.env.CONVEYOR_TEST_REDIS_URL!, storage, { prefix: redis?.prefix }));
   return { store: storage.store, queue, ...rest };
 }
 

@@ -7,9 +7,7 @@ import path from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
-const bool = z
-  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
-  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+const bool = z.enum(["1", "0", "true", "false", "yes", "no", "on", "off"]).transform((v) => ["1", "true", "yes", "on"].includes(v));
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -21,7 +19,10 @@ const EnvSchema = z.object({
   /** SQLite file path (or file: URL), default <CONVEYOR_DATA_DIR>/conveyor.db; or postgres://… (scale-out mode). */
   DATABASE_URL: z.string().optional(),
   /** redis://… : BullMQ on Redis distributes the work (scale-out mode; required with a PostgreSQL DATABASE_URL); never an egress destination. */
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
   /** PostgreSQL connections per process (scale-out mode). */
   CONVEYOR_PG_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
   /** Opening a PostgreSQL connection or waiting for a free one (default 5000; ingress processes 2000). */
@@ -39,7 +40,12 @@ const EnvSchema = z.object({
   CONVEYOR_TRUST_PROXY: z
     .string()
     .default("")
-    .transform((v) => v.split(",").map((x) => x.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .refine((list) => {
       try {
         proxyaddr.compile(list);
@@ -62,13 +68,21 @@ const EnvSchema = z.object({
   OIDC_NAME: z.string().default("Single sign-on"),
   /** Run the runner inside the web process (default on); set 0 when only `npm run worker` processes should run it. */
   CONVEYOR_RUNNER: bool.default(true),
-  CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
+  CONVEYOR_RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(256),
   /** How long a runner's claim on a step lasts without renewal (renewed every third): a dead runner's work resumes elsewhere after about this (scale-out: up to twice). */
   CONVEYOR_RUNNER_LEASE_MS: z.coerce.number().int().min(3000).max(600_000).default(30_000),
-  CONVEYOR_WEBHOOK_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  CONVEYOR_WEBHOOK_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** A delivery not committed within this answers 503 with Retry-After (never 202). */
   CONVEYOR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
-  CONVEYOR_API_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  CONVEYOR_API_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   CONVEYOR_API_RATE_LIMIT: z.coerce.number().int().min(1).default(1200),
   CONVEYOR_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   CONVEYOR_RUN_RETENTION_COUNT: z.coerce.number().int().min(100).default(10_000),
@@ -125,8 +139,10 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
   const dataDir = path.resolve(e.CONVEYOR_DATA_DIR);
   const scaleOut = /^postgres(ql)?:\/\//i.test(e.DATABASE_URL ?? "");
   if (scaleOut && !e.REDIS_URL) throw new Error("Invalid environment variables:\n  REDIS_URL: required when DATABASE_URL is a PostgreSQL URL (scale-out mode)");
-  if (scaleOut && !e.CONVEYOR_SECRET_KEY) throw new Error("Invalid environment variables:\n  CONVEYOR_SECRET_KEY: required in scale-out mode (every process must share the same key)");
-  if (scaleOut && !(e.NEXTAUTH_SECRET ?? e.AUTH_SECRET)) throw new Error("Invalid environment variables:\n  NEXTAUTH_SECRET: required in scale-out mode (every web process must share it)");
+  if (scaleOut && !e.CONVEYOR_SECRET_KEY)
+    throw new Error("Invalid environment variables:\n  CONVEYOR_SECRET_KEY: required in scale-out mode (every process must share the same key)");
+  if (scaleOut && !(e.NEXTAUTH_SECRET ?? e.AUTH_SECRET))
+    throw new Error("Invalid environment variables:\n  NEXTAUTH_SECRET: required in scale-out mode (every web process must share it)");
   if (e.REDIS_URL && !scaleOut) throw new Error("Invalid environment variables:\n  REDIS_URL: only used with a PostgreSQL DATABASE_URL (scale-out mode)");
   const rawDb = e.DATABASE_URL?.replace(/^file:/, "");
   const databasePath = scaleOut ? e.DATABASE_URL! : rawDb ? path.resolve(rawDb) : path.join(dataDir, "conveyor.db");

@@ -63,5 +63,4 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) =>
-  new AppError("not_found", `${what} ${id} does not exist or is not visible to you.`);
+export const notFound = (what: string, id: string) => new AppError("not_found", `${what} ${id} does not exist or is not visible to you.`);

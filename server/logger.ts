@@ -17,7 +17,11 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-export function createLogger(base: Record<string, unknown> = {}, level: LogLevel = "info", write: (line: string) => unknown = (line: string) => process.stdout.write(line + "\n")): Logger & { child(fields: Record<string, unknown>): ReturnType<typeof createLogger> } {
+export function createLogger(
+  base: Record<string, unknown> = {},
+  level: LogLevel = "info",
+  write: (line: string) => unknown = (line: string) => process.stdout.write(line + "\n"),
+): Logger & { child(fields: Record<string, unknown>): ReturnType<typeof createLogger> } {
   const min = LEVELS[level];
   const emit = (lvl: Exclude<LogLevel, "silent">, message: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return;

@@ -11,21 +11,44 @@
  * This replaces DESIGN.md's instrumentation.ts start-up deliberately: one place owns start and shutdown.
  * Other roles: server/roles/start.ts (`conveyor ingress`, `conveyor worker`).
  */
-import { runnerHooks } from "./runner-hooks";
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import next from "next";
 import { env } from "./env";
 import { getDeps } from "./deps";
 import { startUsageFlusher } from "./usage-counters";
 import { processRole, setProcessRole, setProcessRunner } from "./roles/process-role";
 
+/**
+ * Production: Next's resolved configuration from the build (the same file `output: "standalone"`
+ * servers read), so start-up does not compile next.config.ts (and load zod for it) again.
+ */
+function applyBuiltNextConfig(): void {
+  if (process.env.__NEXT_PRIVATE_STANDALONE_CONFIG) return;
+  try {
+    const built = JSON.parse(fs.readFileSync(path.join(process.cwd(), env.NEXT_DIST_DIR, "required-server-files.json"), "utf8")) as { config?: unknown };
+    if (built.config) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(built.config);
+  } catch {
+    /* no build: next() says so */
+  }
+}
+
 async function main() {
   const dev = process.argv.includes("--dev");
   setProcessRole("web");
-  const deps = await getDeps(); // opens the database and applies migrations before anything listens
+  if (!dev) applyBuiltNextConfig();
   const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: process.cwd() });
-  await app.prepare();
-  const handle = app.getRequestHandler();
+  // Next prepares in the background: the doors that do not need it (/hooks, health, /metrics) open as
+  // soon as the database is (migrations applied); pages and API requests arriving meanwhile wait for it.
+  type Handle = ReturnType<typeof app.getRequestHandler>;
+  let handle: Handle | undefined;
+  const nextReady: Promise<Handle> = app.prepare().then(() => (handle = app.getRequestHandler()));
+  nextReady.catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+  const deps = await getDeps();
   const { handleHookRequest } = await import("./webhooks/lean-listener");
   const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
   const { malformedPathResponse } = await import("./http/front-door");
@@ -49,15 +72,30 @@ async function main() {
       return;
     }
     stampClientAddress(req, clientAddress);
-    handle(req, res);
+    if (handle) handle(req, res);
+    else
+      void nextReady.then(
+        (h) => h(req, res),
+        () => undefined,
+      );
   });
   server.keepAliveTimeout = 65_000;
 
+  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+  const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
+  console.log(
+    `Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT} in ${Math.round(process.uptime() * 1000)} ms  (public URL ${deps.publicUrl}, data ${env.dataDir})`,
+  );
+
+  // The runner starts once the doors are open (work committed meanwhile waits in the queue).
   let runner: { stop(): Promise<void> } | undefined;
   let stopFlusher: (() => Promise<void>) | undefined;
   if (env.CONVEYOR_RUNNER) {
-    const { startRunner } = await import("./runner/runner-loop");
-    const { runnerOptionsFromEnv } = await import("./runner/runner-env");
+    const [{ startRunner }, { runnerOptionsFromEnv }, { runnerHooks }] = await Promise.all([
+      import("./runner/runner-loop"),
+      import("./runner/runner-env"),
+      import("./runner-hooks"),
+    ]);
     const started = startRunner(deps, runnerHooks(deps), runnerOptionsFromEnv(env));
     setProcessRunner(started);
     runner = started;
@@ -66,10 +104,6 @@ async function main() {
     stopFlusher = startUsageFlusher(deps.store);
   }
   const stopSweeper = deps.queue.startSweeper();
-
-  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
-  const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
-  console.log(`Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT}  (public URL ${deps.publicUrl}, data ${env.dataDir})`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

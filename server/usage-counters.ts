@@ -5,6 +5,7 @@
  */
 import type { Store } from "@/db/store";
 import { getMetrics } from "./observability/metrics";
+import { hourBucket } from "@/db/usage-buckets";
 
 const KEY = Symbol.for("conveyor.usage.pending");
 type G = typeof globalThis & { [KEY]?: Map<string, number> };
@@ -15,11 +16,7 @@ function pending(): Map<string, number> {
   return g[KEY];
 }
 
-export function hourBucket(at: Date): string {
-  const d = new Date(at);
-  d.setUTCMinutes(0, 0, 0);
-  return d.toISOString();
-}
+export { hourBucket };
 
 export function countUsage(workspaceId: string, metric: string, value = 1, at = new Date()): void {
   const k = `${workspaceId}\u0000${hourBucket(at)}\u0000${metric}`;

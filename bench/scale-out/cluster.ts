@@ -68,7 +68,11 @@ export async function startCluster(opts: { pgss?: boolean; profileDir?: string }
   const storage = await openStorage(pgs.url, { pg: { max: 4 } });
   const pool = (storage.backend as PgBackend).pool;
   if (opts.pgss) await pool.query("create extension if not exists pg_stat_statements");
-  const deps = await depsFromStorage(storage, { box: createSecretBox(key), publicUrl: "http://127.0.0.1", log: silentLogger, now: () => new Date() }, { url: redis.url });
+  const deps = await depsFromStorage(
+    storage,
+    { box: createSecretBox(key), publicUrl: "http://127.0.0.1", log: silentLogger, now: () => new Date() },
+    { url: redis.url },
+  );
   const { token } = await threeStepAutomation(deps);
   const redisPid = Number(/process_id:(\d+)/.exec(execFileSync("redis-cli", ["-p", String(redis.port), "info", "server"], { encoding: "utf8" }))?.[1]);
   const env: Record<string, string> = {
@@ -109,7 +113,13 @@ export async function startCluster(opts: { pgss?: boolean; profileDir?: string }
         `select query, calls, total_exec_time as total, mean_exec_time as mean, rows from pg_stat_statements order by total_exec_time desc limit $1`,
         [limit],
       );
-      return r.rows.map((x) => ({ query: x.query.replace(/\s+/g, " ").slice(0, 160), calls: Number(x.calls), totalMs: Math.round(x.total), meanMs: Math.round(x.mean * 1000) / 1000, rows: Number(x.rows) }));
+      return r.rows.map((x) => ({
+        query: x.query.replace(/\s+/g, " ").slice(0, 160),
+        calls: Number(x.calls),
+        totalMs: Math.round(x.total),
+        meanMs: Math.round(x.mean * 1000) / 1000,
+        rows: Number(x.rows),
+      }));
     },
     async resetStatements() {
       await pool.query("select pg_stat_statements_reset()");
@@ -128,16 +138,26 @@ export async function startCluster(opts: { pgss?: boolean; profileDir?: string }
 /** wrk against one ingress: distinct alerts (bench/post-distinct.lua); returns accepted, refused and latency percentiles. */
 export function wrk(base: string, token: string, o: { seconds: number; threads: number; connections: number; tag: string; bodyFile: string }) {
   return new Promise<{ accepted: number; refused: number; p50ms: number; p90ms: number; p99ms: number }>((resolve, reject) => {
-    const p = spawn("wrk", [`-t${o.threads}`, `-c${o.connections}`, `-d${o.seconds}s`, "-s", path.join(import.meta.dirname, "..", "post-distinct.lua"), `${base}/hooks/${token}`], {
-      env: { ...process.env, BODY_FILE: o.bodyFile, TAG: o.tag },
-    });
+    const p = spawn(
+      "wrk",
+      [`-t${o.threads}`, `-c${o.connections}`, `-d${o.seconds}s`, "-s", path.join(import.meta.dirname, "..", "post-distinct.lua"), `${base}/hooks/${token}`],
+      {
+        env: { ...process.env, BODY_FILE: o.bodyFile, TAG: o.tag },
+      },
+    );
     let out = "";
     p.stdout.on("data", (d) => (out += d));
     p.stderr.on("data", (d) => (out += d));
     p.on("exit", (code) => {
       if (code !== 0) return reject(new Error(out));
       const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
-      resolve({ accepted: num(/ACCEPTED (\d+)/), refused: num(/OTHER (\d+)/), p50ms: num(/P50 ([\d.]+)/), p90ms: num(/P90 ([\d.]+)/), p99ms: num(/P99 ([\d.]+)/) });
+      resolve({
+        accepted: num(/ACCEPTED (\d+)/),
+        refused: num(/OTHER (\d+)/),
+        p50ms: num(/P50 ([\d.]+)/),
+        p90ms: num(/P90 ([\d.]+)/),
+        p99ms: num(/P99 ([\d.]+)/),
+      });
     });
   });
 }

@@ -17,9 +17,16 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 function runIn(tree: string, file: string, env: Record<string, string>): Record<string, unknown> {
   const cpu0 = selfChildrenCpuMs();
   const r = spawnSync(process.execPath, ["--max-semi-space-size=16", "--import", "tsx", file], {
-    cwd: tree, env: { ...process.env, ...env }, encoding: "utf8", timeout: 240_000,
+    cwd: tree,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    timeout: 240_000,
   });
-  const line = (r.stdout ?? "").trim().split("\n").filter((l) => l.startsWith("{")).pop();
+  const line = (r.stdout ?? "")
+    .trim()
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .pop();
   if (!line) throw new Error(`${tree}/${file} produced no result:\n${r.stdout}\n${r.stderr}`);
   const cpuMs = Math.round(selfChildrenCpuMs() - cpu0);
   process.stderr.write(`  ${path.basename(tree)} ${file}: ${line} (script CPU ${cpuMs} ms)\n`);
@@ -63,13 +70,18 @@ export function embeddedSideBySide(preseamDir: string, ingestSeconds: number): E
     const t = r.map((x) => x.throughput as { runsPerSecond: number; stepsRecorded: number; notSucceeded: number });
     return {
       ingest: {
-        perSecond: mean(i.map((x) => Number(x.perSecond))), p99ms: Math.max(...i.map((x) => Number(x.p99ms))),
-        serverCpuMicrosPerDelivery: mean(i.map((x) => Number(x.serverCpuMicrosPerDelivery))), allAcceptedDurable: i.every((x) => Boolean(x.allAcceptedDurable)),
+        perSecond: mean(i.map((x) => Number(x.perSecond))),
+        p99ms: Math.max(...i.map((x) => Number(x.p99ms))),
+        serverCpuMicrosPerDelivery: mean(i.map((x) => Number(x.serverCpuMicrosPerDelivery))),
+        allAcceptedDurable: i.every((x) => Boolean(x.allAcceptedDurable)),
         runs: i.map((x) => Number(x.perSecond)),
       },
       runs: {
-        runsPerSecond: mean(t.map((x) => x.runsPerSecond)), stepsRecorded: Math.min(...t.map((x) => x.stepsRecorded)), notSucceeded: Math.max(...t.map((x) => x.notSucceeded)),
-        runs: t.map((x) => x.runsPerSecond), scriptCpuMs: mean(r.map((x) => Number(x.cpuMs))),
+        runsPerSecond: mean(t.map((x) => x.runsPerSecond)),
+        stepsRecorded: Math.min(...t.map((x) => x.stepsRecorded)),
+        notSucceeded: Math.max(...t.map((x) => x.notSucceeded)),
+        runs: t.map((x) => x.runsPerSecond),
+        scriptCpuMs: mean(r.map((x) => Number(x.cpuMs))),
       },
     };
   };

@@ -8,11 +8,35 @@ function embeddedSection(e) {
   if (!e) return "Skipped: no pre-seam checkout (see *How to run* below).";
   const within = (v) => Math.abs(v) <= 5 || v > 0;
   const rows = [
-    ["webhook ingest, accepted deliveries/s (wrk -t2 -c32, mean of 2)", `${e.before.ingest.perSecond} (${e.before.ingest.runs.join(", ")})`, `${e.after.ingest.perSecond} (${e.after.ingest.runs.join(", ")})`, pct(e.change.ingestPerSecond), within(e.change.ingestPerSecond)],
+    [
+      "webhook ingest, accepted deliveries/s (wrk -t2 -c32, mean of 2)",
+      `${e.before.ingest.perSecond} (${e.before.ingest.runs.join(", ")})`,
+      `${e.after.ingest.perSecond} (${e.after.ingest.runs.join(", ")})`,
+      pct(e.change.ingestPerSecond),
+      within(e.change.ingestPerSecond),
+    ],
     ["ingest p99, ms (worst of 2)", e.before.ingest.p99ms, e.after.ingest.p99ms, "", true],
-    ["server CPU per delivery, µs (lower is better)", e.before.ingest.serverCpuMicrosPerDelivery, e.after.ingest.serverCpuMicrosPerDelivery, pct(e.change.ingestCpuPerDelivery), within(-e.change.ingestCpuPerDelivery)],
-    ["20,000 queued 3-step runs drained, runs/s (mean of 2)", `${e.before.runs.runsPerSecond} (${e.before.runs.runs.join(", ")})`, `${e.after.runs.runsPerSecond} (${e.after.runs.runs.join(", ")})`, pct(e.change.runsPerSecond), within(e.change.runsPerSecond)],
-    ["CPU of the whole runner script, ms (same work both sides; lower is better)", e.before.runs.scriptCpuMs, e.after.runs.scriptCpuMs, pct(e.change.runnerScriptCpu), within(-e.change.runnerScriptCpu)],
+    [
+      "server CPU per delivery, µs (lower is better)",
+      e.before.ingest.serverCpuMicrosPerDelivery,
+      e.after.ingest.serverCpuMicrosPerDelivery,
+      pct(e.change.ingestCpuPerDelivery),
+      within(-e.change.ingestCpuPerDelivery),
+    ],
+    [
+      "20,000 queued 3-step runs drained, runs/s (mean of 2)",
+      `${e.before.runs.runsPerSecond} (${e.before.runs.runs.join(", ")})`,
+      `${e.after.runs.runsPerSecond} (${e.after.runs.runs.join(", ")})`,
+      pct(e.change.runsPerSecond),
+      within(e.change.runsPerSecond),
+    ],
+    [
+      "CPU of the whole runner script, ms (same work both sides; lower is better)",
+      e.before.runs.scriptCpuMs,
+      e.after.runs.scriptCpuMs,
+      pct(e.change.runnerScriptCpu),
+      within(-e.change.runnerScriptCpu),
+    ],
   ];
   return `| embedded mode (SQLite, one process) | before the seam (${e.commit}) | now | change | within 5 % |
 |---|---|---|---|---|
@@ -64,14 +88,20 @@ Every run is \`core.webhook\` → 3 × \`core.filter\`; each step's outcome is i
 run's lease (fencing). Checks over the whole database afterwards: ${so.checks.succeededRuns} runs succeeded with
 ${so.checks.stepsOfSucceededRuns} steps recorded (every step recorded: ${so.checks.everyStepRecorded ? "yes" : "**no**"}), ${so.checks.notSucceeded} failed or cancelled,
 ${so.checks.eventsWithTwoRuns} events with two runs.
-${so.latency ? `
+${
+  so.latency
+    ? `
 ### Delivery → run finished (2 ingress + 3 workers, ${so.latency.rate} deliveries/s over HTTP for 8 s)
 
 ${so.latency.finished} runs finished (autocannon counted ${so.latency.accepted} 202s; requests in flight when it stopped were accepted
 too): p50 **${so.latency.p50ms} ms**, p99 **${so.latency.p99ms} ms** (ingest p99 ${so.latency.ingestP99ms} ms). The workers start with the phase; a rate
 above what they complete (see the table above) only measures the queue growing.
-` : ""}
-PostgreSQL settings (durability as shipped): ${Object.entries(so.pgSettings).map(([k, v]) => `\`${k}=${v}\``).join(", ")}. Why: docs/scale-out.md, *Tuning PostgreSQL*.
+`
+    : ""
+}
+PostgreSQL settings (durability as shipped): ${Object.entries(so.pgSettings)
+    .map(([k, v]) => `\`${k}=${v}\``)
+    .join(", ")}. Why: docs/scale-out.md, *Tuning PostgreSQL*.
 `;
 }
 
@@ -82,11 +112,16 @@ export function scaleOutRunsTable(runs) {
     const so = r.scaleOut;
     const ing = (n) => so.ingest.find((i) => i.ingress === n);
     const wk = (n) => so.runs.find((w) => w.workers === n);
-    const i1 = ing(1), i2 = ing(2), w1 = wk(1), w3 = wk(3);
+    const i1 = ing(1),
+      i2 = ing(2),
+      w1 = wk(1),
+      w3 = wk(3);
     return [
       r.label,
       r.load ?? "",
-      e ? `${e.before.ingest.perSecond} → ${e.after.ingest.perSecond} (${pct(e.change.ingestPerSecond)}); CPU ${e.before.ingest.serverCpuMicrosPerDelivery} → ${e.after.ingest.serverCpuMicrosPerDelivery} µs (${pct(e.change.ingestCpuPerDelivery)})` : "skipped",
+      e
+        ? `${e.before.ingest.perSecond} → ${e.after.ingest.perSecond} (${pct(e.change.ingestPerSecond)}); CPU ${e.before.ingest.serverCpuMicrosPerDelivery} → ${e.after.ingest.serverCpuMicrosPerDelivery} µs (${pct(e.change.ingestCpuPerDelivery)})`
+        : "skipped",
       e ? `${e.before.runs.runsPerSecond} → ${e.after.runs.runsPerSecond} (${pct(e.change.runsPerSecond)}); CPU ${pct(e.change.runnerScriptCpu)}` : "skipped",
       i1 ? `${i1.perSecond}/s, p99 ${i1.p99ms} ms, ${i1.cpuMicrosPerDelivery.nodePlusPg} µs` : "",
       i2 ? `${i2.perSecond}/s, p99 ${i2.p99ms} ms, ${i2.cpuMicrosPerDelivery.nodePlusPg} µs` : "",

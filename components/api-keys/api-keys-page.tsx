@@ -40,27 +40,61 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
       <div className="page-header">
         <div>
           <h1>API keys</h1>
-          <p className="text-sm text-muted">Keys for scripts calling <code>/api/v1</code>. Each key has one role and may be limited to workspaces.</p>
+          <p className="text-sm text-muted">
+            Keys for scripts calling <code>/api/v1</code>. Each key has one role and may be limited to workspaces.
+          </p>
         </div>
-        <button className="btn btn-primary" onClick={() => { setCreated(null); create.reset(); setOpen(true); }} data-testid="new-api-key">
+        <button
+          className="btn btn-primary"
+          onClick={() => {
+            setCreated(null);
+            create.reset();
+            setOpen(true);
+          }}
+          data-testid="new-api-key"
+        >
           <Plus size={15} aria-hidden /> New API key
         </button>
       </div>
       <div className="card overflow-x-auto">
         <table className="table">
           <thead>
-            <tr><th>Name</th><th>Prefix</th><th>Role</th><th>Workspaces</th><th>Last used</th><th>Status</th><th><span className="sr-only">Actions</span></th></tr>
+            <tr>
+              <th>Name</th>
+              <th>Prefix</th>
+              <th>Role</th>
+              <th>Workspaces</th>
+              <th>Last used</th>
+              <th>Status</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
-            {keys.data?.length === 0 && <tr><td colSpan={7} className="py-8 text-center text-muted">No API keys yet.</td></tr>}
+            {keys.data?.length === 0 && (
+              <tr>
+                <td colSpan={7} className="py-8 text-center text-muted">
+                  No API keys yet.
+                </td>
+              </tr>
+            )}
             {keys.data?.map((k) => (
               <tr key={k.id} data-testid={`api-key-row-${k.name}`}>
                 <td className="font-medium">{k.name}</td>
-                <td><code className="text-xs">{k.prefix}…</code></td>
+                <td>
+                  <code className="text-xs">{k.prefix}…</code>
+                </td>
                 <td>{k.role}</td>
                 <td className="text-xs text-muted">{k.workspaceIds ? `${k.workspaceIds.length} workspace(s)` : "All"}</td>
                 <td className="text-xs text-muted">{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "Never"}</td>
-                <td><span className={`badge ${k.status === "active" ? "border-green-200 bg-green-50 text-green-700" : "border-zinc-200 bg-zinc-50 text-zinc-500"}`}>{k.status}</span></td>
+                <td>
+                  <span
+                    className={`badge ${k.status === "active" ? "border-green-200 bg-green-50 text-green-700" : "border-zinc-200 bg-zinc-50 text-zinc-500"}`}
+                  >
+                    {k.status}
+                  </span>
+                </td>
                 <td className="text-right">
                   {k.status === "active" && (
                     <button
@@ -85,29 +119,56 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
           <div className="space-y-3">
             <p className="text-sm">This is the only time the key is shown. Store it somewhere safe.</p>
             <div className="flex gap-1.5">
-              <input readOnly aria-label="New API key" data-testid="created-api-key" className="input font-mono text-xs" value={created} onFocus={(e) => e.target.select()} />
+              <input
+                readOnly
+                aria-label="New API key"
+                data-testid="created-api-key"
+                className="input font-mono text-xs"
+                value={created}
+                onFocus={(e) => e.target.select()}
+              />
               <CopyButton text={created} label="Copy API key" />
             </div>
-            <button className="btn" onClick={() => setOpen(false)}>Done</button>
+            <button className="btn" onClick={() => setOpen(false)}>
+              Done
+            </button>
           </div>
         ) : (
           <form className="space-y-4" onSubmit={submit}>
             <div>
-              <label htmlFor="key-name" className="label">Name</label>
-              <input id="key-name" className="input" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!problems.name || undefined} placeholder="deploy script" required />
+              <label htmlFor="key-name" className="label">
+                Name
+              </label>
+              <input
+                id="key-name"
+                className="input"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                aria-invalid={!!problems.name || undefined}
+                placeholder="deploy script"
+                required
+              />
               {problems.name && <p className="field-error">{problems.name}</p>}
             </div>
             <div>
-              <label htmlFor="key-role" className="label">Role</label>
+              <label htmlFor="key-role" className="label">
+                Role
+              </label>
               <select id="key-role" className="input" value={role} onChange={(e) => setRole(e.target.value as typeof role)}>
-                {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
               </select>
             </div>
             <label className="flex items-center gap-2 text-sm">
               <input type="checkbox" checked={onlyHere} onChange={(e) => setOnlyHere(e.target.checked)} /> Only this workspace
             </label>
             {create.error && !Object.keys(problems).length && <p className="field-error">{create.error.message}</p>}
-            <button className="btn btn-primary" disabled={create.isPending}><KeyRound size={14} aria-hidden /> Create key</button>
+            <button className="btn btn-primary" disabled={create.isPending}>
+              <KeyRound size={14} aria-hidden /> Create key
+            </button>
           </form>
         )}
       </Dialog>

@@ -39,22 +39,52 @@ export function CredentialsForm(props: {
       </div>
       {props.withName && (
         <div>
-          <label className="label" htmlFor="name">Your name</label>
+          <label className="label" htmlFor="name">
+            Your name
+          </label>
           <input className="input" id="name" name="name" autoComplete="name" />
         </div>
       )}
       <div>
-        <label className="label" htmlFor="email">Email</label>
-        <input className="input" id="email" name="email" type="email" autoComplete="email" required defaultValue={props.fixedEmail ?? undefined} readOnly={Boolean(props.fixedEmail)} aria-invalid={Boolean(fe.email)} />
+        <label className="label" htmlFor="email">
+          Email
+        </label>
+        <input
+          className="input"
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={props.fixedEmail ?? undefined}
+          readOnly={Boolean(props.fixedEmail)}
+          aria-invalid={Boolean(fe.email)}
+        />
         {fe.email && <p className="field-error">{fe.email}</p>}
       </div>
       <div>
-        <label className="label" htmlFor="password">Password</label>
-        <input className="input" id="password" name="password" type="password" autoComplete={props.withName ? "new-password" : "current-password"} required aria-invalid={Boolean(fe.password)} />
+        <label className="label" htmlFor="password">
+          Password
+        </label>
+        <input
+          className="input"
+          id="password"
+          name="password"
+          type="password"
+          autoComplete={props.withName ? "new-password" : "current-password"}
+          required
+          aria-invalid={Boolean(fe.password)}
+        />
         {fe.password && <p className="field-error">{fe.password}</p>}
       </div>
-      {props.error && <p role="alert" data-testid="form-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger">{props.error}</p>}
-      <button type="submit" className="btn btn-primary w-full" disabled={busy}>{busy ? "Please wait…" : props.submitLabel}</button>
+      {props.error && (
+        <p role="alert" data-testid="form-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger">
+          {props.error}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary w-full" disabled={busy}>
+        {busy ? "Please wait…" : props.submitLabel}
+      </button>
       {props.footer}
     </form>
   );

@@ -39,7 +39,9 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
         <div className="flex items-center gap-2">
           <div className="relative">
             <Search size={14} className="pointer-events-none absolute top-2.5 left-2.5 text-muted" aria-hidden />
-            <label htmlFor="automation-search" className="sr-only">Search automations</label>
+            <label htmlFor="automation-search" className="sr-only">
+              Search automations
+            </label>
             <input id="automation-search" className="input w-56 pl-8" placeholder="Search" value={search} onChange={(e) => setSearch(e.target.value)} />
           </div>
           <button className="btn btn-primary" onClick={() => setCreating(true)} data-testid="new-automation">
@@ -53,23 +55,42 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
           <Workflow size={28} className="text-accent" aria-hidden />
           <h2>{q ? `No automation matches “${q}”` : "No automations yet"}</h2>
           <p className="max-w-sm text-sm text-muted">Start from a trigger, such as an Alertmanager alert, and add the actions it should run.</p>
-          {!q && <button className="btn btn-primary mt-2" onClick={() => setCreating(true)}><Plus size={15} aria-hidden /> New automation</button>}
+          {!q && (
+            <button className="btn btn-primary mt-2" onClick={() => setCreating(true)}>
+              <Plus size={15} aria-hidden /> New automation
+            </button>
+          )}
         </div>
       ) : (
         <div className="card overflow-x-auto">
           <table className="table">
             <thead>
-              <tr><th>Name</th><th>Enabled</th><th>Last run</th><th>Version</th><th>Updated</th><th><span className="sr-only">Actions</span></th></tr>
+              <tr>
+                <th>Name</th>
+                <th>Enabled</th>
+                <th>Last run</th>
+                <th>Version</th>
+                <th>Updated</th>
+                <th>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {list.data?.data.map((a) => (
                 <tr key={a.id} className={a.lastRun?.status === "failed" ? "bg-red-50/40" : ""} data-testid={`automation-row-${a.name}`}>
                   <td>
-                    <Link href={`/w/${workspaceId}/automations/${a.id}`} className="font-medium hover:text-accent hover:underline">{a.name}</Link>
+                    <Link href={`/w/${workspaceId}/automations/${a.id}`} className="font-medium hover:text-accent hover:underline">
+                      {a.name}
+                    </Link>
                     {(() => {
                       const errors = (a.problems ?? []).filter((p) => p.severity !== "warning").length;
                       return errors > 0 ? (
-                        <span className="badge ml-2 border-amber-200 bg-amber-50 text-amber-800" data-testid="draft-badge" title="Saved as a draft: fix its problems to enable it">
+                        <span
+                          className="badge ml-2 border-amber-200 bg-amber-50 text-amber-800"
+                          data-testid="draft-badge"
+                          title="Saved as a draft: fix its problems to enable it"
+                        >
                           Draft · {errors} problem{errors === 1 ? "" : "s"}
                         </span>
                       ) : null;
@@ -91,7 +112,9 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
                         }
                       }}
                     >
-                      <span className={`inline-block h-4 w-4 rounded-full bg-white shadow transition-transform ${a.enabled ? "translate-x-4" : "translate-x-0.5"}`} />
+                      <span
+                        className={`inline-block h-4 w-4 rounded-full bg-white shadow transition-transform ${a.enabled ? "translate-x-4" : "translate-x-0.5"}`}
+                      />
                     </button>
                   </td>
                   <td>
@@ -123,7 +146,12 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
                     >
                       <Copy size={14} />
                     </button>
-                    <button className="btn btn-ghost btn-sm text-danger" aria-label={`Delete ${a.name}`} title="Delete" onClick={() => setDeleting({ id: a.id, name: a.name })}>
+                    <button
+                      className="btn btn-ghost btn-sm text-danger"
+                      aria-label={`Delete ${a.name}`}
+                      title="Delete"
+                      onClick={() => setDeleting({ id: a.id, name: a.name })}
+                    >
                       <Trash2 size={14} />
                     </button>
                     <Link className="btn btn-ghost btn-sm" aria-label={`Runs of ${a.name}`} title="Runs" href={`/w/${workspaceId}/runs?automationId=${a.id}`}>
@@ -136,11 +164,18 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
           </table>
         </div>
       )}
-      <NewAutomationDialog open={creating} onClose={() => setCreating(false)} workspaceId={workspaceId} onCreated={(id) => router.push(`/w/${workspaceId}/automations/${id}`)} />
+      <NewAutomationDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        workspaceId={workspaceId}
+        onCreated={(id) => router.push(`/w/${workspaceId}/automations/${id}`)}
+      />
       <Dialog open={!!deleting} onClose={() => setDeleting(null)} title="Delete automation?">
         <p className="text-sm">“{deleting?.name}” and its versions are deleted and its trigger URLs stop working. Run history is kept until pruned.</p>
         <div className="mt-4 flex justify-end gap-2">
-          <button className="btn" onClick={() => setDeleting(null)}>Cancel</button>
+          <button className="btn" onClick={() => setDeleting(null)}>
+            Cancel
+          </button>
           <button
             className="btn btn-danger"
             data-testid="confirm-delete"
@@ -163,7 +198,17 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-function NewAutomationDialog({ open, onClose, workspaceId, onCreated }: { open: boolean; onClose: () => void; workspaceId: string; onCreated: (id: string) => void }) {
+function NewAutomationDialog({
+  open,
+  onClose,
+  workspaceId,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  workspaceId: string;
+  onCreated: (id: string) => void;
+}) {
   const trpc = useTRPC();
   const create = useMutation(trpc.automations.create.mutationOptions());
   const [name, setName] = useState("");
@@ -184,18 +229,35 @@ function NewAutomationDialog({ open, onClose, workspaceId, onCreated }: { open: 
         }}
       >
         <div>
-          <label htmlFor="new-automation-name" className="label">Name</label>
-          <input id="new-automation-name" className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="Silence disk alerts during maintenance" required autoFocus aria-invalid={!!problems.name || undefined} />
+          <label htmlFor="new-automation-name" className="label">
+            Name
+          </label>
+          <input
+            id="new-automation-name"
+            className="input"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Silence disk alerts during maintenance"
+            required
+            autoFocus
+            aria-invalid={!!problems.name || undefined}
+          />
           {problems.name && <p className="field-error">{problems.name}</p>}
         </div>
         <div>
-          <label htmlFor="new-automation-desc" className="label">Description <span className="font-normal text-muted">(optional)</span></label>
+          <label htmlFor="new-automation-desc" className="label">
+            Description <span className="font-normal text-muted">(optional)</span>
+          </label>
           <textarea id="new-automation-desc" className="input" value={description} onChange={(e) => setDescription(e.target.value)} />
         </div>
         {create.error && !Object.keys(problems).length && <p className="field-error">{create.error.message}</p>}
         <div className="flex justify-end gap-2">
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button className="btn btn-primary" disabled={create.isPending} data-testid="create-automation">Create and open editor</button>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={create.isPending} data-testid="create-automation">
+            Create and open editor
+          </button>
         </div>
       </form>
     </Dialog>

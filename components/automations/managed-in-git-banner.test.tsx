@@ -4,13 +4,22 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useCanvasStore } from "@/components/canvas/canvas-store";
 import { ManagedInGitBanner } from "./managed-in-git-banner";
 
-const source = { repository: "https://git.example.test/ops/automations", path: "automations/silence-disk.yaml", commit: "0123456789abcdef", appliedAt: "2026-11-24T10:00:00.000Z", appliedBy: "api-key:ci", appliedVersion: 3 };
+const source = {
+  repository: "https://git.example.test/ops/automations",
+  path: "automations/silence-disk.yaml",
+  commit: "0123456789abcdef",
+  appliedAt: "2026-11-24T10:00:00.000Z",
+  appliedBy: "api-key:ci",
+  appliedVersion: 3,
+};
 const graph = { nodes: [{ id: "t", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } }], edges: [] };
 const store = () => useCanvasStore.getState();
 
 beforeEach(() => {
   // jsdom has no <dialog> methods.
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) { this.setAttribute("open", ""); };
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute("open", "");
+  };
   // Like browsers, closing fires "close" (the Dialog calls onClose then).
   HTMLDialogElement.prototype.close = function (this: HTMLDialogElement) {
     this.removeAttribute("open");

@@ -12,7 +12,17 @@ import type { ManagedSourceView } from "@/server/contracts/automations";
 
 const ackKey = (automationId: string) => `conveyor:git-edit-ok:${automationId}`;
 
-export function ManagedInGitBanner({ automationId, source, version, readOnly }: { automationId: string; source: ManagedSourceView | null; version: number; readOnly?: boolean }) {
+export function ManagedInGitBanner({
+  automationId,
+  source,
+  version,
+  readOnly,
+}: {
+  automationId: string;
+  source: ManagedSourceView | null;
+  version: number;
+  readOnly?: boolean;
+}) {
   const dirty = useCanvasStore((s) => s.dirty);
   const [acknowledged, setAcknowledged] = useState(() => typeof window !== "undefined" && !!sessionStorage.getItem(ackKey(automationId)));
   // Asked at the first edit (the canvas becomes dirty), until the user undoes it or goes on.
@@ -33,7 +43,11 @@ export function ManagedInGitBanner({ automationId, source, version, readOnly }: 
   };
   return (
     <>
-      <div role="status" data-testid="managed-in-git" className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-amber-200 bg-amber-50 px-4 py-1.5 text-xs text-amber-900">
+      <div
+        role="status"
+        data-testid="managed-in-git"
+        className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-amber-200 bg-amber-50 px-4 py-1.5 text-xs text-amber-900"
+      >
         <GitBranch size={13} aria-hidden />
         <span className="font-medium">Managed in Git ({where})</span>
         <span className="text-amber-800">
@@ -49,8 +63,8 @@ export function ManagedInGitBanner({ automationId, source, version, readOnly }: 
       {/* Closing the dialog (Esc) undoes; it also "closes" once answered, when there is nothing left to ask. */}
       <Dialog open={asking} onClose={() => asking && undo()} title="Edit an automation managed in Git?">
         <p className="text-sm">
-          This automation is applied from <code>{where}</code>. If you change it here, the next <code>conveyor apply</code> refuses until the change is exported back to the
-          repository (<code>conveyor export</code>) or overwritten with <code>--force</code>.
+          This automation is applied from <code>{where}</code>. If you change it here, the next <code>conveyor apply</code> refuses until the change is exported
+          back to the repository (<code>conveyor export</code>) or overwritten with <code>--force</code>.
         </p>
         <div className="mt-4 flex justify-end gap-2">
           <button type="button" className="btn btn-sm" onClick={undo}>

@@ -60,13 +60,21 @@ describe("canvas store: add after, disable", () => {
 
   it("disables and enables nodes; the flag is saved only when set", () => {
     store().toggleDisabled(["a"]);
-    expect(store().toDocument().nodes.find((n) => n.id === "a")).toMatchObject({ disabled: true });
+    expect(
+      store()
+        .toDocument()
+        .nodes.find((n) => n.id === "a"),
+    ).toMatchObject({ disabled: true });
     expect(store().dirty).toBe(true);
     // A mixed set is disabled as a whole first.
     store().toggleDisabled(["a", "t"]);
     expect(store().nodes.every((n) => (n.data as FlowNodeData).disabled)).toBe(true);
     store().toggleDisabled(["a", "t"]);
-    expect(store().toDocument().nodes.every((n) => !("disabled" in n))).toBe(true);
+    expect(
+      store()
+        .toDocument()
+        .nodes.every((n) => !("disabled" in n)),
+    ).toBe(true);
     store().undo();
     expect(store().nodes.every((n) => (n.data as FlowNodeData).disabled)).toBe(true);
   });
@@ -74,6 +82,10 @@ describe("canvas store: add after, disable", () => {
   it("loads the flag from the document", () => {
     store().load({ ...doc, nodes: doc.nodes.map((n) => (n.id === "a" ? { ...n, disabled: true } : n)) }, kindOf);
     expect((store().nodes.find((n) => n.id === "a")!.data as FlowNodeData).disabled).toBe(true);
-    expect(store().toDocument()).toEqual({ ...doc, nodes: doc.nodes.map((n) => ({ ...n, connectionId: null, ...(n.id === "a" ? { disabled: true } : {}) })), notes: [] });
+    expect(store().toDocument()).toEqual({
+      ...doc,
+      nodes: doc.nodes.map((n) => ({ ...n, connectionId: null, ...(n.id === "a" ? { disabled: true } : {}) })),
+      notes: [],
+    });
   });
 });

@@ -127,37 +127,44 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
 
   // ---- save (a disabled automation saves as a draft with its problems; an enabled one must have none)
   const save = useMutation(trpc.automations.save.mutationOptions());
-  const doSave = useCallback(async function saveNow(opts: { asDraft?: boolean } = {}): Promise<void> {
-    const a = automation.data;
-    if (!a || readOnly) return;
-    const graph = store.getState().toDocument();
-    const enabled = opts.asDraft ? false : a.enabled;
-    try {
-      const saved = await save.mutateAsync({ workspaceId, automationId, document: { name: name.trim() || a.name, description: a.description, enabled, concurrency: a.concurrency, graph } });
-      loadedVersion.current = `${saved.id}@${saved.version}`;
-      store.getState().markSaved();
-      const list = problemsFromList(saved.problems ?? [], graph);
-      store.getState().setProblems(list);
-      setMetaDirty(false);
-      qc.setQueryData(trpc.automations.get.queryKey(ids), saved);
-      qc.invalidateQueries({ queryKey: trpc.automations.triggerInfo.queryKey() });
-      const errors = list.filter((p) => !isWarning(p)).length;
-      const warnings = list.length - errors;
-      if (errors) toast.warning(`Saved as a draft · version ${saved.version}. ${errors} problem${errors === 1 ? "" : "s"} to fix before it can be enabled.`);
-      else toast.success(`Saved · version ${saved.version}${warnings ? ` · ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`);
-    } catch (err) {
-      const list = problemsFromError(err, graph);
-      store.getState().setProblems(list);
-      if (list.length) {
-        toast.error(`Not saved: an enabled automation must have no problems (${list.length} marked on the nodes).`, {
-          action: { label: "Disable and save as draft", onClick: () => void saveNow({ asDraft: true }) },
-          duration: 10_000,
+  const doSave = useCallback(
+    async function saveNow(opts: { asDraft?: boolean } = {}): Promise<void> {
+      const a = automation.data;
+      if (!a || readOnly) return;
+      const graph = store.getState().toDocument();
+      const enabled = opts.asDraft ? false : a.enabled;
+      try {
+        const saved = await save.mutateAsync({
+          workspaceId,
+          automationId,
+          document: { name: name.trim() || a.name, description: a.description, enabled, concurrency: a.concurrency, graph },
         });
-        const first = list.find((p) => p.nodeId);
-        if (first?.nodeId) store.getState().select([first.nodeId]);
-      } else toast.error(`Not saved: ${(err as Error).message}`);
-    }
-  }, [automation.data, readOnly, save, workspaceId, automationId, name, store, qc, trpc, ids]);
+        loadedVersion.current = `${saved.id}@${saved.version}`;
+        store.getState().markSaved();
+        const list = problemsFromList(saved.problems ?? [], graph);
+        store.getState().setProblems(list);
+        setMetaDirty(false);
+        qc.setQueryData(trpc.automations.get.queryKey(ids), saved);
+        qc.invalidateQueries({ queryKey: trpc.automations.triggerInfo.queryKey() });
+        const errors = list.filter((p) => !isWarning(p)).length;
+        const warnings = list.length - errors;
+        if (errors) toast.warning(`Saved as a draft · version ${saved.version}. ${errors} problem${errors === 1 ? "" : "s"} to fix before it can be enabled.`);
+        else toast.success(`Saved · version ${saved.version}${warnings ? ` · ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`);
+      } catch (err) {
+        const list = problemsFromError(err, graph);
+        store.getState().setProblems(list);
+        if (list.length) {
+          toast.error(`Not saved: an enabled automation must have no problems (${list.length} marked on the nodes).`, {
+            action: { label: "Disable and save as draft", onClick: () => void saveNow({ asDraft: true }) },
+            duration: 10_000,
+          });
+          const first = list.find((p) => p.nodeId);
+          if (first?.nodeId) store.getState().select([first.nodeId]);
+        } else toast.error(`Not saved: ${(err as Error).message}`);
+      }
+    },
+    [automation.data, readOnly, save, workspaceId, automationId, name, store, qc, trpc, ids],
+  );
 
   // ---- test runs use the saved version: save first when there are changes
   const ensureSaved = useCallback(async () => {
@@ -200,8 +207,17 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const menus = useCanvasMenus(
     useMemo(
       () => ({
-        readOnly, copy, paste, connectFrom: setConnectFrom, runFrom: canRun ? (id: string) => void runFrom(id) : undefined,
-        fit: () => void view.fit(), tidy: () => void store.getState().tidyUp().then(() => setTimeout(() => void view.fit(), 30)),
+        readOnly,
+        copy,
+        paste,
+        connectFrom: setConnectFrom,
+        runFrom: canRun ? (id: string) => void runFrom(id) : undefined,
+        fit: () => void view.fit(),
+        tidy: () =>
+          void store
+            .getState()
+            .tidyUp()
+            .then(() => setTimeout(() => void view.fit(), 30)),
       }),
       [readOnly, canRun, runFrom, copy, paste, view, store],
     ),
@@ -241,7 +257,10 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       disable: () => {
         if (readOnly) return;
         const id = focusedNodeId();
-        const sel = store.getState().nodes.filter((n) => n.selected).map((n) => n.id);
+        const sel = store
+          .getState()
+          .nodes.filter((n) => n.selected)
+          .map((n) => n.id);
         store.getState().toggleDisabled(id && !sel.includes(id) ? [id] : sel);
       },
       connect: () => {
@@ -335,7 +354,14 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
         {!readOnly && narrow && <PaletteDrawer open={paletteOpen} onClose={() => setPaletteOpen(false)} onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
         <div ref={setCanvasEl} className="relative min-w-0 flex-1" data-testid="canvas">
-          <CanvasFlow onAddUnit={addUnit} readOnly={readOnly} onNodeMenu={menus.openForNodes} onPaneMenu={menus.openForPane} onUserMove={view.onUserMove} onFitted={view.onFitted} />
+          <CanvasFlow
+            onAddUnit={addUnit}
+            readOnly={readOnly}
+            onNodeMenu={menus.openForNodes}
+            onPaneMenu={menus.openForPane}
+            onUserMove={view.onUserMove}
+            onFitted={view.onFitted}
+          />
           {menus.element}
           {empty && (
             <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-4">
@@ -348,7 +374,13 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         </div>
         {selected && (
           // Narrow screens: the panel is a full-width sheet over the canvas, under the toolbar (Save stays reachable).
-          <div className={narrow ? "fixed inset-x-0 bottom-0 top-[calc(var(--shell-bar-h)+3.25rem)] z-30 flex [&>aside]:w-full [&>aside]:border-l-0 [&>aside]:border-t" : "contents"}>
+          <div
+            className={
+              narrow
+                ? "fixed inset-x-0 bottom-0 top-[calc(var(--shell-bar-h)+3.25rem)] z-30 flex [&>aside]:w-full [&>aside]:border-l-0 [&>aside]:border-t"
+                : "contents"
+            }
+          >
             <ConfigPanel
               key={selected.id}
               node={selected}
@@ -374,7 +406,12 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       </div>
       <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
       <ConnectDialog nodeId={connectFrom} onClose={() => setConnectFrom(null)} />
-      <RunDialog open={runOpen} busy={start.isPending} onClose={() => setRunOpen(false)} onStart={(payload) => runNow({ nodeId: manualTriggerId ?? undefined, payload })} />
+      <RunDialog
+        open={runOpen}
+        busy={start.isPending}
+        onClose={() => setRunOpen(false)}
+        onStart={(payload) => runNow({ nodeId: manualTriggerId ?? undefined, payload })}
+      />
       <VersionsDrawer
         open={historyOpen}
         onClose={() => setHistoryOpen(false)}
@@ -418,7 +455,13 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
 }
 
 /** Back from an OAuth consent: restore the unsaved graph and give the new connection to the node that asked. */
-function restoreOAuthDraft(automationId: string, version: number, kindOf: (key: string) => "trigger" | "component", setName: (v: string) => void, setSiteFor: (id: string | null) => void) {
+function restoreOAuthDraft(
+  automationId: string,
+  version: number,
+  kindOf: (key: string) => "trigger" | "component",
+  setName: (v: string) => void,
+  setSiteFor: (id: string | null) => void,
+) {
   const params = new URLSearchParams(window.location.search);
   const connected = params.get("connected");
   const chooseSite = params.get("chooseSite");

@@ -1,6 +1,19 @@
 "use client";
 /** <ReactFlow> wiring only: store-driven nodes/edges, drop from the palette, connect rules, menus, minimap and controls. */
-import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, useReactFlow, useStore, type Connection, type DefaultEdgeOptions, type Edge, type Viewport } from "@xyflow/react";
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MarkerType,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  useStore,
+  type Connection,
+  type DefaultEdgeOptions,
+  type Edge,
+  type Viewport,
+} from "@xyflow/react";
 import { useCallback, useMemo, type DragEvent, type MouseEvent as ReactMouseEvent } from "react";
 import { toast } from "sonner";
 import { useTheme } from "@/components/theme/theme";
@@ -39,7 +52,12 @@ export function CanvasFlow({ onAddUnit, readOnly, onNodeMenu, onPaneMenu, onUser
   const nodes = useCanvasStore((s) => s.nodes);
   const edges = useCanvasStore((s) => s.edges);
   // A string, so that only enabling/disabling (not every drag frame) recomputes the edge styles.
-  const disabledKey = useCanvasStore((s) => s.nodes.filter((n) => (n.data as FlowNodeData).disabled).map((n) => n.id).join(","));
+  const disabledKey = useCanvasStore((s) =>
+    s.nodes
+      .filter((n) => (n.data as FlowNodeData).disabled)
+      .map((n) => n.id)
+      .join(","),
+  );
   const onNodesChange = useCanvasStore((s) => s.onNodesChange);
   const onEdgesChange = useCanvasStore((s) => s.onEdgesChange);
   const connect = useCanvasStore((s) => s.connect);
@@ -56,11 +74,13 @@ export function CanvasFlow({ onAddUnit, readOnly, onNodeMenu, onPaneMenu, onUser
   const shownEdges = useMemo(() => {
     const names = new Map(namesKey.split("\u0001").map((p) => p.split("\u0000") as [string, string]));
     const off = new Set(disabledKey ? disabledKey.split(",") : []);
-    return edges.map((e): Edge => ({
-      ...e,
-      ariaLabel: `Connection from ${names.get(e.source) || "note"} to ${names.get(e.target) || "note"}`,
-      ...(off.has(e.source) || off.has(e.target) ? { style: { ...EDGE_OPTIONS[theme].style, ...DISABLED_EDGE_STYLE } } : {}),
-    }));
+    return edges.map(
+      (e): Edge => ({
+        ...e,
+        ariaLabel: `Connection from ${names.get(e.source) || "note"} to ${names.get(e.target) || "note"}`,
+        ...(off.has(e.source) || off.has(e.target) ? { style: { ...EDGE_OPTIONS[theme].style, ...DISABLED_EDGE_STYLE } } : {}),
+      }),
+    );
   }, [edges, disabledKey, namesKey, theme]);
 
   const onConnect = useCallback(
@@ -107,7 +127,12 @@ export function CanvasFlow({ onAddUnit, readOnly, onNodeMenu, onPaneMenu, onUser
       onDragOver={onDragOver}
       onDrop={onDrop}
       onNodeContextMenu={(e, n) => nodeMenu(e, [n.id])}
-      onSelectionContextMenu={(e, list) => nodeMenu(e, list.map((n) => n.id))}
+      onSelectionContextMenu={(e, list) =>
+        nodeMenu(
+          e,
+          list.map((n) => n.id),
+        )
+      }
       onPaneContextMenu={(e) => {
         if (!onPaneMenu) return;
         e.preventDefault();

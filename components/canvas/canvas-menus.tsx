@@ -1,7 +1,21 @@
 "use client";
 /** The canvas's right-click menus: one for nodes (or a selection), one for the empty canvas. */
 import { useReactFlow } from "@xyflow/react";
-import { ClipboardPaste, Copy, CopyPlus, LayoutGrid, Maximize, MousePointerSquareDashed, Play, Power, PowerOff, Settings2, Spline, StickyNote, Trash2 } from "lucide-react";
+import {
+  ClipboardPaste,
+  Copy,
+  CopyPlus,
+  LayoutGrid,
+  Maximize,
+  MousePointerSquareDashed,
+  Play,
+  Power,
+  PowerOff,
+  Settings2,
+  Spline,
+  StickyNote,
+  Trash2,
+} from "lucide-react";
 import { useCallback, useState, type ReactNode } from "react";
 import { useCanvasStore } from "./canvas-store";
 import { ContextMenu, type MenuItem } from "./context-menu";
@@ -28,7 +42,12 @@ export function focusedNodeId(): string | null {
   return sel.length === 1 ? sel[0]!.id : null;
 }
 
-export function useCanvasMenus(a: MenuActions): { openForNodes(ids: string[], x: number, y: number): void; openForPane(x: number, y: number): void; openFromKeyboard(): void; element: ReactNode } {
+export function useCanvasMenus(a: MenuActions): {
+  openForNodes(ids: string[], x: number, y: number): void;
+  openForPane(x: number, y: number): void;
+  openFromKeyboard(): void;
+  element: ReactNode;
+} {
   const [open, setOpen] = useState<Open>(null);
   const flow = useReactFlow();
   const close = useCallback(() => setOpen(null), []);
@@ -67,7 +86,15 @@ export function useCanvasMenus(a: MenuActions): { openForNodes(ids: string[], x:
         });
       }
       items.push(
-        { id: "duplicate", label: "Duplicate", icon: <CopyPlus size={14} />, shortcut: "Mod+D", disabled: ro, separatorBefore: !!single, onSelect: () => s.duplicateSelected() },
+        {
+          id: "duplicate",
+          label: "Duplicate",
+          icon: <CopyPlus size={14} />,
+          shortcut: "Mod+D",
+          disabled: ro,
+          separatorBefore: !!single,
+          onSelect: () => s.duplicateSelected(),
+        },
         { id: "copy", label: "Copy", icon: <Copy size={14} />, shortcut: "Mod+C", onSelect: () => a.copy() },
       );
       if (units.length) {
@@ -81,7 +108,16 @@ export function useCanvasMenus(a: MenuActions): { openForNodes(ids: string[], x:
           onSelect: () => s.toggleDisabled(units.map((n) => n.id)),
         });
       }
-      items.push({ id: "delete", label: "Delete", icon: <Trash2 size={14} />, shortcut: "Del", danger: true, disabled: ro, separatorBefore: true, onSelect: () => s.deleteNodes(targets) });
+      items.push({
+        id: "delete",
+        label: "Delete",
+        icon: <Trash2 size={14} />,
+        shortcut: "Del",
+        danger: true,
+        disabled: ro,
+        separatorBefore: true,
+        onSelect: () => s.deleteNodes(targets),
+      });
       setOpen({ x, y, label, returnFocus, items: items.map((i) => ({ ...i, shortcut: i.shortcut?.replace("Mod", isMac() ? "⌘" : "Ctrl") })) });
     },
     [a, store],
@@ -95,11 +131,24 @@ export function useCanvasMenus(a: MenuActions): { openForNodes(ids: string[], x:
       const items: MenuItem[] = [
         { id: "paste", label: "Paste here", icon: <ClipboardPaste size={14} />, shortcut: "Mod+V", disabled: ro, onSelect: () => a.paste(at) },
         { id: "note", label: "Add sticky note", icon: <StickyNote size={14} />, disabled: ro, onSelect: () => s.addNote(at) },
-        { id: "select-all", label: "Select all", icon: <MousePointerSquareDashed size={14} />, shortcut: "Mod+A", separatorBefore: true, onSelect: () => s.select(s.nodes.map((n) => n.id)) },
+        {
+          id: "select-all",
+          label: "Select all",
+          icon: <MousePointerSquareDashed size={14} />,
+          shortcut: "Mod+A",
+          separatorBefore: true,
+          onSelect: () => s.select(s.nodes.map((n) => n.id)),
+        },
         { id: "fit", label: "Fit view", icon: <Maximize size={14} />, shortcut: "1", onSelect: a.fit },
         { id: "tidy", label: "Tidy up", icon: <LayoutGrid size={14} />, shortcut: "Shift+T", disabled: ro, onSelect: a.tidy },
       ];
-      setOpen({ x, y, label: "Canvas actions", returnFocus: document.activeElement, items: items.map((i) => ({ ...i, shortcut: i.shortcut?.replace("Mod", isMac() ? "⌘" : "Ctrl") })) });
+      setOpen({
+        x,
+        y,
+        label: "Canvas actions",
+        returnFocus: document.activeElement,
+        items: items.map((i) => ({ ...i, shortcut: i.shortcut?.replace("Mod", isMac() ? "⌘" : "Ctrl") })),
+      });
     },
     [a, flow, store],
   );

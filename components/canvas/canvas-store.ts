@@ -42,7 +42,15 @@ export interface CanvasState {
   connect(connection: Connection): { ok: boolean; reason?: string };
 
   /** Adds a node (selected); `connectFrom` also draws an edge from that node to it, in the same undo step. */
-  addNode(args: { key: string; kind: "trigger" | "component"; baseName: string; position: { x: number; y: number }; config?: Record<string, unknown>; connectionId?: string | null; connectFrom?: string }): string;
+  addNode(args: {
+    key: string;
+    kind: "trigger" | "component";
+    baseName: string;
+    position: { x: number; y: number };
+    config?: Record<string, unknown>;
+    connectionId?: string | null;
+    connectFrom?: string;
+  }): string;
   addNote(position: { x: number; y: number }, text?: string): string;
   /** `labels`: display names of picked values by config path to set (null removes one), in the same undo step. */
   updateNodeConfig(nodeId: string, patch: Record<string, unknown>, labels?: Record<string, { value: string; label: string } | null>): void;
@@ -85,7 +93,11 @@ async function danglingReferenceProblems(nodes: FlowNode[], deleted: string[]): 
   for (const n of nodes) {
     if (!isUnitNode(n)) continue;
     for (const { path, template } of templatesIn(n.data.config)) {
-      for (const name of new Set(referencesInTemplate(template).map((r) => r.step).filter((x): x is string => !!x && gone.has(x)))) {
+      for (const name of new Set(
+        referencesInTemplate(template)
+          .map((r) => r.step)
+          .filter((x): x is string => !!x && gone.has(x)),
+      )) {
         out.push({ nodeId: n.id, path: `config.${path}`, severity: "error", message: `"${name}" was deleted, so $steps.${name} no longer has a value here.` });
       }
     }
@@ -104,7 +116,9 @@ function withoutResolvedMissing(problems: Problem[], nodes: FlowNode[]): Problem
 }
 
 function clearProblemsFor(problems: Problem[], nodeId: string, keys?: string[]) {
-  return problems.filter((p) => p.nodeId !== nodeId || (keys && !keys.some((k) => p.path === k || p.path.startsWith(k + ".") || p.path.startsWith(`config.${k}`))));
+  return problems.filter(
+    (p) => p.nodeId !== nodeId || (keys && !keys.some((k) => p.path === k || p.path.startsWith(k + ".") || p.path.startsWith(`config.${k}`))),
+  );
 }
 
 const problemIndex = new WeakMap<Problem[], Map<string, { count: number; onlyWarnings: boolean }>>();
@@ -139,13 +153,18 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
     if (!deletedNames.length) return;
     void danglingReferenceProblems(get().nodes, deletedNames).then((found) => {
       const live = new Set(get().nodes.map((n) => n.id));
-      const fresh = found.filter((p) => live.has(p.nodeId!) && !get().problems.some((q) => q.nodeId === p.nodeId && q.path === p.path && q.message === p.message));
+      const fresh = found.filter(
+        (p) => live.has(p.nodeId!) && !get().problems.some((q) => q.nodeId === p.nodeId && q.path === p.path && q.message === p.message),
+      );
       if (fresh.length) set({ problems: [...get().problems, ...fresh] });
     });
   };
   const vanished = (before: FlowNode[], after: FlowNode[]) => {
     const still = new Set(after.filter(isUnitNode).map((n) => (n.data as FlowNodeData).name));
-    return before.filter(isUnitNode).map((n) => (n.data as FlowNodeData).name).filter((name) => !still.has(name));
+    return before
+      .filter(isUnitNode)
+      .map((n) => (n.data as FlowNodeData).name)
+      .filter((name) => !still.has(name));
   };
   const unitNames = (nodes: FlowNode[], ids: Set<string>) => nodes.filter((n) => ids.has(n.id) && isUnitNode(n)).map((n) => (n.data as FlowNodeData).name);
 
@@ -245,7 +264,9 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         return next;
       };
       commit({
-        nodes: s.nodes.map((n) => (n.id === nodeId && isUnitNode(n) ? { ...n, data: { ...n.data, config: { ...n.data.config, ...patch }, labels: withLabels(n.data.labels) } } : n)),
+        nodes: s.nodes.map((n) =>
+          n.id === nodeId && isUnitNode(n) ? { ...n, data: { ...n.data, config: { ...n.data.config, ...patch }, labels: withLabels(n.data.labels) } } : n,
+        ),
         problems: clearProblemsFor(s.problems, nodeId, Object.keys(patch)),
       });
     },
@@ -365,7 +386,15 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         const name = uniqueName(d.name, taken);
         taken.push(name);
         if (name !== d.name) renames.push([d.name, name]);
-        return { id, type: n.type as "trigger" | "component", position, selected: true, ...unitNodeA11y(id), ...unitNodeFrame(n.type === "trigger" ? "trigger" : "component"), data: { ...d, name } };
+        return {
+          id,
+          type: n.type as "trigger" | "component",
+          position,
+          selected: true,
+          ...unitNodeA11y(id),
+          ...unitNodeFrame(n.type === "trigger" ? "trigger" : "component"),
+          data: { ...d, name },
+        };
       });
       // References between pasted nodes follow their new names.
       for (const n of fresh) {
@@ -389,14 +418,28 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
       const s = get();
       const prev = s.past[s.past.length - 1];
       if (!prev) return;
-      set({ nodes: prev.nodes, edges: prev.edges, past: s.past.slice(0, -1), future: [{ nodes: s.nodes, edges: s.edges }, ...s.future], dirty: true, problems: withoutResolvedMissing(s.problems, prev.nodes) });
+      set({
+        nodes: prev.nodes,
+        edges: prev.edges,
+        past: s.past.slice(0, -1),
+        future: [{ nodes: s.nodes, edges: s.edges }, ...s.future],
+        dirty: true,
+        problems: withoutResolvedMissing(s.problems, prev.nodes),
+      });
       flagDangling(vanished(s.nodes, prev.nodes));
     },
     redo() {
       const s = get();
       const next = s.future[0];
       if (!next) return;
-      set({ nodes: next.nodes, edges: next.edges, future: s.future.slice(1), past: [...s.past, { nodes: s.nodes, edges: s.edges }], dirty: true, problems: withoutResolvedMissing(s.problems, next.nodes) });
+      set({
+        nodes: next.nodes,
+        edges: next.edges,
+        future: s.future.slice(1),
+        past: [...s.past, { nodes: s.nodes, edges: s.edges }],
+        dirty: true,
+        problems: withoutResolvedMissing(s.problems, next.nodes),
+      });
       flagDangling(vanished(s.nodes, next.nodes));
     },
   };

@@ -62,7 +62,10 @@ function ConnectList({ nodeId, canReceive, onClose }: { nodeId: string; canRecei
 
   const choose = (targetId: string | undefined) => {
     if (!targetId) return;
-    const r = direction === "to" ? connect({ source: nodeId, target: targetId, sourceHandle: null, targetHandle: null }) : connect({ source: targetId, target: nodeId, sourceHandle: null, targetHandle: null });
+    const r =
+      direction === "to"
+        ? connect({ source: nodeId, target: targetId, sourceHandle: null, targetHandle: null })
+        : connect({ source: targetId, target: nodeId, sourceHandle: null, targetHandle: null });
     if (!r.ok) return void (r.reason && toast.error(r.reason));
     const other = options.find((o) => o.id === targetId)?.name;
     toast.success(direction === "to" ? `Connected to ${other}` : `Connected from ${other}`);

@@ -19,7 +19,21 @@ export interface MenuItem {
   separatorBefore?: boolean;
 }
 
-export function ContextMenu({ x, y, label, items, onClose, returnFocus }: { x: number; y: number; label: string; items: MenuItem[]; onClose: () => void; returnFocus?: Element | null }) {
+export function ContextMenu({
+  x,
+  y,
+  label,
+  items,
+  onClose,
+  returnFocus,
+}: {
+  x: number;
+  y: number;
+  label: string;
+  items: MenuItem[];
+  onClose: () => void;
+  returnFocus?: Element | null;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState({ left: x, top: y });
   const [active, setActive] = useState(() => items.findIndex((i) => !i.disabled));
@@ -47,7 +61,8 @@ export function ContextMenu({ x, y, label, items, onClose, returnFocus }: { x: n
       window.removeEventListener("blur", onClose);
       let back = returnTo.current as HTMLElement | null;
       // A canvas node may have been re-created meanwhile (culled while the view moved): find it again.
-      if (back && !back.isConnected && back.dataset?.id) back = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(back.dataset.id)}"]`);
+      if (back && !back.isConnected && back.dataset?.id)
+        back = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(back.dataset.id)}"]`);
       back?.focus?.({ preventScroll: true });
     };
   }, [onClose]); // eslint-disable-line react-hooks/exhaustive-deps -- returnFocus is read once, at opening
@@ -105,10 +120,16 @@ export function ContextMenu({ x, y, label, items, onClose, returnFocus }: { x: n
             onClick={() => choose(i)}
             className={`mx-1 flex cursor-default items-center gap-2 rounded-md px-2.5 py-1.5 ${it.disabled ? "text-zinc-400" : it.danger ? "text-danger" : ""} ${i === active ? "bg-zinc-100" : ""}`}
           >
-            <span className="inline-flex w-4 justify-center" aria-hidden>{it.icon}</span>
+            <span className="inline-flex w-4 justify-center" aria-hidden>
+              {it.icon}
+            </span>
             <span className="flex-1">{it.label}</span>
             {it.shortcut && <kbd className="font-mono text-[11px] text-muted">{it.shortcut}</kbd>}
-            {it.hint && <span id={`cm-hint-${it.id}`} className="sr-only">{it.hint}</span>}
+            {it.hint && (
+              <span id={`cm-hint-${it.id}`} className="sr-only">
+                {it.hint}
+              </span>
+            )}
           </div>
         </div>
       ))}

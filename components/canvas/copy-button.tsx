@@ -32,4 +32,3 @@ export function CopyButton({ text, label, testId }: { text: string; label: strin
     </button>
   );
 }
-

@@ -50,7 +50,9 @@ export function EditorToolbar(p: ToolbarProps) {
           <Plus size={15} aria-hidden />
         </button>
       )}
-      <label htmlFor="automation-name" className="sr-only">Automation name</label>
+      <label htmlFor="automation-name" className="sr-only">
+        Automation name
+      </label>
       <input
         id="automation-name"
         data-testid="automation-name"
@@ -61,9 +63,13 @@ export function EditorToolbar(p: ToolbarProps) {
       />
       <span className="text-xs text-muted" data-testid="save-state" aria-live="polite">
         {p.saving ? (
-          <span className="inline-flex items-center gap-1"><Loader2 size={12} className="animate-spin" /> Saving…</span>
+          <span className="inline-flex items-center gap-1">
+            <Loader2 size={12} className="animate-spin" /> Saving…
+          </span>
         ) : p.dirty ? (
-          <span className="inline-flex items-center gap-1.5 font-medium text-amber-700" title="Unsaved changes"><span className="h-2 w-2 rounded-full bg-amber-500" aria-hidden /> <span className="max-md:sr-only">Unsaved changes</span></span>
+          <span className="inline-flex items-center gap-1.5 font-medium text-amber-700" title="Unsaved changes">
+            <span className="h-2 w-2 rounded-full bg-amber-500" aria-hidden /> <span className="max-md:sr-only">Unsaved changes</span>
+          </span>
         ) : (
           <span className="max-md:sr-only">Saved · v{p.version}</span>
         )}
@@ -86,14 +92,28 @@ export function EditorToolbar(p: ToolbarProps) {
           <span className="max-md:sr-only">{p.enabled ? "Enabled" : "Disabled"}</span>
         </label>
         <div className="flex items-center gap-1 max-md:hidden">
-          <IconButton label="Undo (Ctrl+Z)" onClick={undo} disabled={!canUndo || p.readOnly} testId="undo"><Undo2 size={15} /></IconButton>
-          <IconButton label="Redo (Ctrl+Shift+Z)" onClick={redo} disabled={!canRedo || p.readOnly} testId="redo"><Redo2 size={15} /></IconButton>
-          <IconButton label="Tidy up (Shift+T)" onClick={p.onTidy} disabled={p.readOnly} testId="tidy"><LayoutGrid size={15} /></IconButton>
-          <IconButton label="Version history" onClick={p.onHistory} testId="history"><History size={15} /></IconButton>
-          <IconButton label="Keyboard shortcuts (?)" onClick={p.onHelp} testId="help"><Keyboard size={15} /></IconButton>
-          <Link href={p.runsHref} className="btn btn-sm" data-testid="runs-link"><ListChecks size={14} aria-hidden /> Runs</Link>
+          <IconButton label="Undo (Ctrl+Z)" onClick={undo} disabled={!canUndo || p.readOnly} testId="undo">
+            <Undo2 size={15} />
+          </IconButton>
+          <IconButton label="Redo (Ctrl+Shift+Z)" onClick={redo} disabled={!canRedo || p.readOnly} testId="redo">
+            <Redo2 size={15} />
+          </IconButton>
+          <IconButton label="Tidy up (Shift+T)" onClick={p.onTidy} disabled={p.readOnly} testId="tidy">
+            <LayoutGrid size={15} />
+          </IconButton>
+          <IconButton label="Version history" onClick={p.onHistory} testId="history">
+            <History size={15} />
+          </IconButton>
+          <IconButton label="Keyboard shortcuts (?)" onClick={p.onHelp} testId="help">
+            <Keyboard size={15} />
+          </IconButton>
+          <Link href={p.runsHref} className="btn btn-sm" data-testid="runs-link">
+            <ListChecks size={14} aria-hidden /> Runs
+          </Link>
           {p.canRun && (
-            <button type="button" className="btn btn-sm" onClick={p.onRun} data-testid="run-now"><Play size={14} aria-hidden /> Run</button>
+            <button type="button" className="btn btn-sm" onClick={p.onRun} data-testid="run-now">
+              <Play size={14} aria-hidden /> Run
+            </button>
           )}
         </div>
         <button
@@ -135,7 +155,19 @@ export function EditorToolbar(p: ToolbarProps) {
   );
 }
 
-function IconButton({ label, onClick, disabled, testId, children }: { label: string; onClick: () => void; disabled?: boolean; testId: string; children: React.ReactNode }) {
+function IconButton({
+  label,
+  onClick,
+  disabled,
+  testId,
+  children,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  testId: string;
+  children: React.ReactNode;
+}) {
   return (
     <button type="button" className="btn btn-ghost btn-sm" aria-label={label} title={label} onClick={onClick} disabled={disabled} data-testid={testId}>
       {children}

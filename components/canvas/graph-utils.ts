@@ -20,7 +20,12 @@ export function docToFlow(graph: GraphDoc, kindOf: (key: string) => "trigger" | 
     ...unitNodeFrame(kindOf(n.key)),
     ...unitNodeA11y(n.id),
     data: {
-      key: n.key, name: n.name, config: n.config ?? {}, connectionId: n.connectionId ?? null, ...(n.labels ? { labels: n.labels } : {}), ...(n.disabled ? { disabled: true } : {}),
+      key: n.key,
+      name: n.name,
+      config: n.config ?? {},
+      connectionId: n.connectionId ?? null,
+      ...(n.labels ? { labels: n.labels } : {}),
+      ...(n.disabled ? { disabled: true } : {}),
       ...(n.pinned ? { pinned: n.pinned } : {}),
     },
   }));
@@ -44,8 +49,15 @@ export function flowToDoc(nodes: FlowNode[], edges: FlowEdge[]): GraphDoc {
     if (isUnitNode(n)) {
       const d = n.data as FlowNodeData;
       doc.nodes.push({
-        id: n.id, name: d.name, key: d.key, connectionId: d.connectionId ?? null, config: d.config, position,
-        ...(d.labels && Object.keys(d.labels).length ? { labels: d.labels } : {}), ...(d.disabled ? { disabled: true } : {}), ...(d.pinned ? { pinned: d.pinned } : {}),
+        id: n.id,
+        name: d.name,
+        key: d.key,
+        connectionId: d.connectionId ?? null,
+        config: d.config,
+        position,
+        ...(d.labels && Object.keys(d.labels).length ? { labels: d.labels } : {}),
+        ...(d.disabled ? { disabled: true } : {}),
+        ...(d.pinned ? { pinned: d.pinned } : {}),
       });
     } else {
       const size = n.width && n.height ? { width: Math.round(n.width), height: Math.round(n.height) } : undefined;

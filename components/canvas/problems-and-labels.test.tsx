@@ -15,9 +15,20 @@ const kindOf = (key: string) => (key.includes(".on") ? "trigger" : "component") 
 const doc: GraphDoc = {
   nodes: [
     { id: "n1", name: "onAlert", key: "metrics.onAlert", config: { statuses: ["firing"] } },
-    { id: "n2", name: "silence", key: "metrics.createSilence", config: { matchers: [{ name: "alertname", value: "{{ $trigger.data.labels.alertname }}" }], comment: "x" } },
+    {
+      id: "n2",
+      name: "silence",
+      key: "metrics.createSilence",
+      config: { matchers: [{ name: "alertname", value: "{{ $trigger.data.labels.alertname }}" }], comment: "x" },
+    },
     { id: "n3", name: "check", key: "metrics.getSilence", config: { silence: "{{ $steps.silence.data.silenceID }}" } },
-    { id: "n4", name: "issue", key: "tracker.createIssue", config: { issueType: "10002", summary: "Silenced {{ $steps.silence.data.silenceID }} at {{ $steps.check.data.status }}" }, labels: { issueType: { value: "10002", label: "Bug" } } },
+    {
+      id: "n4",
+      name: "issue",
+      key: "tracker.createIssue",
+      config: { issueType: "10002", summary: "Silenced {{ $steps.silence.data.silenceID }} at {{ $steps.check.data.status }}" },
+      labels: { issueType: { value: "10002", label: "Bug" } },
+    },
   ],
   edges: [
     { from: "n1", to: "n2" },
@@ -94,8 +105,15 @@ describe("problems list", () => {
     expect(button.textContent).toBe("1 problem, 1 warning");
     fireEvent.click(button);
     const items = within(screen.getByTestId("problems-list")).getAllByRole("button");
-    expect(items.map((i) => i.textContent)).toEqual(['issue · summaryNo step is named "chek".', 'check · silencesilence\'s output has no field "silenceId" in data.']);
+    expect(items.map((i) => i.textContent)).toEqual([
+      'issue · summaryNo step is named "chek".',
+      'check · silencesilence\'s output has no field "silenceId" in data.',
+    ]);
     fireEvent.click(items[0]!);
-    expect(store().nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(["n4"]);
+    expect(
+      store()
+        .nodes.filter((n) => n.selected)
+        .map((n) => n.id),
+    ).toEqual(["n4"]);
   });
 });

@@ -25,7 +25,9 @@ export function ProblemsButton() {
     return n && isUnitNode(n) ? (n.data as FlowNodeData).name : null;
   };
   const sorted = [...problems].sort((a, b) => Number(isWarning(a)) - Number(isWarning(b)));
-  const label = [errors && `${errors} problem${errors === 1 ? "" : "s"}`, warnings && `${warnings} warning${warnings === 1 ? "" : "s"}`].filter(Boolean).join(", ");
+  const label = [errors && `${errors} problem${errors === 1 ? "" : "s"}`, warnings && `${warnings} warning${warnings === 1 ? "" : "s"}`]
+    .filter(Boolean)
+    .join(", ");
   return (
     <div ref={box} className="relative">
       <button
@@ -39,7 +41,12 @@ export function ProblemsButton() {
         {label}
       </button>
       {open && (
-        <div role="dialog" aria-label="Problems" data-testid="problems-list" className="absolute left-0 z-40 mt-1 max-h-96 w-96 overflow-auto rounded-md border border-border bg-surface p-1 shadow-lg">
+        <div
+          role="dialog"
+          aria-label="Problems"
+          data-testid="problems-list"
+          className="absolute left-0 z-40 mt-1 max-h-96 w-96 overflow-auto rounded-md border border-border bg-surface p-1 shadow-lg"
+        >
           <ul>
             {sorted.map((p, i) => {
               const node = nameOf(p.nodeId);
@@ -55,7 +62,11 @@ export function ProblemsButton() {
                       setOpen(false);
                     }}
                   >
-                    {isWarning(p) ? <Info size={13} className="mt-0.5 shrink-0 text-amber-600" aria-label="Warning" /> : <AlertTriangle size={13} className="mt-0.5 shrink-0 text-danger" aria-label="Problem" />}
+                    {isWarning(p) ? (
+                      <Info size={13} className="mt-0.5 shrink-0 text-amber-600" aria-label="Warning" />
+                    ) : (
+                      <AlertTriangle size={13} className="mt-0.5 shrink-0 text-danger" aria-label="Problem" />
+                    )}
                     <span className="min-w-0">
                       {node && (
                         <span className="font-mono font-semibold">

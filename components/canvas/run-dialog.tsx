@@ -23,13 +23,34 @@ export function RunDialog({ open, onClose, onStart, busy }: { open: boolean; onC
         }}
       >
         <div>
-          <label htmlFor="run-payload" className="label">Event data (JSON)</label>
-          <textarea id="run-payload" className="input min-h-32 font-mono text-xs" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={!!error || undefined} aria-describedby="run-payload-help" />
-          {error ? <p className="field-error" role="alert">{error}</p> : <p id="run-payload-help" className="help">Available to expressions as <code>$trigger.data</code>. The saved version runs.</p>}
+          <label htmlFor="run-payload" className="label">
+            Event data (JSON)
+          </label>
+          <textarea
+            id="run-payload"
+            className="input min-h-32 font-mono text-xs"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-invalid={!!error || undefined}
+            aria-describedby="run-payload-help"
+          />
+          {error ? (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          ) : (
+            <p id="run-payload-help" className="help">
+              Available to expressions as <code>$trigger.data</code>. The saved version runs.
+            </p>
+          )}
         </div>
         <div className="flex justify-end gap-2">
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button className="btn btn-primary" disabled={busy} data-testid="start-run"><Play size={14} aria-hidden /> Start run</button>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={busy} data-testid="start-run">
+            <Play size={14} aria-hidden /> Start run
+          </button>
         </div>
       </form>
     </Dialog>

@@ -13,7 +13,11 @@ import { isUnitNode, type PaletteUnit } from "./types";
 
 type Flow = ReturnType<typeof useReactFlow>;
 
-export function useAddUnit(readOnly: boolean, view: { isFitted(): boolean; fit(): Promise<void> }, connections: Array<{ id: string; integration: string }> | undefined) {
+export function useAddUnit(
+  readOnly: boolean,
+  view: { isFitted(): boolean; fit(): Promise<void> },
+  connections: Array<{ id: string; integration: string }> | undefined,
+) {
   const flow = useReactFlow();
   return useCallback(
     (unit: PaletteUnit, position?: { x: number; y: number }) => {

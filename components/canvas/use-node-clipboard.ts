@@ -17,23 +17,26 @@ export function useNodeClipboard(readOnly: boolean) {
     toast.success(`Copied ${payload.nodes.length} node${payload.nodes.length === 1 ? "" : "s"}`);
   }, [store]);
   /** Pastes at `at` (flow coordinates; e.g. where the canvas menu was opened), else next to the originals. */
-  const paste = useCallback(async (at?: { x: number; y: number }) => {
-    if (readOnly) return;
-    let payload: ClipboardPayload | null = null;
-    for (const read of [() => navigator.clipboard?.readText(), () => Promise.resolve(localStorage.getItem(CLIPBOARD_KEY))]) {
-      try {
-        const text = await read();
-        const parsed = text ? JSON.parse(text) : null;
-        if (parsed?.kind === "conveyor/nodes") {
-          payload = parsed;
-          break;
+  const paste = useCallback(
+    async (at?: { x: number; y: number }) => {
+      if (readOnly) return;
+      let payload: ClipboardPayload | null = null;
+      for (const read of [() => navigator.clipboard?.readText(), () => Promise.resolve(localStorage.getItem(CLIPBOARD_KEY))]) {
+        try {
+          const text = await read();
+          const parsed = text ? JSON.parse(text) : null;
+          if (parsed?.kind === "conveyor/nodes") {
+            payload = parsed;
+            break;
+          }
+        } catch {
+          /* not ours; try the next source */
         }
-      } catch {
-        /* not ours; try the next source */
       }
-    }
-    if (!payload) return toast.message("Nothing to paste: copy nodes first.");
-    store.getState().paste(payload, at);
-  }, [readOnly, store]);
+      if (!payload) return toast.message("Nothing to paste: copy nodes first.");
+      store.getState().paste(payload, at);
+    },
+    [readOnly, store],
+  );
   return { copy, paste };
 }

@@ -7,7 +7,15 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import type { Automation } from "@/server/contracts/automations";
 import { Dialog } from "./dialog";
 
-export function VersionsDrawer(p: { open: boolean; onClose: () => void; workspaceId: string; automationId: string; currentVersion: number; dirty: boolean; onRestored: (a: Automation) => void }) {
+export function VersionsDrawer(p: {
+  open: boolean;
+  onClose: () => void;
+  workspaceId: string;
+  automationId: string;
+  currentVersion: number;
+  dirty: boolean;
+  onRestored: (a: Automation) => void;
+}) {
   const trpc = useTRPC();
   const versions = useQuery({ ...trpc.automations.versions.queryOptions({ workspaceId: p.workspaceId, automationId: p.automationId }), enabled: p.open });
   const restore = useMutation(trpc.automations.restore.mutationOptions());

@@ -4,7 +4,21 @@ import { Dialog } from "@/components/canvas/dialog";
 import type { CatalogIntegration } from "@/components/canvas/types";
 import { ConnectionForm, type ConnectionRecord } from "./connection-form";
 
-export function ConnectionDialog({ workspaceId, integration, returnTo, onClose, onCreated, beforeRedirect }: { workspaceId: string; integration: CatalogIntegration | null; returnTo?: string; onClose: () => void; onCreated: (c: ConnectionRecord) => void; beforeRedirect?: (c: ConnectionRecord) => void }) {
+export function ConnectionDialog({
+  workspaceId,
+  integration,
+  returnTo,
+  onClose,
+  onCreated,
+  beforeRedirect,
+}: {
+  workspaceId: string;
+  integration: CatalogIntegration | null;
+  returnTo?: string;
+  onClose: () => void;
+  onCreated: (c: ConnectionRecord) => void;
+  beforeRedirect?: (c: ConnectionRecord) => void;
+}) {
   return (
     <Dialog open={!!integration} onClose={onClose} title={integration ? `Connect ${integration.title}` : "Connect"}>
       {integration && (

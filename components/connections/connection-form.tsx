@@ -45,10 +45,19 @@ function CallbackUrl({ workspaceId, integration }: { workspaceId: string; integr
         In the settings of your OAuth app for {integration.title} (the vendor&apos;s developer console), set the <strong>callback URL</strong> to:
       </p>
       <div className="flex gap-1.5">
-        <input readOnly aria-label="OAuth callback URL" className="input font-mono text-xs" value={cb.data?.url ?? ""} data-testid="oauth-callback-url" onFocus={(e) => e.target.select()} />
+        <input
+          readOnly
+          aria-label="OAuth callback URL"
+          className="input font-mono text-xs"
+          value={cb.data?.url ?? ""}
+          data-testid="oauth-callback-url"
+          onFocus={(e) => e.target.select()}
+        />
         {cb.data && <CopyButton text={cb.data.url} label="Copy the callback URL" testId="copy-oauth-callback" />}
       </div>
-      <p className="mt-1.5 text-xs text-muted">Then paste the app&apos;s Client ID and Secret below. It must be reachable by your browser (set CONVEYOR_PUBLIC_URL).</p>
+      <p className="mt-1.5 text-xs text-muted">
+        Then paste the app&apos;s Client ID and Secret below. It must be reachable by your browser (set CONVEYOR_PUBLIC_URL).
+      </p>
     </div>
   );
 }
@@ -58,7 +67,21 @@ function clean(config: Record<string, unknown>) {
   return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== "" && v !== undefined));
 }
 
-export function ConnectionForm({ workspaceId, integration, existing, returnTo, onSaved, beforeRedirect }: { workspaceId: string; integration: CatalogIntegration; existing?: ConnectionRecord; returnTo?: string; onSaved?: (c: ConnectionRecord) => void; beforeRedirect?: (c: ConnectionRecord) => void }) {
+export function ConnectionForm({
+  workspaceId,
+  integration,
+  existing,
+  returnTo,
+  onSaved,
+  beforeRedirect,
+}: {
+  workspaceId: string;
+  integration: CatalogIntegration;
+  existing?: ConnectionRecord;
+  returnTo?: string;
+  onSaved?: (c: ConnectionRecord) => void;
+  beforeRedirect?: (c: ConnectionRecord) => void;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const create = useMutation(trpc.connections.create.mutationOptions());
@@ -72,14 +95,20 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
   const [current, setCurrent] = useState<ConnectionRecord | undefined>(existing);
   const error = create.error ?? update.error;
   const problems = fieldProblems(error);
-  const configProblems = Object.fromEntries(Object.entries(problems).filter(([k]) => k.startsWith("config.")).map(([k, v]) => [k.slice(7), v]));
+  const configProblems = Object.fromEntries(
+    Object.entries(problems)
+      .filter(([k]) => k.startsWith("config."))
+      .map(([k, v]) => [k.slice(7), v]),
+  );
   const oauth = integration.connection?.kind === "oauth2";
 
   const save = async () => {
     const body = { name, config: clean(config) };
-    const saved = (current
-      ? await update.mutateAsync({ workspaceId, connectionId: current.id, ...body })
-      : await create.mutateAsync({ workspaceId, integration: integration.key, ...body })) as ConnectionRecord;
+    const saved = (
+      current
+        ? await update.mutateAsync({ workspaceId, connectionId: current.id, ...body })
+        : await create.mutateAsync({ workspaceId, integration: integration.key, ...body })
+    ) as ConnectionRecord;
     setCurrent(saved);
     qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() });
     return saved;
@@ -118,12 +147,27 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
       {oauth && current && (
         <p className="flex items-center gap-2 text-sm" data-testid="connection-site">
           <Globe size={14} className="text-accent" aria-hidden />
-          {current.status === "ready" && site ? <span>Connected to <strong>{site}</strong></span> : <span className="text-muted">Not connected to a site yet ({current.status.replace(/_/g, " ")}).</span>}
+          {current.status === "ready" && site ? (
+            <span>
+              Connected to <strong>{site}</strong>
+            </span>
+          ) : (
+            <span className="text-muted">Not connected to a site yet ({current.status.replace(/_/g, " ")}).</span>
+          )}
         </p>
       )}
       <div>
-        <label htmlFor="connection-name" className="label">Name</label>
-        <input id="connection-name" className="input" value={name} onChange={(e) => setName(e.target.value)} required aria-invalid={!!problems.name || undefined} />
+        <label htmlFor="connection-name" className="label">
+          Name
+        </label>
+        <input
+          id="connection-name"
+          className="input"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          aria-invalid={!!problems.name || undefined}
+        />
         {problems.name && <p className="field-error">{problems.name}</p>}
       </div>
       {integration.connection && (
@@ -131,9 +175,17 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
           <SchemaForm schema={integration.connection.schema} value={config} onChange={(patch) => setConfig((c) => ({ ...c, ...patch }))} />
         </FormEnvProvider>
       )}
-      {error && !Object.keys(problems).length && <p className="field-error" role="alert">{error.message}</p>}
+      {error && !Object.keys(problems).length && (
+        <p className="field-error" role="alert">
+          {error.message}
+        </p>
+      )}
       {result && (
-        <p role="status" data-testid="verify-result" className={`flex items-start gap-2 rounded-md border p-2.5 text-sm ${result.ok ? "border-green-200 bg-green-50 text-green-800" : "border-red-200 bg-red-50 text-danger"}`}>
+        <p
+          role="status"
+          data-testid="verify-result"
+          className={`flex items-start gap-2 rounded-md border p-2.5 text-sm ${result.ok ? "border-green-200 bg-green-50 text-green-800" : "border-red-200 bg-red-50 text-danger"}`}
+        >
           {result.ok ? <CheckCircle2 size={16} className="mt-0.5 shrink-0" /> : <XCircle size={16} className="mt-0.5 shrink-0" />}
           <span>{result.message ?? (result.ok ? "Connection works." : "The test failed.")}</span>
         </p>
@@ -141,7 +193,15 @@ export function ConnectionForm({ workspaceId, integration, existing, returnTo, o
       <div className="flex flex-wrap gap-2">
         <button className="btn btn-primary" disabled={busy} data-testid="connection-save">
           {busy && <Loader2 size={14} className="animate-spin" />}
-          {oauth ? <><ExternalLink size={14} aria-hidden /> {current?.status === "ready" ? "Save" : "Save and connect"}</> : current ? "Save" : "Create connection"}
+          {oauth ? (
+            <>
+              <ExternalLink size={14} aria-hidden /> {current?.status === "ready" ? "Save" : "Save and connect"}
+            </>
+          ) : current ? (
+            "Save"
+          ) : (
+            "Create connection"
+          )}
         </button>
         {(!oauth || current) && (
           <button

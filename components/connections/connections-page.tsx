@@ -59,7 +59,9 @@ export function ConnectionsPage({ workspaceId }: { workspaceId: string }) {
           <h1>Connections</h1>
           <p className="text-sm text-muted">Accounts your automations use. Secrets are encrypted and never shown again.</p>
         </div>
-        <button className="btn btn-primary" onClick={() => setPicking(true)} data-testid="new-connection"><Plus size={15} aria-hidden /> New connection</button>
+        <button className="btn btn-primary" onClick={() => setPicking(true)} data-testid="new-connection">
+          <Plus size={15} aria-hidden /> New connection
+        </button>
       </div>
       {rows.length === 0 && !list.isLoading && (
         <div className="card flex flex-col items-center gap-2 px-6 py-14 text-center">
@@ -79,30 +81,64 @@ export function ConnectionsPage({ workspaceId }: { workspaceId: string }) {
                 <div className="min-w-0 flex-1">
                   <div className="flex items-center gap-2">
                     <h2 className="truncate">{c.name}</h2>
-                    <span className={`badge ${STATUS[c.status] ?? "border-border"}`} data-testid="connection-status">{c.status.replace(/_/g, " ")}</span>
+                    <span className={`badge ${STATUS[c.status] ?? "border-border"}`} data-testid="connection-status">
+                      {c.status.replace(/_/g, " ")}
+                    </span>
                   </div>
-                  <p className="text-xs text-muted" data-testid="connection-site">{integ?.title ?? c.integration}{siteOf(c) ? ` · ${siteOf(c)}` : ""}</p>
+                  <p className="text-xs text-muted" data-testid="connection-site">
+                    {integ?.title ?? c.integration}
+                    {siteOf(c) ? ` · ${siteOf(c)}` : ""}
+                  </p>
                   {c.statusMessage && <p className="mt-1 text-xs text-danger">{c.statusMessage}</p>}
                 </div>
               </div>
               <div className="mt-3 flex flex-wrap gap-1.5">
                 {(!oauth || c.status === "ready") && (
-                  <button className="btn btn-sm" disabled={verify.isPending} onClick={async () => {
-                    try {
-                      const r = (await verify.mutateAsync({ workspaceId, connectionId: c.id })) as { ok: boolean; message?: string };
-                      if (r.ok) toast.success(r.message ?? "Connection works.");
-                      else toast.error(r.message ?? "The test failed.");
-                      refresh();
-                    } catch (e) { toast.error((e as Error).message); }
-                  }}><PlugZap size={13} aria-hidden /> Test</button>
+                  <button
+                    className="btn btn-sm"
+                    disabled={verify.isPending}
+                    onClick={async () => {
+                      try {
+                        const r = (await verify.mutateAsync({ workspaceId, connectionId: c.id })) as { ok: boolean; message?: string };
+                        if (r.ok) toast.success(r.message ?? "Connection works.");
+                        else toast.error(r.message ?? "The test failed.");
+                        refresh();
+                      } catch (e) {
+                        toast.error((e as Error).message);
+                      }
+                    }}
+                  >
+                    <PlugZap size={13} aria-hidden /> Test
+                  </button>
                 )}
-                {oauth && c.status !== "ready" && c.status !== "needs_site" && <button className="btn btn-sm btn-primary" onClick={() => reconnect(c)}><ExternalLink size={13} aria-hidden /> {c.status === "needs_authorization" ? "Connect" : "Reconnect"}</button>}
-                {c.status === "needs_site" && <button className="btn btn-sm btn-primary" onClick={() => setSiteFor(c.id)}><Globe size={13} aria-hidden /> Choose site</button>}
-                <button className="btn btn-sm" onClick={() => setEditing(c)}><Settings2 size={13} aria-hidden /> Settings</button>
-                <button className="btn btn-sm btn-ghost text-danger" aria-label={`Delete ${c.name}`} onClick={async () => {
-                  if (!confirm(`Delete “${c.name}”? Nodes using it will fail validation until you pick another connection.`)) return;
-                  try { await del.mutateAsync({ workspaceId, connectionId: c.id }); refresh(); } catch (e) { toast.error((e as Error).message); }
-                }}><Trash2 size={13} /></button>
+                {oauth && c.status !== "ready" && c.status !== "needs_site" && (
+                  <button className="btn btn-sm btn-primary" onClick={() => reconnect(c)}>
+                    <ExternalLink size={13} aria-hidden /> {c.status === "needs_authorization" ? "Connect" : "Reconnect"}
+                  </button>
+                )}
+                {c.status === "needs_site" && (
+                  <button className="btn btn-sm btn-primary" onClick={() => setSiteFor(c.id)}>
+                    <Globe size={13} aria-hidden /> Choose site
+                  </button>
+                )}
+                <button className="btn btn-sm" onClick={() => setEditing(c)}>
+                  <Settings2 size={13} aria-hidden /> Settings
+                </button>
+                <button
+                  className="btn btn-sm btn-ghost text-danger"
+                  aria-label={`Delete ${c.name}`}
+                  onClick={async () => {
+                    if (!confirm(`Delete “${c.name}”? Nodes using it will fail validation until you pick another connection.`)) return;
+                    try {
+                      await del.mutateAsync({ workspaceId, connectionId: c.id });
+                      refresh();
+                    } catch (e) {
+                      toast.error((e as Error).message);
+                    }
+                  }}
+                >
+                  <Trash2 size={13} />
+                </button>
               </div>
             </li>
           );
@@ -112,21 +148,57 @@ export function ConnectionsPage({ workspaceId }: { workspaceId: string }) {
         <ul className="space-y-2">
           {integrations.map((i) => (
             <li key={i.key}>
-              <button className="flex w-full items-center gap-3 rounded-md border border-border p-3 text-left hover:bg-zinc-50" data-testid={`pick-integration-${i.key}`} onClick={() => { setPicking(false); setAdding(i); }}>
+              <button
+                className="flex w-full items-center gap-3 rounded-md border border-border p-3 text-left hover:bg-zinc-50"
+                data-testid={`pick-integration-${i.key}`}
+                onClick={() => {
+                  setPicking(false);
+                  setAdding(i);
+                }}
+              >
                 <IntegrationIcon integration={i.key} icon={i.icon} size={18} />
-                <span><span className="block font-medium">{i.title}</span><span className="block text-xs text-muted">{i.description}</span></span>
+                <span>
+                  <span className="block font-medium">{i.title}</span>
+                  <span className="block text-xs text-muted">{i.description}</span>
+                </span>
               </button>
             </li>
           ))}
         </ul>
       </Dialog>
       <Dialog open={!!adding} onClose={() => setAdding(null)} title={adding ? `Connect ${adding.title}` : ""}>
-        {adding && <ConnectionForm workspaceId={workspaceId} integration={adding} onSaved={() => { setAdding(null); refresh(); }} />}
+        {adding && (
+          <ConnectionForm
+            workspaceId={workspaceId}
+            integration={adding}
+            onSaved={() => {
+              setAdding(null);
+              refresh();
+            }}
+          />
+        )}
       </Dialog>
       <Dialog open={!!editing} onClose={() => setEditing(null)} title={editing ? `${editing.name} settings` : ""}>
-        {editing && byKey.get(editing.integration) && <ConnectionForm workspaceId={workspaceId} integration={byKey.get(editing.integration)!} existing={editing} onSaved={() => { setEditing(null); refresh(); }} />}
+        {editing && byKey.get(editing.integration) && (
+          <ConnectionForm
+            workspaceId={workspaceId}
+            integration={byKey.get(editing.integration)!}
+            existing={editing}
+            onSaved={() => {
+              setEditing(null);
+              refresh();
+            }}
+          />
+        )}
       </Dialog>
-      <SiteChooser workspaceId={workspaceId} connectionId={siteFor} onClose={() => { setSiteFor(null); refresh(); }} />
+      <SiteChooser
+        workspaceId={workspaceId}
+        connectionId={siteFor}
+        onClose={() => {
+          setSiteFor(null);
+          refresh();
+        }}
+      />
     </div>
   );
 }

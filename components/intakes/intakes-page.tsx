@@ -29,32 +29,72 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
           <h1>Intakes</h1>
           <p className="text-sm text-muted">Where events come in: trigger URLs of automations, and webhooks that turn a JSON POST into a task on a line.</p>
         </div>
-        <button className="btn btn-primary" onClick={() => { setSecret(null); create.reset(); setOpen(true); }}><Plus size={15} aria-hidden /> New webhook intake</button>
+        <button
+          className="btn btn-primary"
+          onClick={() => {
+            setSecret(null);
+            create.reset();
+            setOpen(true);
+          }}
+        >
+          <Plus size={15} aria-hidden /> New webhook intake
+        </button>
       </div>
       <div className="card overflow-x-auto">
         <table className="table">
-          <thead><tr><th>Kind</th><th>Name / node</th><th>URL</th><th>Status</th><th>Events</th><th>Last event</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>Kind</th>
+              <th>Name / node</th>
+              <th>URL</th>
+              <th>Status</th>
+              <th>Events</th>
+              <th>Last event</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
-            {intakes.data?.data.length === 0 && <tr><td colSpan={7} className="py-8 text-center text-muted">No intakes yet. Saving an enabled automation with a webhook trigger creates one.</td></tr>}
+            {intakes.data?.data.length === 0 && (
+              <tr>
+                <td colSpan={7} className="py-8 text-center text-muted">
+                  No intakes yet. Saving an enabled automation with a webhook trigger creates one.
+                </td>
+              </tr>
+            )}
             {intakes.data?.data.map((i) => {
               const row = i as typeof i & { name?: string; nodeId?: string | null };
               return (
                 <tr key={i.id}>
-                  <td><span className="badge border-border">{i.kind}</span></td>
+                  <td>
+                    <span className="badge border-border">{i.kind}</span>
+                  </td>
                   <td className="text-sm">{row.name ?? row.nodeId ?? "—"}</td>
                   <td className="max-w-xs">
-                    {i.url ? <div className="flex items-center gap-1"><code className="truncate text-xs">{i.url}</code><CopyButton text={i.url} label="Copy intake URL" /></div> : <span className="text-muted">—</span>}
+                    {i.url ? (
+                      <div className="flex items-center gap-1">
+                        <code className="truncate text-xs">{i.url}</code>
+                        <CopyButton text={i.url} label="Copy intake URL" />
+                      </div>
+                    ) : (
+                      <span className="text-muted">—</span>
+                    )}
                   </td>
                   <td className="text-xs">{i.status}</td>
                   <td className="tabular-nums">{i.eventCount}</td>
                   <td className="text-xs text-muted">{i.lastEventAt ? new Date(i.lastEventAt).toLocaleString() : "Never"}</td>
                   <td className="text-right">
                     {i.kind === "webhook" && (
-                      <button className="btn btn-ghost btn-sm text-danger" aria-label="Delete intake" onClick={async () => {
-                        if (!confirm("Delete this intake? Its URL stops accepting posts.")) return;
-                        await remove.mutateAsync({ workspaceId, intakeId: i.id }).catch((e) => toast.error(e.message));
-                        refresh();
-                      }}><Trash2 size={14} /></button>
+                      <button
+                        className="btn btn-ghost btn-sm text-danger"
+                        aria-label="Delete intake"
+                        onClick={async () => {
+                          if (!confirm("Delete this intake? Its URL stops accepting posts.")) return;
+                          await remove.mutateAsync({ workspaceId, intakeId: i.id }).catch((e) => toast.error(e.message));
+                          refresh();
+                        }}
+                      >
+                        <Trash2 size={14} />
+                      </button>
                     )}
                   </td>
                 </tr>
@@ -68,32 +108,56 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
           <div className="space-y-3 text-sm">
             <p>Send JSON to this URL to create a task. The secret is shown once.</p>
             <pre className="overflow-auto rounded bg-zinc-950 p-3 text-xs text-zinc-100">{secret}</pre>
-            <button className="btn" onClick={() => setOpen(false)}>Done</button>
+            <button className="btn" onClick={() => setOpen(false)}>
+              Done
+            </button>
           </div>
         ) : (
-          <form className="space-y-4" onSubmit={async (e) => {
-            e.preventDefault();
-            try {
-              const r = (await create.mutateAsync({ workspaceId, name, lineId })) as { url?: string; secret?: string; intake?: { url?: string } };
-              setSecret(JSON.stringify(r, null, 2));
-              refresh();
-            } catch { /* shown on fields */ }
-          }}>
+          <form
+            className="space-y-4"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              try {
+                const r = (await create.mutateAsync({ workspaceId, name, lineId })) as { url?: string; secret?: string; intake?: { url?: string } };
+                setSecret(JSON.stringify(r, null, 2));
+                refresh();
+              } catch {
+                /* shown on fields */
+              }
+            }}
+          >
             <div>
-              <label htmlFor="intake-name" className="label">Name</label>
+              <label htmlFor="intake-name" className="label">
+                Name
+              </label>
               <input id="intake-name" className="input" value={name} onChange={(e) => setName(e.target.value)} required />
               {problems.name && <p className="field-error">{problems.name}</p>}
             </div>
             <div>
-              <label htmlFor="intake-line" className="label">Line</label>
-              <select id="intake-line" className="input" value={lineId} onChange={(e) => setLineId(e.target.value)} required aria-invalid={!!problems.lineId || undefined}>
+              <label htmlFor="intake-line" className="label">
+                Line
+              </label>
+              <select
+                id="intake-line"
+                className="input"
+                value={lineId}
+                onChange={(e) => setLineId(e.target.value)}
+                required
+                aria-invalid={!!problems.lineId || undefined}
+              >
                 <option value="">Choose a line…</option>
-                {lines.data?.data.map((l) => <option key={l.id} value={l.id}>{l.name}</option>)}
+                {lines.data?.data.map((l) => (
+                  <option key={l.id} value={l.id}>
+                    {l.name}
+                  </option>
+                ))}
               </select>
               {problems.lineId && <p className="field-error">{problems.lineId}</p>}
             </div>
             {create.error && !Object.keys(problems).length && <p className="field-error">{create.error.message}</p>}
-            <button className="btn btn-primary" disabled={create.isPending}>Create</button>
+            <button className="btn btn-primary" disabled={create.isPending}>
+              Create
+            </button>
           </form>
         )}
       </Dialog>

@@ -25,7 +25,9 @@ export function LinesPage({ workspaceId }: { workspaceId: string }) {
           <h1>Lines</h1>
           <p className="text-sm text-muted">Assembly lines: a task placed on a line runs each step’s automation in turn.</p>
         </div>
-        <button className="btn btn-primary" onClick={() => setEditing("new")} data-testid="new-line"><Plus size={15} aria-hidden /> New line</button>
+        <button className="btn btn-primary" onClick={() => setEditing("new")} data-testid="new-line">
+          <Plus size={15} aria-hidden /> New line
+        </button>
       </div>
       {lines.data?.data.length === 0 && (
         <div className="card flex flex-col items-center gap-2 px-6 py-14 text-center">
@@ -40,22 +42,44 @@ export function LinesPage({ workspaceId }: { workspaceId: string }) {
             <div className="flex items-center justify-between gap-3">
               <div>
                 <h2>{l.name}</h2>
-                <p className="text-xs text-muted">{l.steps.length} step{l.steps.length === 1 ? "" : "s"}{l.openTasks ? ` · ${l.openTasks} open task(s)` : ""}</p>
+                <p className="text-xs text-muted">
+                  {l.steps.length} step{l.steps.length === 1 ? "" : "s"}
+                  {l.openTasks ? ` · ${l.openTasks} open task(s)` : ""}
+                </p>
               </div>
               <div className="flex gap-1.5">
-                <button className="btn btn-sm" onClick={() => setEditing(l)}>Edit</button>
-                <button className="btn btn-sm btn-ghost text-danger" aria-label={`Delete ${l.name}`} onClick={async () => {
-                  if (!confirm(`Delete line “${l.name}”?`)) return;
-                  try { await del.mutateAsync({ workspaceId, lineId: l.id }); qc.invalidateQueries({ queryKey: trpc.lines.list.queryKey() }); } catch (e) { toast.error((e as Error).message); }
-                }}><Trash2 size={14} /></button>
+                <button className="btn btn-sm" onClick={() => setEditing(l)}>
+                  Edit
+                </button>
+                <button
+                  className="btn btn-sm btn-ghost text-danger"
+                  aria-label={`Delete ${l.name}`}
+                  onClick={async () => {
+                    if (!confirm(`Delete line “${l.name}”?`)) return;
+                    try {
+                      await del.mutateAsync({ workspaceId, lineId: l.id });
+                      qc.invalidateQueries({ queryKey: trpc.lines.list.queryKey() });
+                    } catch (e) {
+                      toast.error((e as Error).message);
+                    }
+                  }}
+                >
+                  <Trash2 size={14} />
+                </button>
               </div>
             </div>
             {l.steps.length > 0 && (
               <ol className="mt-3 flex flex-wrap items-center gap-2 text-sm">
                 {l.steps.map((s, i) => (
                   <li key={i} className="flex items-center gap-2">
-                    {i > 0 && <span className="text-muted" aria-hidden>→</span>}
-                    <span className="rounded-md border border-border bg-zinc-50 px-2 py-1"><span className="font-medium">{s.name}</span> <span className="text-xs text-muted">{nameOf(s.appId)}</span></span>
+                    {i > 0 && (
+                      <span className="text-muted" aria-hidden>
+                        →
+                      </span>
+                    )}
+                    <span className="rounded-md border border-border bg-zinc-50 px-2 py-1">
+                      <span className="font-medium">{s.name}</span> <span className="text-xs text-muted">{nameOf(s.appId)}</span>
+                    </span>
                   </li>
                 ))}
               </ol>
@@ -63,12 +87,28 @@ export function LinesPage({ workspaceId }: { workspaceId: string }) {
           </li>
         ))}
       </ul>
-      <LineDialog key={editing === "new" ? "new" : editing?.id ?? "none"} workspaceId={workspaceId} line={editing} onClose={() => setEditing(null)} automations={automations.data?.data ?? []} />
+      <LineDialog
+        key={editing === "new" ? "new" : (editing?.id ?? "none")}
+        workspaceId={workspaceId}
+        line={editing}
+        onClose={() => setEditing(null)}
+        automations={automations.data?.data ?? []}
+      />
     </div>
   );
 }
 
-function LineDialog({ workspaceId, line, onClose, automations }: { workspaceId: string; line: Line | "new" | null; onClose: () => void; automations: Array<{ id: string; name: string }> }) {
+function LineDialog({
+  workspaceId,
+  line,
+  onClose,
+  automations,
+}: {
+  workspaceId: string;
+  line: Line | "new" | null;
+  onClose: () => void;
+  automations: Array<{ id: string; name: string }>;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const create = useMutation(trpc.lines.create.mutationOptions());
@@ -77,20 +117,33 @@ function LineDialog({ workspaceId, line, onClose, automations }: { workspaceId: 
   const [name, setName] = useState(existing?.name ?? "");
   const [steps, setSteps] = useState(existing?.steps ?? []);
   const problems = fieldProblems(create.error ?? update.error);
-  const move = (i: number, j: number) => setSteps((s) => { const n = [...s]; const [x] = n.splice(i, 1); n.splice(j, 0, x!); return n; });
+  const move = (i: number, j: number) =>
+    setSteps((s) => {
+      const n = [...s];
+      const [x] = n.splice(i, 1);
+      n.splice(j, 0, x!);
+      return n;
+    });
   return (
     <Dialog open={!!line} onClose={onClose} title={existing ? `Edit ${existing.name}` : "New line"} wide>
-      <form className="space-y-4" onSubmit={async (e) => {
-        e.preventDefault();
-        try {
-          if (existing) await update.mutateAsync({ workspaceId, lineId: existing.id, name, steps });
-          else await create.mutateAsync({ workspaceId, name, steps });
-          qc.invalidateQueries({ queryKey: trpc.lines.list.queryKey() });
-          onClose();
-        } catch { /* shown on fields */ }
-      }}>
+      <form
+        className="space-y-4"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          try {
+            if (existing) await update.mutateAsync({ workspaceId, lineId: existing.id, name, steps });
+            else await create.mutateAsync({ workspaceId, name, steps });
+            qc.invalidateQueries({ queryKey: trpc.lines.list.queryKey() });
+            onClose();
+          } catch {
+            /* shown on fields */
+          }
+        }}
+      >
         <div>
-          <label htmlFor="line-name" className="label">Name</label>
+          <label htmlFor="line-name" className="label">
+            Name
+          </label>
           <input id="line-name" className="input" value={name} onChange={(e) => setName(e.target.value)} required aria-invalid={!!problems.name || undefined} />
           {problems.name && <p className="field-error">{problems.name}</p>}
         </div>
@@ -101,29 +154,74 @@ function LineDialog({ workspaceId, line, onClose, automations }: { workspaceId: 
               <li key={i} className="flex items-start gap-2">
                 <span className="mt-2 w-5 text-right text-xs text-muted">{i + 1}.</span>
                 <div className="flex-1">
-                  <label htmlFor={`step-name-${i}`} className="sr-only">Step {i + 1} name</label>
-                  <input id={`step-name-${i}`} className="input" placeholder="Step name" value={s.name} onChange={(e) => setSteps(steps.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} required />
+                  <label htmlFor={`step-name-${i}`} className="sr-only">
+                    Step {i + 1} name
+                  </label>
+                  <input
+                    id={`step-name-${i}`}
+                    className="input"
+                    placeholder="Step name"
+                    value={s.name}
+                    onChange={(e) => setSteps(steps.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+                    required
+                  />
                 </div>
                 <div className="flex-1">
-                  <label htmlFor={`step-app-${i}`} className="sr-only">Step {i + 1} automation</label>
-                  <select id={`step-app-${i}`} className="input" value={s.appId} onChange={(e) => setSteps(steps.map((x, j) => (j === i ? { ...x, appId: e.target.value } : x)))} required aria-invalid={!!problems[`steps.${i}.appId`] || undefined}>
+                  <label htmlFor={`step-app-${i}`} className="sr-only">
+                    Step {i + 1} automation
+                  </label>
+                  <select
+                    id={`step-app-${i}`}
+                    className="input"
+                    value={s.appId}
+                    onChange={(e) => setSteps(steps.map((x, j) => (j === i ? { ...x, appId: e.target.value } : x)))}
+                    required
+                    aria-invalid={!!problems[`steps.${i}.appId`] || undefined}
+                  >
                     <option value="">Choose an automation…</option>
-                    {automations.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+                    {automations.map((a) => (
+                      <option key={a.id} value={a.id}>
+                        {a.name}
+                      </option>
+                    ))}
                   </select>
                   {problems[`steps.${i}.appId`] && <p className="field-error">{problems[`steps.${i}.appId`]}</p>}
                 </div>
-                <button type="button" className="btn btn-ghost btn-sm" aria-label={`Move step ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}><ArrowUp size={13} /></button>
-                <button type="button" className="btn btn-ghost btn-sm" aria-label={`Move step ${i + 1} down`} disabled={i === steps.length - 1} onClick={() => move(i, i + 1)}><ArrowDown size={13} /></button>
-                <button type="button" className="btn btn-ghost btn-sm text-danger" aria-label={`Remove step ${i + 1}`} onClick={() => setSteps(steps.filter((_, j) => j !== i))}><Trash2 size={13} /></button>
+                <button type="button" className="btn btn-ghost btn-sm" aria-label={`Move step ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
+                  <ArrowUp size={13} />
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  aria-label={`Move step ${i + 1} down`}
+                  disabled={i === steps.length - 1}
+                  onClick={() => move(i, i + 1)}
+                >
+                  <ArrowDown size={13} />
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm text-danger"
+                  aria-label={`Remove step ${i + 1}`}
+                  onClick={() => setSteps(steps.filter((_, j) => j !== i))}
+                >
+                  <Trash2 size={13} />
+                </button>
               </li>
             ))}
           </ol>
-          <button type="button" className="btn btn-sm mt-2" onClick={() => setSteps([...steps, { name: `Step ${steps.length + 1}`, appId: "" }])}><Plus size={13} aria-hidden /> Add step</button>
+          <button type="button" className="btn btn-sm mt-2" onClick={() => setSteps([...steps, { name: `Step ${steps.length + 1}`, appId: "" }])}>
+            <Plus size={13} aria-hidden /> Add step
+          </button>
         </fieldset>
         {(create.error ?? update.error) && !Object.keys(problems).length && <p className="field-error">{(create.error ?? update.error)!.message}</p>}
         <div className="flex justify-end gap-2">
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button className="btn btn-primary" disabled={create.isPending || update.isPending}>Save line</button>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button className="btn btn-primary" disabled={create.isPending || update.isPending}>
+            Save line
+          </button>
         </div>
       </form>
     </Dialog>

@@ -33,14 +33,18 @@ export function jsonLines(value: unknown): JsonLine[] {
   const walk = (v: unknown, path: Path, indent: number, key: string, comma: string) => {
     if (v === undefined) v = null;
     if (Array.isArray(v) || (v && typeof v === "object")) {
-      const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined && typeof x !== "function");
+      const entries: Array<[string | number, unknown]> = Array.isArray(v)
+        ? v.map((x, i) => [i, x])
+        : Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined && typeof x !== "function");
       const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
       if (!entries.length) {
         out.push({ indent, key, text: open + close, comma, path, kind: "empty" });
         return;
       }
       out.push({ indent, key, text: open, comma: "", path, kind: "open" });
-      entries.forEach(([k, x], i) => walk(x, [...path, k], indent + 1, typeof k === "number" ? "" : `${JSON.stringify(k)}: `, i < entries.length - 1 ? "," : ""));
+      entries.forEach(([k, x], i) =>
+        walk(x, [...path, k], indent + 1, typeof k === "number" ? "" : `${JSON.stringify(k)}: `, i < entries.length - 1 ? "," : ""),
+      );
       out.push({ indent, key: "", text: close, comma, path: null, kind: "close" });
       return;
     }
@@ -76,7 +80,8 @@ export function leaves(value: unknown, limit = 500): LeafRow[] {
 export function asRecords(value: unknown, maxColumns = 12): { columns: string[]; rows: Array<Record<string, unknown>> } | null {
   if (!Array.isArray(value) || !value.length || !value.every((x) => x && typeof x === "object" && !Array.isArray(x))) return null;
   const columns: string[] = [];
-  for (const row of value as Array<Record<string, unknown>>) for (const k of Object.keys(row)) if (!columns.includes(k) && columns.length < maxColumns) columns.push(k);
+  for (const row of value as Array<Record<string, unknown>>)
+    for (const k of Object.keys(row)) if (!columns.includes(k) && columns.length < maxColumns) columns.push(k);
   return { columns, rows: value as Array<Record<string, unknown>> };
 }
 
@@ -109,10 +114,22 @@ export function inferSchema(value: unknown): SchemaNode[] {
     out.push({ path, key, type: shown, depth });
     const objects = samples.filter((s) => typeOf(s) === "object") as Array<Record<string, unknown>>;
     const keys = [...new Set(objects.flatMap((o) => Object.keys(o)))];
-    for (const k of keys) walk(objects.map((o) => o[k]), [...path, k], k, depth + 1);
+    for (const k of keys)
+      walk(
+        objects.map((o) => o[k]),
+        [...path, k],
+        k,
+        depth + 1,
+      );
     const itemObjects = items.filter((s) => typeOf(s) === "object") as Array<Record<string, unknown>>;
     const itemKeys = [...new Set(itemObjects.flatMap((o) => Object.keys(o)))];
-    for (const k of itemKeys) walk(itemObjects.map((o) => o[k]), [...path, 0, k], `[].${k}`, depth + 1);
+    for (const k of itemKeys)
+      walk(
+        itemObjects.map((o) => o[k]),
+        [...path, 0, k],
+        `[].${k}`,
+        depth + 1,
+      );
   };
   walk([value], [], "", 0);
   return out;

@@ -10,7 +10,10 @@ const silence = {
   timestamp: "2026-11-22T03:51:56.249Z",
   data: {
     silenceID: "996cc6d7",
-    matchers: [{ name: "alertname", value: "DiskFull", isRegex: false }, { name: "team", value: null, isRegex: true }],
+    matchers: [
+      { name: "alertname", value: "DiskFull", isRegex: false },
+      { name: "team", value: null, isRegex: true },
+    ],
     labels: { "app.kubernetes.io/name": "api" },
     empty: {},
     none: [],
@@ -21,7 +24,8 @@ afterEach(cleanup);
 
 describe("json paths", () => {
   it("renders exactly JSON.stringify(v, null, 2)", () => {
-    for (const v of [silence, [], {}, "x", 1, null, [[1, { a: [] }]], { a: { b: { c: [true, false] } } }]) expect(linesText(jsonLines(v))).toBe(JSON.stringify(v, null, 2));
+    for (const v of [silence, [], {}, "x", 1, null, [[1, { a: [] }]], { a: { b: { c: [true, false] } } }])
+      expect(linesText(jsonLines(v))).toBe(JSON.stringify(v, null, 2));
   });
 
   it("writes JSONata paths, back-quoting names that are not identifiers", () => {
@@ -57,9 +61,27 @@ describe("OutputViewer", () => {
     expect(within(table).getByText("data.labels.`app.kubernetes.io/name`")).toBeTruthy();
     expect(within(table).getByRole("button", { name: "Copy expression {{ $trigger.data.silenceID }}" })).toBeTruthy();
 
-    rerender(<OutputViewer title="Output" value={{ type: "metrics.query", timestamp: "t", data: [{ metric: "up", value: 1 }, { metric: "up", value: 0, extra: "x" }] }} base="$steps.q" testId="out" />);
+    rerender(
+      <OutputViewer
+        title="Output"
+        value={{
+          type: "metrics.query",
+          timestamp: "t",
+          data: [
+            { metric: "up", value: 1 },
+            { metric: "up", value: 0, extra: "x" },
+          ],
+        }}
+        base="$steps.q"
+        testId="out"
+      />,
+    );
     const records = screen.getByTestId("out-table");
-    expect(within(records).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["#", "metric", "value", "extra"]);
+    expect(
+      within(records)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["#", "metric", "value", "extra"]);
     expect(within(records).getByRole("button", { name: "Copy expression {{ $steps.q.data[1].extra }}" })).toBeTruthy();
 
     fireEvent.click(screen.getByRole("tab", { name: "Schema" }));

@@ -53,7 +53,11 @@ export function OutputViewer({ title, value, base, testId }: { title: string; va
   const lines = jsonLines(value);
   const data = (value as { data?: unknown }).data;
   const records = asRecords(data);
-  const views: Array<[View, string]> = [["json", "JSON"], ["table", "Table"], ["schema", "Schema"]];
+  const views: Array<[View, string]> = [
+    ["json", "JSON"],
+    ["table", "Table"],
+    ["schema", "Schema"],
+  ];
   return (
     <section aria-label={title} data-testid={testId ? `${testId}-viewer` : undefined}>
       <div className="mb-1 flex items-center justify-between gap-2">

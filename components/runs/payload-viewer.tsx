@@ -12,7 +12,9 @@ export function PayloadViewer({ title, value, testId }: { title: string; value: 
       {value === undefined || value === null ? (
         <p className="text-xs text-muted">Nothing.</p>
       ) : (
-        <pre className="max-h-80 overflow-auto rounded-md bg-zinc-950 p-3 text-[11px] leading-relaxed text-zinc-100" data-testid={testId}>{text}</pre>
+        <pre className="max-h-80 overflow-auto rounded-md bg-zinc-950 p-3 text-[11px] leading-relaxed text-zinc-100" data-testid={testId}>
+          {text}
+        </pre>
       )}
     </section>
   );

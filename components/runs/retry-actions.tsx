@@ -12,7 +12,15 @@ import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
 
-export function RetryActions({ workspaceId, run, currentVersion }: { workspaceId: string; run: { id: string; status: string; mode: string; version: number; retriedBy: string | null }; currentVersion?: number }) {
+export function RetryActions({
+  workspaceId,
+  run,
+  currentVersion,
+}: {
+  workspaceId: string;
+  run: { id: string; status: string; mode: string; version: number; retriedBy: string | null };
+  currentVersion?: number;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const router = useRouter();
@@ -20,7 +28,10 @@ export function RetryActions({ workspaceId, run, currentVersion }: { workspaceId
   if (run.retriedBy) {
     return (
       <p className="text-xs" data-testid="retried-by">
-        Retried as <Link className="font-mono underline" href={`/w/${workspaceId}/runs/${run.retriedBy}`}>{run.retriedBy}</Link>
+        Retried as{" "}
+        <Link className="font-mono underline" href={`/w/${workspaceId}/runs/${run.retriedBy}`}>
+          {run.retriedBy}
+        </Link>
       </p>
     );
   }

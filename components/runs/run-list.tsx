@@ -37,32 +37,74 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
           <p className="text-sm text-muted">Every execution, newest first. Running runs update live.</p>
         </div>
         <div className="flex items-center gap-2">
-          <label htmlFor="runs-automation" className="sr-only">Automation</label>
+          <label htmlFor="runs-automation" className="sr-only">
+            Automation
+          </label>
           <select id="runs-automation" className="input w-56" value={automationId ?? ""} onChange={(e) => setParam("automationId", e.target.value)}>
             <option value="">All automations</option>
-            {automations.data?.data.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+            {automations.data?.data.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
           </select>
-          <label htmlFor="runs-status" className="sr-only">Status</label>
+          <label htmlFor="runs-status" className="sr-only">
+            Status
+          </label>
           <select id="runs-status" className="input w-36" value={status ?? ""} onChange={(e) => setParam("status", e.target.value)}>
             <option value="">Any status</option>
-            {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
         </div>
       </div>
       <div className="card overflow-x-auto">
         <table className="table">
-          <thead><tr><th>Status</th><th>Automation</th><th>Trigger</th><th>Started</th><th>Working time</th><th>Error</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Status</th>
+              <th>Automation</th>
+              <th>Trigger</th>
+              <th>Started</th>
+              <th>Working time</th>
+              <th>Error</th>
+            </tr>
+          </thead>
           <tbody>
-            {rows.length === 0 && !runs.isLoading && <tr><td colSpan={6} className="py-10 text-center text-muted">No runs match.</td></tr>}
+            {rows.length === 0 && !runs.isLoading && (
+              <tr>
+                <td colSpan={6} className="py-10 text-center text-muted">
+                  No runs match.
+                </td>
+              </tr>
+            )}
             {rows.map((r) => (
-              <tr key={r.id} className="cursor-pointer hover:bg-zinc-50" onClick={() => router.push(`/w/${workspaceId}/runs/${r.id}`)} data-testid={`run-row-${r.id}`}>
-                <td><Link href={`/w/${workspaceId}/runs/${r.id}`} onClick={(e) => e.stopPropagation()} aria-label={`Run ${r.id}`}><RunStatusBadge status={r.status} /></Link></td>
-                <td className="font-medium">{nameOf(r.automationId)} <span className="font-mono text-xs text-muted">v{r.version}</span></td>
+              <tr
+                key={r.id}
+                className="cursor-pointer hover:bg-zinc-50"
+                onClick={() => router.push(`/w/${workspaceId}/runs/${r.id}`)}
+                data-testid={`run-row-${r.id}`}
+              >
+                <td>
+                  <Link href={`/w/${workspaceId}/runs/${r.id}`} onClick={(e) => e.stopPropagation()} aria-label={`Run ${r.id}`}>
+                    <RunStatusBadge status={r.status} />
+                  </Link>
+                </td>
+                <td className="font-medium">
+                  {nameOf(r.automationId)} <span className="font-mono text-xs text-muted">v{r.version}</span>
+                </td>
                 <td className="text-xs text-muted" data-testid="run-trigger">
                   <span className="font-mono text-zinc-700">{r.trigger.name ?? r.trigger.nodeId}</span>
                   {r.taskId ? " · task step" : ""}
                   {r.retryOf ? " · retry" : ""}
-                  {r.mode === "test" && <span className="ml-1 rounded bg-violet-50 px-1 text-violet-800" data-testid="run-test-tag">test</span>}
+                  {r.mode === "test" && (
+                    <span className="ml-1 rounded bg-violet-50 px-1 text-violet-800" data-testid="run-test-tag">
+                      test
+                    </span>
+                  )}
                 </td>
                 <td className="text-xs">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
                 {/* Working time: the waits between retries are not run time (the run view shows them apart). */}
@@ -75,7 +117,11 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
           </tbody>
         </table>
       </div>
-      {runs.hasNextPage && <button className="btn mt-3" onClick={() => runs.fetchNextPage()}>{runs.isFetchingNextPage ? "Loading…" : "Load more"}</button>}
+      {runs.hasNextPage && (
+        <button className="btn mt-3" onClick={() => runs.fetchNextPage()}>
+          {runs.isFetchingNextPage ? "Loading…" : "Load more"}
+        </button>
+      )}
     </div>
   );
 }

@@ -29,7 +29,10 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
     refetchInterval: (q) => (q.state.data && LIVE.has(q.state.data.status) ? 1000 : false),
   });
   const r = run.data;
-  const version = useQuery({ ...trpc.automations.version.queryOptions({ workspaceId, automationId: r?.automationId ?? "", version: r?.version ?? 0 }), enabled: !!r });
+  const version = useQuery({
+    ...trpc.automations.version.queryOptions({ workspaceId, automationId: r?.automationId ?? "", version: r?.version ?? 0 }),
+    enabled: !!r,
+  });
   const automation = useQuery({ ...trpc.automations.get.queryOptions({ workspaceId, automationId: r?.automationId ?? "" }), enabled: !!r, retry: false });
   const catalog = useQuery(trpc.catalog.list.queryOptions({ workspaceId }));
   const cancel = useMutation(trpc.runs.cancel.mutationOptions());
@@ -47,7 +50,10 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
     return out;
   }, [r?.steps]);
   const nodes = useMemo(() => flow.nodes.map((n) => ({ ...n, selected: n.id === selectedNode, draggable: false })), [flow.nodes, selectedNode]);
-  const edges = useMemo(() => flow.edges.map((e) => ({ ...e, animated: statuses[e.source] === "succeeded" && LIVE.has(statuses[e.target] ?? "") })), [flow.edges, statuses]);
+  const edges = useMemo(
+    () => flow.edges.map((e) => ({ ...e, animated: statuses[e.source] === "succeeded" && LIVE.has(statuses[e.target] ?? "") })),
+    [flow.edges, statuses],
+  );
 
   if (run.isError) return <p className="page text-danger">{run.error.message}</p>;
   if (!r) return <p className="page text-sm text-muted">Loading run…</p>;
@@ -56,34 +62,67 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
   return (
     <div className="flex h-screen flex-col">
       <header className="flex flex-wrap items-center gap-3 border-b border-border bg-surface px-4 py-2.5">
-        <Link href={`/w/${workspaceId}/runs?automationId=${r.automationId}`} className="btn btn-ghost btn-sm" aria-label="Back to runs"><ArrowLeft size={16} /></Link>
+        <Link href={`/w/${workspaceId}/runs?automationId=${r.automationId}`} className="btn btn-ghost btn-sm" aria-label="Back to runs">
+          <ArrowLeft size={16} />
+        </Link>
         <div className="min-w-0">
           <h1 className="truncate text-base">
-            <Link href={`/w/${workspaceId}/automations/${r.automationId}`} className="hover:underline">{automation.data?.name ?? "Automation"}</Link>
-            <span className="ml-2 font-mono text-xs font-normal text-muted">run {r.id} · v{r.version}</span>
+            <Link href={`/w/${workspaceId}/automations/${r.automationId}`} className="hover:underline">
+              {automation.data?.name ?? "Automation"}
+            </Link>
+            <span className="ml-2 font-mono text-xs font-normal text-muted">
+              run {r.id} · v{r.version}
+            </span>
           </h1>
           <p className="text-xs text-muted" data-testid="run-timing">
             Started {new Date(r.startedAt ?? r.createdAt).toLocaleString()} · worked {formatMs(r.timing.workMs)}
             {r.timing.retryWaitMs > 0 && <> · waited {formatMs(r.timing.retryWaitMs)} between retries</>}
-            {r.retryOf && <> · retry of <Link className="underline" href={`/w/${workspaceId}/runs/${r.retryOf}`} data-testid="retry-of">{r.retryOf}</Link></>}
+            {r.retryOf && (
+              <>
+                {" "}
+                · retry of{" "}
+                <Link className="underline" href={`/w/${workspaceId}/runs/${r.retryOf}`} data-testid="retry-of">
+                  {r.retryOf}
+                </Link>
+              </>
+            )}
           </p>
         </div>
         <RunStatusBadge status={r.status} />
         {r.mode === "test" && (
-          <span className="badge gap-1 border-violet-200 bg-violet-50 text-violet-800" data-testid="test-run-badge" title="Started from the editor at one node; not a production run">
+          <span
+            className="badge gap-1 border-violet-200 bg-violet-50 text-violet-800"
+            data-testid="test-run-badge"
+            title="Started from the editor at one node; not a production run"
+          >
             <FlaskConical size={12} aria-hidden /> Test {r.test?.single ? "of one step" : "from a node on"}
           </span>
         )}
         <div className="ml-auto flex gap-1.5">
           {LIVE.has(r.status) && (
-            <button className="btn btn-sm" data-testid="cancel-run" onClick={async () => {
-              try { await cancel.mutateAsync({ workspaceId, runId }); qc.invalidateQueries({ queryKey: trpc.runs.get.queryKey() }); } catch (e) { toast.error((e as Error).message); }
-            }}><Ban size={13} aria-hidden /> Cancel</button>
+            <button
+              className="btn btn-sm"
+              data-testid="cancel-run"
+              onClick={async () => {
+                try {
+                  await cancel.mutateAsync({ workspaceId, runId });
+                  qc.invalidateQueries({ queryKey: trpc.runs.get.queryKey() });
+                } catch (e) {
+                  toast.error((e as Error).message);
+                }
+              }}
+            >
+              <Ban size={13} aria-hidden /> Cancel
+            </button>
           )}
           <RetryActions workspaceId={workspaceId} run={r} currentVersion={automation.data?.version} />
         </div>
       </header>
-      {r.error && <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">{r.error.message}</div>}
+      {r.error && (
+        <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
+          {r.error.message}
+        </div>
+      )}
       <div className="flex min-h-0 flex-1">
         <div className="relative min-w-0 flex-1" data-testid="run-canvas">
           <CatalogProvider integrations={(catalog.data ?? []) as CatalogIntegration[]}>
@@ -111,11 +150,33 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
         </div>
         <aside aria-label="Step details" className="w-[420px] shrink-0 overflow-y-auto border-l border-border bg-surface p-4" data-testid="step-panel">
           {focusNode && steps.length ? (
-            steps.map((s) => <StepDetails key={s.id} step={s} workspaceId={workspaceId} expressionBase={s.nodeId === r.trigger.nodeId ? "$trigger" : undefined} />)
+            steps.map((s) => (
+              <StepDetails key={s.id} step={s} workspaceId={workspaceId} expressionBase={s.nodeId === r.trigger.nodeId ? "$trigger" : undefined} />
+            ))
           ) : (
             <div className="space-y-3">
-              <p className="text-sm text-muted">{focusNode ? "This node did not run in this run." : "Select a node to see its inputs, output, attempts and logs."}</p>
-              {r.event && <StepDetails expressionBase="$trigger" step={{ id: "event", nodeId: r.trigger.nodeId, name: "trigger event", key: "", status: "succeeded", input: undefined, output: r.event, attempts: [], logs: [], error: null, startedAt: null, finishedAt: null }} />}
+              <p className="text-sm text-muted">
+                {focusNode ? "This node did not run in this run." : "Select a node to see its inputs, output, attempts and logs."}
+              </p>
+              {r.event && (
+                <StepDetails
+                  expressionBase="$trigger"
+                  step={{
+                    id: "event",
+                    nodeId: r.trigger.nodeId,
+                    name: "trigger event",
+                    key: "",
+                    status: "succeeded",
+                    input: undefined,
+                    output: r.event,
+                    attempts: [],
+                    logs: [],
+                    error: null,
+                    startedAt: null,
+                    finishedAt: null,
+                  }}
+                />
+              )}
             </div>
           )}
         </aside>

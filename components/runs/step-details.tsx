@@ -7,7 +7,15 @@ import { OutputViewer } from "./output-viewer";
 import { formatDuration } from "./format";
 
 /** `expressionBase`: how later steps read this output (`$steps.<name>`, or `$trigger` for the trigger event). */
-export function StepDetails({ step, expressionBase, workspaceId }: { step: Omit<RunStep, "output" | "input" | "origin"> & { output: unknown; input?: unknown; origin?: RunStep["origin"] }; expressionBase?: string; workspaceId?: string }) {
+export function StepDetails({
+  step,
+  expressionBase,
+  workspaceId,
+}: {
+  step: Omit<RunStep, "output" | "input" | "origin"> & { output: unknown; input?: unknown; origin?: RunStep["origin"] };
+  expressionBase?: string;
+  workspaceId?: string;
+}) {
   return (
     <article className="mb-6 space-y-4" data-testid={`step-${step.name}`}>
       <header className="flex items-center justify-between gap-2">
@@ -24,19 +32,33 @@ export function StepDetails({ step, expressionBase, workspaceId }: { step: Omit<
           ) : (
             <>
               Not run again: reused from{" "}
-              <Link className="font-mono underline" href={`/w/${workspaceId}/runs/${step.origin.runId}`}>run {step.origin.runId}</Link>, where it ran on version {step.origin.version}.
+              <Link className="font-mono underline" href={`/w/${workspaceId}/runs/${step.origin.runId}`}>
+                run {step.origin.runId}
+              </Link>
+              , where it ran on version {step.origin.version}.
             </>
           )}
         </p>
       )}
-      {step.error && <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2.5 text-xs text-danger" data-testid="step-error">{step.error}</p>}
+      {step.error && (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2.5 text-xs text-danger" data-testid="step-error">
+          {step.error}
+        </p>
+      )}
       {step.input !== undefined && <PayloadViewer title="Resolved inputs" value={step.input} testId="step-input" />}
       <OutputViewer title="Output" value={step.output} base={expressionBase ?? `$steps.${step.name}`} testId="step-output" />
       {step.attempts.length > 0 && (
         <section aria-label="Attempts">
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">Attempts</h3>
           <table className="table text-xs">
-            <thead><tr><th>#</th><th>Started</th><th>Took</th><th>Result</th></tr></thead>
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>Started</th>
+                <th>Took</th>
+                <th>Result</th>
+              </tr>
+            </thead>
             <tbody>
               {step.attempts.map((a, i) => (
                 <tr key={i}>

@@ -13,13 +13,22 @@ export function AuditLog() {
       {audit.data && audit.data.items.length === 0 && <p className="text-sm text-muted">Nothing recorded yet.</p>}
       {audit.data && audit.data.items.length > 0 && (
         <table className="table">
-          <thead><tr><th>When</th><th>Who</th><th>Action</th><th>Target</th></tr></thead>
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Who</th>
+              <th>Action</th>
+              <th>Target</th>
+            </tr>
+          </thead>
           <tbody>
             {audit.data.items.map((e) => (
               <tr key={e.id}>
                 <td className="whitespace-nowrap text-muted">{new Date(e.at).toLocaleString()}</td>
                 <td>{e.actor.replace(/^user:/, "")}</td>
-                <td><code className="text-xs">{e.action}</code></td>
+                <td>
+                  <code className="text-xs">{e.action}</code>
+                </td>
                 <td className="text-xs" data-testid="audit-target">
                   {e.targetName ? (
                     <>

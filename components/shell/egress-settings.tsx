@@ -15,7 +15,10 @@ export function EgressSettings() {
   async function onSave(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const allowList = String(f.get("allowList") ?? "").split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+    const allowList = String(f.get("allowList") ?? "")
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter(Boolean);
     try {
       await save.mutateAsync({ allowPrivateNetworks: f.get("allowPrivateNetworks") === "on", allowList });
       setProblems([]);
@@ -39,17 +42,40 @@ export function EgressSettings() {
           Allow loopback and private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7)
         </label>
         <div>
-          <label className="label" htmlFor="egress-allow">Always allowed when private networks are refused (addresses or CIDRs)</label>
-          <textarea id="egress-allow" name="allowList" className="input h-20 w-full max-w-md font-mono" defaultValue={p.allowList.join("\n")} placeholder="10.0.5.0/24" />
-          {problems.map((x) => <p key={x.path + x.message} className="field-error">{x.path ? `${x.path}: ` : ""}{x.message}</p>)}
+          <label className="label" htmlFor="egress-allow">
+            Always allowed when private networks are refused (addresses or CIDRs)
+          </label>
+          <textarea
+            id="egress-allow"
+            name="allowList"
+            className="input h-20 w-full max-w-md font-mono"
+            defaultValue={p.allowList.join("\n")}
+            placeholder="10.0.5.0/24"
+          />
+          {problems.map((x) => (
+            <p key={x.path + x.message} className="field-error">
+              {x.path ? `${x.path}: ` : ""}
+              {x.message}
+            </p>
+          ))}
         </div>
         <div className="text-sm text-muted">
           Always refused, whatever this says:
-          <ul className="ml-5 list-disc">{p.alwaysRefused.map((r) => <li key={r}>{r}</li>)}</ul>
+          <ul className="ml-5 list-disc">
+            {p.alwaysRefused.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
         </div>
         <div className="flex items-center gap-3">
-          <button className="btn btn-primary" disabled={save.isPending}>Save policy</button>
-          <span className="text-xs text-muted">{p.source === "default" ? "Default (CONVEYOR_EGRESS_PRIVATE_NETWORKS); not saved yet." : `Saved by ${p.updatedBy} at ${new Date(p.updatedAt!).toLocaleString()}`}</span>
+          <button className="btn btn-primary" disabled={save.isPending}>
+            Save policy
+          </button>
+          <span className="text-xs text-muted">
+            {p.source === "default"
+              ? "Default (CONVEYOR_EGRESS_PRIVATE_NETWORKS); not saved yet."
+              : `Saved by ${p.updatedBy} at ${new Date(p.updatedAt!).toLocaleString()}`}
+          </span>
         </div>
       </form>
     </section>

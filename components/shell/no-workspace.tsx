@@ -21,7 +21,9 @@ export function NoWorkspace() {
         <h1>No workspace yet</h1>
         {me.data?.can.createWorkspace ? (
           <form onSubmit={submit} className="space-y-3">
-            <label className="label" htmlFor="ws-name">Workspace name</label>
+            <label className="label" htmlFor="ws-name">
+              Workspace name
+            </label>
             <input id="ws-name" name="name" className="input" required />
             {create.error && <p className="field-error">{create.error.message}</p>}
             <button className="btn btn-primary w-full">Create workspace</button>

@@ -37,29 +37,48 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
   }
   return (
     <div className="page space-y-6">
-      <div className="page-header"><h1>Settings</h1></div>
+      <div className="page-header">
+        <h1>Settings</h1>
+      </div>
       <section className="card space-y-3 p-5">
         <h2>Workspace</h2>
         {ws.data && (
           <form onSubmit={onRename} className="flex max-w-md items-end gap-2">
             <div className="flex-1">
-              <label className="label" htmlFor="ws-name">Name</label>
+              <label className="label" htmlFor="ws-name">
+                Name
+              </label>
               <input id="ws-name" name="name" className="input" defaultValue={ws.data.name} disabled={!admin} required maxLength={100} />
             </div>
-            {admin && <button className="btn" disabled={rename.isPending}>Rename</button>}
+            {admin && (
+              <button className="btn" disabled={rename.isPending}>
+                Rename
+              </button>
+            )}
           </form>
         )}
         {rename.error && <p className="field-error">{rename.error.message}</p>}
-        <p className="help">Workspace id: <code>{workspaceId}</code></p>
+        <p className="help">
+          Workspace id: <code>{workspaceId}</code>
+        </p>
       </section>
       <section className="card space-y-3 p-5">
         <h2>Members</h2>
         <table className="table">
-          <thead><tr><th>Member</th><th>Role</th><th>Last sign-in</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Member</th>
+              <th>Role</th>
+              <th>Last sign-in</th>
+            </tr>
+          </thead>
           <tbody>
             {members.data?.map((m) => (
               <tr key={m.userId}>
-                <td><div className="font-medium">{m.name}</div><div className="text-xs text-muted">{m.email}</div></td>
+                <td>
+                  <div className="font-medium">{m.name}</div>
+                  <div className="text-xs text-muted">{m.email}</div>
+                </td>
                 <td>
                   {admin && m.role !== "owner" ? (
                     <select
@@ -72,7 +91,11 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
                         toast.success("Role changed");
                       }}
                     >
-                      {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
                     </select>
                   ) : (
                     <span className="capitalize">{m.role}</span>
@@ -86,21 +109,33 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
         {admin && (
           <form onSubmit={onInvite} className="flex flex-wrap items-end gap-2 border-t border-border pt-3">
             <div>
-              <label className="label" htmlFor="invite-email">Email (optional)</label>
+              <label className="label" htmlFor="invite-email">
+                Email (optional)
+              </label>
               <input id="invite-email" name="email" type="email" className="input w-64" />
             </div>
             <div>
-              <label className="label" htmlFor="invite-role">Role</label>
+              <label className="label" htmlFor="invite-role">
+                Role
+              </label>
               <select id="invite-role" name="role" className="input w-36" defaultValue="editor">
-                {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
               </select>
             </div>
-            <button className="btn btn-primary" disabled={invite.isPending}>Create invitation link</button>
+            <button className="btn btn-primary" disabled={invite.isPending}>
+              Create invitation link
+            </button>
           </form>
         )}
         {inviteUrl && (
           <div className="flex items-center gap-2 rounded-md bg-accent-soft p-3 text-sm">
-            <code className="flex-1 break-all" data-testid="invite-url">{inviteUrl}</code>
+            <code className="flex-1 break-all" data-testid="invite-url">
+              {inviteUrl}
+            </code>
             <button className="btn btn-sm" onClick={() => navigator.clipboard.writeText(inviteUrl).then(() => toast.success("Copied"))}>
               <Copy size={14} aria-hidden /> Copy
             </button>

@@ -52,13 +52,20 @@ export function WorkspaceSwitcher(props: { current: { id: string; name: string }
           {props.canCreate &&
             (creating ? (
               <form onSubmit={submit} className="space-y-1 border-t border-border p-1 pt-2">
-                <label className="label" htmlFor="new-workspace-name">Workspace name</label>
+                <label className="label" htmlFor="new-workspace-name">
+                  Workspace name
+                </label>
                 <input id="new-workspace-name" name="name" className="input" autoFocus required maxLength={100} />
                 {create.error && <p className="field-error">{create.error.message}</p>}
-                <button className="btn btn-primary btn-sm w-full" disabled={create.isPending}>Create workspace</button>
+                <button className="btn btn-primary btn-sm w-full" disabled={create.isPending}>
+                  Create workspace
+                </button>
               </form>
             ) : (
-              <button className="mt-1 flex w-full items-center gap-1.5 rounded border-t border-border px-2 py-1.5 text-sm text-accent hover:bg-zinc-100" onClick={() => setCreating(true)}>
+              <button
+                className="mt-1 flex w-full items-center gap-1.5 rounded border-t border-border px-2 py-1.5 text-sm text-accent hover:bg-zinc-100"
+                onClick={() => setCreating(true)}
+              >
                 <Plus size={14} aria-hidden /> New workspace
               </button>
             ))}

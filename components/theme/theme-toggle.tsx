@@ -12,7 +12,12 @@ const OPTIONS: Array<{ value: ThemePreference; label: string; Icon: typeof Sun }
 export function ThemeToggle({ className = "" }: { className?: string }) {
   const { preference, setPreference } = useTheme();
   return (
-    <div role="radiogroup" aria-label="Theme" className={`inline-flex rounded-md border border-border bg-surface p-0.5 ${className}`} data-testid="theme-toggle">
+    <div
+      role="radiogroup"
+      aria-label="Theme"
+      className={`inline-flex rounded-md border border-border bg-surface p-0.5 ${className}`}
+      data-testid="theme-toggle"
+    >
       {OPTIONS.map(({ value, label, Icon }) => (
         <button
           key={value}

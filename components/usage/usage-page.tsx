@@ -5,7 +5,15 @@ import { useMemo, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useTRPC } from "@/components/providers/trpc-provider";
 
-const COLORS: Record<string, string> = { succeeded: "#16a34a", failed: "#dc2626", cancelled: "#a1a1aa", running: "#2563eb", queued: "#d4d4d8", waiting: "#d97706", skipped: "#e4e4e7" };
+const COLORS: Record<string, string> = {
+  succeeded: "#16a34a",
+  failed: "#dc2626",
+  cancelled: "#a1a1aa",
+  running: "#2563eb",
+  queued: "#d4d4d8",
+  waiting: "#d97706",
+  skipped: "#e4e4e7",
+};
 const WINDOWS = [7, 30, 90] as const;
 
 export function UsagePage({ workspaceId }: { workspaceId: string }) {
@@ -43,7 +51,12 @@ export function UsagePage({ workspaceId }: { workspaceId: string }) {
         </div>
         <div role="group" aria-label="Window" className="inline-flex rounded-md border border-border bg-surface p-0.5">
           {WINDOWS.map((d) => (
-            <button key={d} aria-pressed={days === d} onClick={() => setDays(d)} className={`rounded px-3 py-1 text-xs font-medium ${days === d ? "bg-accent-soft text-accent-strong" : "text-zinc-600"}`}>
+            <button
+              key={d}
+              aria-pressed={days === d}
+              onClick={() => setDays(d)}
+              className={`rounded px-3 py-1 text-xs font-medium ${days === d ? "bg-accent-soft text-accent-strong" : "text-zinc-600"}`}
+            >
               {d} days
             </button>
           ))}
@@ -90,7 +103,9 @@ function Chart({ title, rows, statuses }: { title: string; rows: Array<Record<st
               <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={32} />
               <Tooltip />
               <Legend wrapperStyle={{ fontSize: 12 }} />
-              {statuses.map((s) => <Bar key={s} dataKey={s} stackId="a" fill={COLORS[s] ?? "#6366f1"} />)}
+              {statuses.map((s) => (
+                <Bar key={s} dataKey={s} stackId="a" fill={COLORS[s] ?? "#6366f1"} />
+              ))}
             </BarChart>
           </ResponsiveContainer>
         </div>

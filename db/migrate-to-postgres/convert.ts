@@ -100,7 +100,13 @@ export function jobsTransform(table: TablePlan): (row: PgValue[]) => boolean {
     if (i < 0) throw new Error(`migrate-to-postgres: jobs.${name} is missing from the schema; update db/migrate-to-postgres/convert.ts`);
     return i;
   };
-  const [status, owner, token, until, payload] = ["status", "lease_owner", "lease_token", "lease_until", "payload"].map(at) as [number, number, number, number, number];
+  const [status, owner, token, until, payload] = ["status", "lease_owner", "lease_token", "lease_until", "payload"].map(at) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return (row) => {
     if (row[status] !== "leased") return false;
     row[status] = "queued";

@@ -120,8 +120,18 @@ export async function migrateToPostgres(opts: MigrateOptions): Promise<Migration
       const tables = plan.map((t): TableReport => ({ table: t.name, sqlite: source.count(t), postgres: null, match: null }));
       const refusal = state.nonEmpty.length ? refusalForNonEmpty(state, opts.to).message : undefined;
       return {
-        ...base, dryRun: true, tables, rows: sum(tables.map((t) => t.sqlite)), ok: !refusal, committed: false, refusal,
-        migrationsApplied: 0, leasesReset: inFlight.leased, outboxAdded: inFlight.runsWithoutOutbox, identitiesReset: 0, durationMs: Date.now() - started,
+        ...base,
+        dryRun: true,
+        tables,
+        rows: sum(tables.map((t) => t.sqlite)),
+        ok: !refusal,
+        committed: false,
+        refusal,
+        migrationsApplied: 0,
+        leasesReset: inFlight.leased,
+        outboxAdded: inFlight.runsWithoutOutbox,
+        identitiesReset: 0,
+        durationMs: Date.now() - started,
       };
     }
     if (state.nonEmpty.length) throw refusalForNonEmpty(state, opts.to);
@@ -140,7 +150,13 @@ export async function migrateToPostgres(opts: MigrateOptions): Promise<Migration
       for (const t of plan) {
         const want = copy.expected.get(t.name)!;
         const got = await targetDigest(client, t);
-        tables.push({ table: t.name, sqlite: copy.sqliteCounts.get(t.name)!, postgres: Number(got.count), match: got.count === want.digest.count && got.sum === want.digest.sum, note: want.note });
+        tables.push({
+          table: t.name,
+          sqlite: copy.sqliteCounts.get(t.name)!,
+          postgres: Number(got.count),
+          match: got.count === want.digest.count && got.sum === want.digest.sum,
+          note: want.note,
+        });
       }
       const ok = tables.every((t) => t.match);
       if (ok) {
@@ -153,8 +169,17 @@ export async function migrateToPostgres(opts: MigrateOptions): Promise<Migration
         await client.query("rollback");
       }
       return {
-        ...base, dryRun: false, tables, rows: sum(tables.map((t) => t.sqlite)), ok: ok && committed, committed,
-        migrationsApplied: state.pendingMigrations, migrationsPending: 0, leasesReset: copy.leasesReset, outboxAdded: copy.outboxAdded, identitiesReset,
+        ...base,
+        dryRun: false,
+        tables,
+        rows: sum(tables.map((t) => t.sqlite)),
+        ok: ok && committed,
+        committed,
+        migrationsApplied: state.pendingMigrations,
+        migrationsPending: 0,
+        leasesReset: copy.leasesReset,
+        outboxAdded: copy.outboxAdded,
+        identitiesReset,
         durationMs: Date.now() - started,
       };
     } catch (e) {
@@ -210,7 +235,9 @@ async function copyAll(client: pg.Client, source: SqliteSource, plan: TablePlan[
     const rows: PgValue[][] = [];
     for (const [runId, at] of runsWithJobs) {
       if (outboxRuns.has(runId)) continue;
-      const row = outbox.columns.map((c) => (c.name === "run_id" ? runId : c.name === "available_at" ? at.toString() : c.name === "created_at" ? createdAt : null));
+      const row = outbox.columns.map((c) =>
+        c.name === "run_id" ? runId : c.name === "available_at" ? at.toString() : c.name === "created_at" ? createdAt : null,
+      );
       rows.push(row);
       expected.get("outbox")!.digest.add(row);
     }
@@ -223,7 +250,14 @@ async function copyAll(client: pg.Client, source: SqliteSource, plan: TablePlan[
 }
 
 /** Copies one table in pages; `each` sees (and may change) every converted row before it is sent. */
-async function copyTable(client: pg.Client, source: SqliteSource, t: TablePlan, opts: MigrateOptions, total: number, each: (row: PgValue[]) => void): Promise<number> {
+async function copyTable(
+  client: pg.Client,
+  source: SqliteSource,
+  t: TablePlan,
+  opts: MigrateOptions,
+  total: number,
+  each: (row: PgValue[]) => void,
+): Promise<number> {
   const maxRows = opts.batchRows ?? 1000;
   const maxBytes = opts.batchBytes ?? 8 * 1024 * 1024;
   const convert = rowConverter(t);

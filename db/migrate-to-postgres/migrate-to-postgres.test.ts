@@ -48,7 +48,16 @@ async function conveyorFile(): Promise<string> {
   const st = await openStorage(file);
   await st.store.organizations.insert({ id: "org_1", name: "Acme", createdAt: "2026-01-01T00:00:00.000Z" });
   for (const i of [1, 2, 3]) {
-    await st.store.audit.record({ id: `aud_${i}`, organizationId: "org_1", workspaceId: null, actor: "cli", action: "test.entry", target: null, data: { i }, at: `2026-01-01T00:00:0${i}.000Z` });
+    await st.store.audit.record({
+      id: `aud_${i}`,
+      organizationId: "org_1",
+      workspaceId: null,
+      actor: "cli",
+      action: "test.entry",
+      target: null,
+      data: { i },
+      at: `2026-01-01T00:00:0${i}.000Z`,
+    });
   }
   await st.store.close();
   return file;
@@ -59,7 +68,11 @@ describe("the copy plan", () => {
     const plan = buildPlan(schema);
     const file = await conveyorFile();
     const db = new Database(file, { readonly: true });
-    const sqliteTables = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%'").all() as Array<{ name: string }>).map((r) => r.name);
+    const sqliteTables = (
+      db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%'").all() as Array<{
+        name: string;
+      }>
+    ).map((r) => r.name);
     db.close();
     expect(plan.map((t) => t.name).sort()).toEqual(sqliteTables.sort());
 
@@ -85,7 +98,9 @@ describe("values and identities", () => {
   // A schema of its own, declared child first: the plan must still copy the parent first.
   const child = sqliteTable("child", {
     id: text().primaryKey(),
-    parentSeq: integer().notNull().references((): AnySQLiteColumn => parent.seq),
+    parentSeq: integer()
+      .notNull()
+      .references((): AnySQLiteColumn => parent.seq),
     flag: integer({ mode: "boolean" }).notNull(),
     doc: text({ mode: "json" }),
   });
@@ -191,7 +206,9 @@ describe("refusals and verification", () => {
     db.prepare("insert into workspaces values ('ws_orphan', 'org_gone', 'W', '2026-01-01', '2026-01-01')").run();
     db.close();
     const url = await servers.freshDatabase();
-    await expect(migrateToPostgres({ from: file, to: url })).rejects.toThrow(/1 row\(s\) whose foreign key points at a missing row \(workspaces row \d+ → missing organizations\)/);
+    await expect(migrateToPostgres({ from: file, to: url })).rejects.toThrow(
+      /1 row\(s\) whose foreign key points at a missing row \(workspaces row \d+ → missing organizations\)/,
+    );
     expect(await tableCounts(url)).toEqual({});
 
     const latin1 = url.replace(/\/(mtp_[^/?]+)/, "/$1_latin1");
@@ -230,7 +247,8 @@ describe("refusals and verification", () => {
     const url = await servers.freshDatabase();
     // A dry run applies nothing; a real run onto a target with the schema already in place keeps it.
     const dry = await migrateToPostgres({ from: file, to: url, dryRun: true });
-    const pgMigrations = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../migrations-pg/meta/_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
+    const pgMigrations = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../migrations-pg/meta/_journal.json"), "utf8")) as { entries: unknown[] })
+      .entries.length;
     expect(dry).toMatchObject({ ok: true, committed: false, migrationsPending: pgMigrations });
     expect(await tableCounts(url)).toEqual({});
     const { applyMigrations } = await import("./target");
@@ -247,7 +265,12 @@ describe("refusals and verification", () => {
     expect(r.tables.find((t) => t.table === "organizations")).toMatchObject({ sqlite: 1, postgres: 0, match: false });
     // Same count, different keys: only the digest tells.
     expect(r.tables.find((t) => t.table === "audit_log")).toMatchObject({ sqlite: 3, postgres: 3, match: false });
-    expect(r.tables.filter((t) => !t.match).map((t) => t.table).sort()).toEqual(["audit_log", "organizations"]);
+    expect(
+      r.tables
+        .filter((t) => !t.match)
+        .map((t) => t.table)
+        .sort(),
+    ).toEqual(["audit_log", "organizations"]);
     expect(Object.values(await tableCounts(url)).every((n) => n === 0)).toBe(true);
   });
 });

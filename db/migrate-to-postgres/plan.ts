@@ -90,7 +90,9 @@ export function dependencyOrder(tables: TablePlan[]): TablePlan[] {
   const visit = (t: TablePlan, path: string[]) => {
     if (state.get(t.name) === "done") return;
     if (state.get(t.name) === "visiting") {
-      throw new Error(`migrate-to-postgres: foreign keys form a cycle (${[...path.slice(path.indexOf(t.name)), t.name].join(" → ")}); rows could not be copied parents first`);
+      throw new Error(
+        `migrate-to-postgres: foreign keys form a cycle (${[...path.slice(path.indexOf(t.name)), t.name].join(" → ")}); rows could not be copied parents first`,
+      );
     }
     state.set(t.name, "visiting");
     for (const r of t.references) {

@@ -79,7 +79,10 @@ export function openSqliteSource(file: string, plan: TablePlan[], opts: { migrat
     count: (t) => Number((db.prepare(`select count(*) as n from ${q(t.name)}`).get() as { n: number }).n),
     *pages(t, pageRows) {
       const cols = t.columns.map((c) => q(c.name)).join(", ");
-      const st = db.prepare(`select rowid, ${cols} from ${q(t.name)} where rowid > ? order by rowid limit ?`).raw(true).safeIntegers(true);
+      const st = db
+        .prepare(`select rowid, ${cols} from ${q(t.name)} where rowid > ? order by rowid limit ?`)
+        .raw(true)
+        .safeIntegers(true);
       let after = -(2n ** 63n);
       for (;;) {
         const limit = pageRows();
@@ -97,7 +100,8 @@ export function openSqliteSource(file: string, plan: TablePlan[], opts: { migrat
       for (const t of tables) {
         for (const c of t.columns.filter((x) => x.kind === "text" && x.name.endsWith("_enc"))) {
           count += (db.prepare(`select count(*) as n from ${q(t.name)} where ${q(c.name)} is not null`).get() as { n: number }).n;
-          sample ??= (db.prepare(`select ${q(c.name)} as v from ${q(t.name)} where ${q(c.name)} is not null limit 1`).get() as { v: string } | undefined)?.v ?? null;
+          sample ??=
+            (db.prepare(`select ${q(c.name)} as v from ${q(t.name)} where ${q(c.name)} is not null limit 1`).get() as { v: string } | undefined)?.v ?? null;
         }
       }
       return { count, sample };
@@ -124,7 +128,8 @@ export function openSqliteSource(file: string, plan: TablePlan[], opts: { migrat
 function checkMigrations(db: Database.Database, file: string, folder: string | null): void {
   if (folder === null) return;
   const expected = (JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
-  const hasJournal = (db.prepare("select count(*) as n from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get() as { n: number }).n > 0;
+  const hasJournal =
+    (db.prepare("select count(*) as n from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get() as { n: number }).n > 0;
   const applied = hasJournal ? (db.prepare("select count(*) as n from __drizzle_migrations").get() as { n: number }).n : 0;
   if (!hasJournal) throw new MigrationRefused(`${file} is not a Conveyor database (it has no migrations journal).`);
   if (applied < expected) {
@@ -133,7 +138,9 @@ function checkMigrations(db: Database.Database, file: string, folder: string | n
     );
   }
   if (applied > expected) {
-    throw new MigrationRefused(`${file} was migrated by a newer version of Conveyor (${applied} migrations, this one knows ${expected}); run migrate-to-postgres from that version.`);
+    throw new MigrationRefused(
+      `${file} was migrated by a newer version of Conveyor (${applied} migrations, this one knows ${expected}); run migrate-to-postgres from that version.`,
+    );
   }
 }
 
@@ -151,7 +158,10 @@ function checkColumns(db: Database.Database, file: string, plan: TablePlan[]): v
 function checkForeignKeys(db: Database.Database, file: string): void {
   const bad = db.prepare("pragma foreign_key_check").all() as Array<{ table: string; rowid: number; parent: string }>;
   if (!bad.length) return;
-  const shown = bad.slice(0, 10).map((b) => `${b.table} row ${b.rowid} → missing ${b.parent}`).join("; ");
+  const shown = bad
+    .slice(0, 10)
+    .map((b) => `${b.table} row ${b.rowid} → missing ${b.parent}`)
+    .join("; ");
   throw new MigrationRefused(
     `${file} has ${bad.length} row(s) whose foreign key points at a missing row (${shown}${bad.length > 10 ? "; …" : ""}). PostgreSQL would refuse them: delete or repair those rows in SQLite first.`,
   );

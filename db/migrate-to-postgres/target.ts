@@ -56,7 +56,10 @@ export async function inspectTarget(client: pg.Client, plan: TablePlan[], migrat
   }
   const names = plan.map((t) => t.name);
   const existing = (
-    await client.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = current_schema() and table_name = any($1::text[])", [names])
+    await client.query<{ name: string }>(
+      "select table_name as name from information_schema.tables where table_schema = current_schema() and table_name = any($1::text[])",
+      [names],
+    )
   ).rows.map((r) => r.name);
   const nonEmpty: TargetState["nonEmpty"] = [];
   for (const name of names.filter((n) => existing.includes(n))) {
@@ -105,7 +108,9 @@ export async function checkTargetColumns(client: pg.Client, plan: TablePlan[]): 
     }
   }
   if (problems.length) {
-    throw new MigrationRefused(`The target database's tables do not match this version of Conveyor: ${problems.slice(0, 10).join("; ")}${problems.length > 10 ? "; …" : ""}.`);
+    throw new MigrationRefused(
+      `The target database's tables do not match this version of Conveyor: ${problems.slice(0, 10).join("; ")}${problems.length > 10 ? "; …" : ""}.`,
+    );
   }
 }
 
@@ -120,7 +125,9 @@ export async function beginCopy(client: pg.Client, plan: TablePlan[]): Promise<v
   } catch (e) {
     await client.query("rollback").catch(() => undefined);
     if ((e as { code?: string }).code === "55P03") {
-      throw new MigrationRefused("The target database's Conveyor tables are in use (a lock could not be taken in 10 s): stop every Conveyor process using it and run this again.");
+      throw new MigrationRefused(
+        "The target database's Conveyor tables are in use (a lock could not be taken in 10 s): stop every Conveyor process using it and run this again.",
+      );
     }
     throw e;
   }
@@ -149,7 +156,10 @@ export async function insertBatch(client: pg.Client, table: TablePlan, sql: stri
 export async function resetIdentities(client: pg.Client, table: TablePlan): Promise<number> {
   let n = 0;
   for (const c of table.columns.filter((x) => x.identity)) {
-    await client.query(`select setval(pg_get_serial_sequence($1, $2), coalesce((select max(${q(c.name)}) from ${q(table.name)}), 0) + 1, false)`, [q(table.name), c.name]);
+    await client.query(`select setval(pg_get_serial_sequence($1, $2), coalesce((select max(${q(c.name)}) from ${q(table.name)}), 0) + 1, false)`, [
+      q(table.name),
+      c.name,
+    ]);
     n++;
   }
   return n;

@@ -63,7 +63,9 @@ export async function tableCounts(url: string): Promise<Record<string, number>> 
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const tables = (await c.query<{ t: string }>("select table_name as t from information_schema.tables where table_schema = 'public' order by 1")).rows.map((r) => r.t);
+    const tables = (await c.query<{ t: string }>("select table_name as t from information_schema.tables where table_schema = 'public' order by 1")).rows.map(
+      (r) => r.t,
+    );
     const out: Record<string, number> = {};
     for (const t of tables) out[t] = Number((await c.query<{ n: string }>(`select count(*)::text as n from "${t}"`)).rows[0]!.n);
     return out;

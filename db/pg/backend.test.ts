@@ -17,7 +17,9 @@ describe.skipIf(testBackend() !== "postgres")("PostgreSQL backend: connections l
       expect(lead).not.toBeNull();
       const held = await pool.connect();
       const pid = (await held.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
-      const ended = new Promise<void>((resolve) => (held as unknown as { connection: { once(e: string, f: () => void): void } }).connection.once("end", resolve));
+      const ended = new Promise<void>((resolve) =>
+        (held as unknown as { connection: { once(e: string, f: () => void): void } }).connection.once("end", resolve),
+      );
       // Every backend of this database but ours: the leadership connection and `held` die between queries.
       await storage.sql("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
       await ended;

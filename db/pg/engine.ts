@@ -20,12 +20,24 @@ type Q = Pick<pg.PoolClient, "query">;
 const RUN_COLS = `id, workspace_id as "workspaceId", automation_id as "automationId", version, status, trigger_node_id as "triggerNodeId",
   event_id as "eventId", task_id as "taskId", task_step as "taskStep", created_at as "createdAt", started_at as "startedAt", mode`;
 
-
 function rowToStepWrite(w: StepRowWrite): unknown[] {
   return [
-    w.id, w.runId, w.nodeId, w.name, w.key, w.parentStepId, w.status,
-    w.input === undefined ? null : JSON.stringify(w.input), w.output ? JSON.stringify(w.output) : null,
-    w.state === undefined ? null : JSON.stringify(w.state), JSON.stringify(w.attempts), JSON.stringify(w.logs), w.error, w.createdAt, w.startedAt, w.finishedAt,
+    w.id,
+    w.runId,
+    w.nodeId,
+    w.name,
+    w.key,
+    w.parentStepId,
+    w.status,
+    w.input === undefined ? null : JSON.stringify(w.input),
+    w.output ? JSON.stringify(w.output) : null,
+    w.state === undefined ? null : JSON.stringify(w.state),
+    JSON.stringify(w.attempts),
+    JSON.stringify(w.logs),
+    w.error,
+    w.createdAt,
+    w.startedAt,
+    w.finishedAt,
     w.origin ? JSON.stringify(w.origin) : null,
   ];
 }
@@ -36,23 +48,53 @@ const UPSERT_STEP = `insert into run_steps (id, run_id, node_id, name, key, pare
   attempts = excluded.attempts, logs = excluded.logs, error = excluded.error, finished_at = excluded.finished_at, origin = excluded.origin`;
 
 /** Ends an active run inside the caller's transaction; false when it was no longer active. */
-async function finishRun(c: Q, commit: Pick<StepCommit, "nodeInfo">, runId: string, status: "succeeded" | "failed", error: unknown, iso: string): Promise<boolean> {
+async function finishRun(
+  c: Q,
+  commit: Pick<StepCommit, "nodeInfo">,
+  runId: string,
+  status: "succeeded" | "failed",
+  error: unknown,
+  iso: string,
+): Promise<boolean> {
   if (status !== "succeeded") {
-    const pending = await named<{ id: string; payload: { nodeId: string; parentStepId: string | null } }>(c,
+    const pending = await named<{ id: string; payload: { nodeId: string; parentStepId: string | null } }>(
+      c,
       "select j.id, j.payload from jobs j where j.run_id = $1 and not exists (select 1 from run_steps s where s.id = j.id)",
       [runId],
     );
     for (const j of pending.rows) {
       const n = commit.nodeInfo(j.payload.nodeId);
-      await named(c, UPSERT_STEP, rowToStepWrite({
-        id: j.id, runId, nodeId: j.payload.nodeId, name: n.name, key: n.key, parentStepId: j.payload.parentStepId, status: "cancelled",
-        input: null, output: null, state: null, attempts: [], logs: [], error: null, createdAt: iso, startedAt: null, finishedAt: iso,
-      }));
+      await named(
+        c,
+        UPSERT_STEP,
+        rowToStepWrite({
+          id: j.id,
+          runId,
+          nodeId: j.payload.nodeId,
+          name: n.name,
+          key: n.key,
+          parentStepId: j.payload.parentStepId,
+          status: "cancelled",
+          input: null,
+          output: null,
+          state: null,
+          attempts: [],
+          logs: [],
+          error: null,
+          createdAt: iso,
+          startedAt: null,
+          finishedAt: iso,
+        }),
+      );
     }
     await named(c, "delete from jobs where run_id = $1", [runId]);
-    await named(c, "update run_steps set status = 'cancelled', finished_at = $1 where run_id = $2 and status in ('queued', 'running', 'waiting')", [iso, runId]);
+    await named(c, "update run_steps set status = 'cancelled', finished_at = $1 where run_id = $2 and status in ('queued', 'running', 'waiting')", [
+      iso,
+      runId,
+    ]);
   }
-  const r = await named(c,
+  const r = await named(
+    c,
     `update runs set status = $1, error = $2::json, finished_at = $3, updated_at = $3,
        followup_at = case when task_id is not null or $1 = 'failed' then $3 else followup_at end
      where id = $4 and status in ('running', 'waiting', 'queued')`,
@@ -66,7 +108,11 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
     const iso = c.now.toISOString();
     // Lock order run → job, as in claims and cancels, so concurrent ones serialize instead of deadlocking.
     const run = (await named<{ status: string }>(q, "select status from runs where id = $1 for update", [c.run.id])).rows[0];
-    const lease = (await named<{ owner: string | null; token: string | null }>(q, "select lease_owner as owner, lease_token as token from jobs where id = $1 for update", [c.job.id])).rows[0];
+    const lease = (
+      await named<{ owner: string | null; token: string | null }>(q, "select lease_owner as owner, lease_token as token from jobs where id = $1 for update", [
+        c.job.id,
+      ])
+    ).rows[0];
     if (!run || !["running", "waiting", "queued"].includes(run.status)) {
       await named(q, UPSERT_STEP, rowToStepWrite({ ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso }));
       await named(q, "delete from jobs where id = $1", [c.job.id]);
@@ -76,7 +122,8 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
     await named(q, UPSERT_STEP, rowToStepWrite(c.step));
     if (c.queue.kind === "complete") await named(q, "delete from jobs where id = $1", [c.job.id]);
     else
-      await named(q, 
+      await named(
+        q,
         `update jobs set status = 'queued', available_at = $1, lease_owner = null, lease_token = null, lease_until = null${c.queue.resetAttempts ? ", attempts = 0" : ""} where id = $2`,
         [c.queue.atMs, c.job.id],
       );
@@ -86,12 +133,34 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
     if (children.length) {
       const token = sortableId("lt");
       const ids = children.map(() => sortableId("stp"));
-      await named(q, 
+      await named(
+        q,
         `insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, lease_owner, lease_token, lease_until, attempts, created_at)
          select id, 'step', $2, id, $3, p, 'leased', $4, $5, $6, $7, 1, $4 from unnest($1::text[], $8::json[]) as t(id, p)`,
-        [ids, c.run.id, c.run.automationId, nowMs, c.owner, token, nowMs + c.leaseMs, children.map((nodeId) => JSON.stringify({ nodeId, parentStepId: c.job.id }))],
+        [
+          ids,
+          c.run.id,
+          c.run.automationId,
+          nowMs,
+          c.owner,
+          token,
+          nowMs + c.leaseMs,
+          children.map((nodeId) => JSON.stringify({ nodeId, parentStepId: c.job.id })),
+        ],
       );
-      children.forEach((nodeId, i) => next.push({ id: ids[i]!, runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, attempts: 1, runStatus: "running", token, stops: 0 }));
+      children.forEach((nodeId, i) =>
+        next.push({
+          id: ids[i]!,
+          runId: c.run.id,
+          automationId: c.run.automationId,
+          nodeId,
+          parentStepId: c.job.id,
+          attempts: 1,
+          runStatus: "running",
+          token,
+          stops: 0,
+        }),
+      );
     }
     const effect = c.runEffect;
     if (effect.kind === "completeIfDone" && !next.length) {
@@ -100,8 +169,11 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
     } else if (effect.kind === "fail") {
       if (await finishRun(q, c, c.run.id, "failed", effect.error, iso)) return { kind: "ok", next, finished: { status: "failed", run: c.run } };
     } else if (effect.kind === "waitingIfIdle") {
-      const others = Number((await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1 and status = 'leased' and id != $2", [c.run.id, c.job.id])).rows[0]!.n);
-      if (others === 0) await named(q, "update runs set status = 'waiting', updated_at = $1 where id = $2 and status in ('running', 'waiting', 'queued')", [iso, c.run.id]);
+      const others = Number(
+        (await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1 and status = 'leased' and id != $2", [c.run.id, c.job.id])).rows[0]!.n,
+      );
+      if (others === 0)
+        await named(q, "update runs set status = 'waiting', updated_at = $1 where id = $2 and status in ('running', 'waiting', 'queued')", [iso, c.run.id]);
     }
     return { kind: "ok", next };
   });
@@ -118,9 +190,11 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
     ingest,
     intakeHead,
     async automationsUsingConnection(workspaceId, connectionId) {
-      const r = await named<{ id: string; version: number }>(pool, "select id, version from automations where workspace_id = $1 and enabled and graph::text like $2", [
-        workspaceId, `%${connectionId}%`,
-      ]);
+      const r = await named<{ id: string; version: number }>(
+        pool,
+        "select id, version from automations where workspace_id = $1 and enabled and graph::text like $2",
+        [workspaceId, `%${connectionId}%`],
+      );
       return r.rows;
     },
     async loadRun(runId) {
@@ -133,7 +207,8 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
     },
     async loadStep(stepId): Promise<ExistingStep | undefined> {
       const r = (
-        await named<ExistingStep & { state: unknown }>(pool,
+        await named<ExistingStep & { state: unknown }>(
+          pool,
           `select state, attempts, logs, started_at as "startedAt", created_at as "createdAt" from run_steps where id = $1`,
           [stepId],
         )
@@ -143,7 +218,8 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
     async loadChain(parentStepId) {
       const steps: Record<string, Envelope> = {};
       if (!parentStepId) return steps;
-      const r = await named<{ name: string; output: Envelope | null }>(pool,
+      const r = await named<{ name: string; output: Envelope | null }>(
+        pool,
         `with recursive chain(id, name, output, parent, depth) as (
            select id, name, output, parent_step_id, 0 from run_steps where id = $1
            union all

@@ -110,7 +110,11 @@ select 'r' as k, id from ru union all select 'i' as k, id from ic`;
  * Commits a batch of new runs (with their events, first jobs and outbox rows) and intake counts;
  * returns the created runs by candidate index and the intakes whose counts were applied.
  */
-export async function ingestRows(q: Q, runs: NewRun[], counts: Counts): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string> }> {
+export async function ingestRows(
+  q: Q,
+  runs: NewRun[],
+  counts: Counts,
+): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string> }> {
   const evIds = runs.map((r) => r.eventId ?? sortableId("evt"));
   const cands = runs.map((r) => ({ runId: sortableId("run"), finished: r.firstNodes.length === 0 }));
   const events: unknown[] = [];
@@ -123,13 +127,34 @@ export async function ingestRows(q: Q, runs: NewRun[], counts: Counts): Promise<
     const { runId, finished } = cands[i]!;
     if (fresh) {
       events.push({
-        id: evIds[i], ws: r.workspaceId, intake: r.intakeId ?? null, a: r.automationId, node: r.triggerNodeId,
-        scope: r.dedupeKey ? (r.dedupeScope ?? `automation:${r.automationId}`) : null, key: r.dedupeKey ?? null, type: r.envelope.type, envelope: r.envelope, source: r.source, at: iso,
+        id: evIds[i],
+        ws: r.workspaceId,
+        intake: r.intakeId ?? null,
+        a: r.automationId,
+        node: r.triggerNodeId,
+        scope: r.dedupeKey ? (r.dedupeScope ?? `automation:${r.automationId}`) : null,
+        key: r.dedupeKey ?? null,
+        type: r.envelope.type,
+        envelope: r.envelope,
+        source: r.source,
+        at: iso,
       });
     }
     rows.push({
-      id: runId, ws: r.workspaceId, a: r.automationId, v: r.version, st: finished ? "succeeded" : "queued", tn: r.triggerNodeId, ev: evIds[i], fresh,
-      tk: r.taskId ?? null, ts: r.taskStep ?? null, ro: r.retryOf ?? null, fu: finished && r.taskId ? iso : null, ca: iso, fa: finished ? iso : null,
+      id: runId,
+      ws: r.workspaceId,
+      a: r.automationId,
+      v: r.version,
+      st: finished ? "succeeded" : "queued",
+      tn: r.triggerNodeId,
+      ev: evIds[i],
+      fresh,
+      tk: r.taskId ?? null,
+      ts: r.taskStep ?? null,
+      ro: r.retryOf ?? null,
+      fu: finished && r.taskId ? iso : null,
+      ca: iso,
+      fa: finished ? iso : null,
     });
     const atMs = r.at.getTime();
     for (const nodeId of r.firstNodes) jobs.push({ id: sortableId("stp"), run: runId, a: r.automationId, p: { nodeId, parentStepId: null }, at: atMs });
@@ -139,7 +164,10 @@ export async function ingestRows(q: Q, runs: NewRun[], counts: Counts): Promise<
     name: "conveyor_ingest",
     text: INGEST_SQL,
     values: [
-      JSON.stringify(events), JSON.stringify(rows), JSON.stringify(jobs), JSON.stringify(outbox),
+      JSON.stringify(events),
+      JSON.stringify(rows),
+      JSON.stringify(jobs),
+      JSON.stringify(outbox),
       JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
     ],
   });

@@ -8,7 +8,11 @@ import type pg from "pg";
 
 const names = new Map<string, string>();
 
-export function named<R extends pg.QueryResultRow = pg.QueryResultRow>(q: Pick<pg.PoolClient, "query">, text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+export function named<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  q: Pick<pg.PoolClient, "query">,
+  text: string,
+  values: unknown[] = [],
+): Promise<pg.QueryResult<R>> {
   let name = names.get(text);
   if (!name) {
     name = `conveyor_${names.size}`;

@@ -37,7 +37,8 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     // in order, so a durable step outcome implies its durable claim.
     await c.query("SET LOCAL synchronous_commit TO OFF");
     const run = (
-      await named<{ status: string; automationId: string; concurrency: number | null }>(c,
+      await named<{ status: string; automationId: string; concurrency: number | null }>(
+        c,
         `select r.status, r.automation_id as "automationId", a.concurrency from runs r left join automations a on a.id = r.automation_id where r.id = $1 for update of r`,
         [runId],
       )
@@ -46,17 +47,11 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
       await c.query("COMMIT");
       return { state: "gone" };
     }
-    const due = Number(
-      (
-        await named<{ n: number }>(c,
-          `select count(*) as n from jobs where run_id = $1 and ${DUE("$2")}`,
-          [runId, now],
-        )
-      ).rows[0]!.n,
-    );
+    const due = Number((await named<{ n: number }>(c, `select count(*) as n from jobs where run_id = $1 and ${DUE("$2")}`, [runId, now])).rows[0]!.n);
     if (due === 0) {
       const next = (
-        await named<{ at: number | null }>(c,
+        await named<{ at: number | null }>(
+          c,
           "select min(case when status = 'queued' then available_at else lease_until end) as at from jobs where run_id = $1",
           [runId],
         )
@@ -75,7 +70,9 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     const sql = [
       run.status === "queued" ? `select pg_advisory_xact_lock(hashtext(${L(`conveyor:automation:${run.automationId}`)}))` : "select 1",
       `update runs set status = 'running', started_at = coalesce(started_at, ${iso}), updated_at = ${iso} where id = ${L(runId)} and status <> 'running'` +
-        (run.status === "queued" ? ` and (select count(*) from runs where automation_id = ${L(run.automationId)} and status = 'running') < ${L(run.concurrency ?? 1)}` : ""),
+        (run.status === "queued"
+          ? ` and (select count(*) from runs where automation_id = ${L(run.automationId)} and status = 'running') < ${L(run.concurrency ?? 1)}`
+          : ""),
       // A job taken over from an expired lease counts a stop (its previous worker died or hung while running it).
       `update jobs set status = 'leased', lease_owner = ${L(owner)}, lease_token = ${L(token)}, lease_until = ${L(now + leaseMs)}, attempts = attempts + 1,
          payload = case when status = 'leased'
@@ -86,13 +83,28 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
       "commit",
     ].join(";\n");
     const results = (await c.query(sql)) as unknown as pg.QueryResult[];
-    const rows = results[2]!.rows as Array<{ id: string; automationId: string; payload: { nodeId: string; parentStepId: string | null; stops?: number }; attempts: number }>;
+    const rows = results[2]!.rows as Array<{
+      id: string;
+      automationId: string;
+      payload: { nodeId: string; parentStepId: string | null; stops?: number };
+      attempts: number;
+    }>;
     // Not admitted (the automation is at its limit). A run already running always has its due jobs here:
     // every claim and step commit locks the run row first.
     if (!rows.length) return run.status === "queued" ? { state: "full" } : { state: "later", atMs: now + 250 };
     return {
       state: "claimed",
-      jobs: rows.map((r) => ({ id: r.id, runId, automationId: r.automationId, nodeId: r.payload.nodeId, parentStepId: r.payload.parentStepId, attempts: Number(r.attempts), runStatus: "running", token, stops: r.payload.stops ?? 0 })),
+      jobs: rows.map((r) => ({
+        id: r.id,
+        runId,
+        automationId: r.automationId,
+        nodeId: r.payload.nodeId,
+        parentStepId: r.payload.parentStepId,
+        attempts: Number(r.attempts),
+        runStatus: "running",
+        token,
+        stops: r.payload.stops ?? 0,
+      })),
     };
   } catch (e) {
     await c.query("ROLLBACK").catch(() => undefined);
@@ -107,11 +119,16 @@ export async function renewLeases(pool: pg.Pool, owner: string, until: number): 
 }
 
 export async function releaseJob(pool: pg.Pool, jobId: string, owner: string, atMs: number): Promise<void> {
-  await named(pool, "update jobs set status = 'queued', available_at = $1, lease_owner = null, lease_token = null, lease_until = null where id = $2 and lease_owner = $3", [atMs, jobId, owner]);
+  await named(
+    pool,
+    "update jobs set status = 'queued', available_at = $1, lease_owner = null, lease_token = null, lease_until = null where id = $2 and lease_owner = $3",
+    [atMs, jobId, owner],
+  );
 }
 
 export async function releaseAll(pool: pg.Pool, owner: string): Promise<string[]> {
-  const r = await named<{ run: string }>(pool,
+  const r = await named<{ run: string }>(
+    pool,
     "update jobs set status = 'queued', lease_owner = null, lease_token = null, lease_until = null where lease_owner = $1 and status = 'leased' returning run_id as run",
     [owner],
   );
@@ -149,7 +166,8 @@ export async function clearOutbox(pool: pg.Pool, runIds: string[]): Promise<void
  * table cost ~90 ms per sweep with 30,000 runs queued). Empty when there is nothing after the cursor.
  */
 export async function runsWithWork(pool: pg.Pool, afterRunId: string, limit: number): Promise<Array<{ runId: string; dueAt: number }>> {
-  const r = await named<{ runId: string; dueAt: number }>(pool,
+  const r = await named<{ runId: string; dueAt: number }>(
+    pool,
     `select p.run_id as "runId", (select min(case when j.status = 'queued' then j.available_at else j.lease_until end) from jobs j where j.run_id = p.run_id) as "dueAt"
      from (select distinct run_id from (select run_id from jobs where run_id > $1 order by run_id limit $2) x) p order by p.run_id`,
     [afterRunId, limit],

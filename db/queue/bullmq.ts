@@ -103,7 +103,10 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
         const stale = await staleOutbox(pool, Date.now() - (opts.outboxGraceMs ?? 2000), 1000);
         if (stale.length) {
           await add(stale.map((s) => ({ runId: s.runId, dueAt: s.availableAt })));
-          await clearOutbox(pool, stale.map((s) => s.runId));
+          await clearOutbox(
+            pool,
+            stale.map((s) => s.runId),
+          );
           republished += stale.length;
         }
         const page = await runsWithWork(pool, cursor, 500);

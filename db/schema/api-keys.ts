@@ -6,7 +6,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text().primaryKey(),
-    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    organizationId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
     name: text().notNull(),
     /** First characters of the key (e.g. `cvk_ab12cd34`) for display and lookup. */
     prefix: text().notNull(),

@@ -25,8 +25,12 @@ export const users = sqliteTable(
 export const memberships = sqliteTable(
   "memberships",
   {
-    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    organizationId: text()
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     role: text({ enum: ["owner", "admin", "editor", "operator", "viewer"] }).notNull(),
     createdAt: text().notNull(),
   },
@@ -36,7 +40,9 @@ export const memberships = sqliteTable(
 /** Invitation links created by admins; the token is stored hashed. */
 export const invitations = sqliteTable("invitations", {
   id: text().primaryKey(),
-  organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+  organizationId: text()
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
   email: text(),
   role: text({ enum: ["admin", "editor", "operator", "viewer"] }).notNull(),
   tokenHash: text().notNull(),

@@ -40,7 +40,9 @@ export const automations = sqliteTable(
   "automations",
   {
     id: text().primaryKey(),
-    workspaceId: text().notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text().notNull(),
     /** Stable identity across workspaces (file name in automations-as-code); unique per workspace. */
     key: text(),
@@ -66,7 +68,9 @@ export const automationVersions = sqliteTable(
   "automation_versions",
   {
     id: text().primaryKey(),
-    automationId: text().notNull().references(() => automations.id, { onDelete: "cascade" }),
+    automationId: text()
+      .notNull()
+      .references(() => automations.id, { onDelete: "cascade" }),
     version: integer().notNull(),
     name: text().notNull(),
     description: text().notNull().default(""),

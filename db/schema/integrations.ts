@@ -9,7 +9,9 @@ export const connections = sqliteTable(
   "connections",
   {
     id: text().primaryKey(),
-    workspaceId: text().notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     integration: text().notNull(),
     name: text().notNull(),
     config: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
@@ -35,7 +37,9 @@ export const connections = sqliteTable(
 /** OAuth authorization requests in flight (state bound to the user session). */
 export const oauthStates = sqliteTable("oauth_states", {
   state: text().primaryKey(),
-  connectionId: text().notNull().references(() => connections.id, { onDelete: "cascade" }),
+  connectionId: text()
+    .notNull()
+    .references(() => connections.id, { onDelete: "cascade" }),
   userId: text().notNull(),
   codeVerifier: text(),
   redirectUri: text().notNull(),
@@ -49,7 +53,9 @@ export const webhookRegistrations = sqliteTable(
   "webhook_registrations",
   {
     id: text().primaryKey(),
-    connectionId: text().notNull().references(() => connections.id, { onDelete: "cascade" }),
+    connectionId: text()
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
     key: text().notNull(),
     upstreamId: text().notNull(),
     expiresAt: text(),
@@ -64,7 +70,9 @@ export const webhookRegistrations = sqliteTable(
 export const webhookRegistrationUsers = sqliteTable(
   "webhook_registration_users",
   {
-    registrationId: text().notNull().references(() => webhookRegistrations.id, { onDelete: "cascade" }),
+    registrationId: text()
+      .notNull()
+      .references(() => webhookRegistrations.id, { onDelete: "cascade" }),
     automationId: text().notNull(),
     nodeId: text().notNull(),
     createdAt: text().notNull(),

@@ -22,7 +22,9 @@ export const events = sqliteTable(
     receivedAt: text().notNull(),
   },
   (t) => [
-    uniqueIndex("events_dedupe_idx").on(t.dedupeScope, t.dedupeKey).where(sql`dedupe_key is not null`),
+    uniqueIndex("events_dedupe_idx")
+      .on(t.dedupeScope, t.dedupeKey)
+      .where(sql`dedupe_key is not null`),
     index("events_automation_idx").on(t.automationId, t.receivedAt),
   ],
 );
@@ -51,7 +53,9 @@ export const runs = sqliteTable(
      * from the editor at one node with earlier data (last run or pinned); never counted as a production
      * run, never advances a task, never starts an error handler. Pinned data is only ever read by tests.
      */
-    mode: text({ enum: ["production", "test"] }).notNull().default("production"),
+    mode: text({ enum: ["production", "test"] })
+      .notNull()
+      .default("production"),
     /** Test runs: the node it started at, and whether only that step runs (`single`) or everything after it too. */
     test: text({ mode: "json" }).$type<{ nodeId: string; single: boolean } | null>(),
     error: text({ mode: "json" }).$type<{ message: string; nodeId?: string; code?: string } | null>(),
@@ -71,15 +75,21 @@ export const runs = sqliteTable(
     // page, first or deep (keyset cursor), is one index range (docs/benchmarks.md, history at scale).
     index("runs_automation_idx").on(t.automationId, t.createdAt, t.id),
     index("runs_workspace_created_idx").on(t.workspaceId, t.createdAt, t.id),
-    index("runs_task_idx").on(t.taskId).where(sql`task_id is not null`),
+    index("runs_task_idx")
+      .on(t.taskId)
+      .where(sql`task_id is not null`),
     // Running runs per automation (claims), and an automation's runs in one status (filtered lists).
     index("runs_status_automation_idx").on(t.status, t.automationId, t.createdAt, t.id),
     // A workspace's runs in one status (the runs page's filter; a rare status would otherwise walk the whole history).
     index("runs_workspace_status_idx").on(t.workspaceId, t.status, t.createdAt, t.id),
     // Runs of an event (idempotent starts, replays; pruning deletes an event with its last run).
     index("runs_event_idx").on(t.eventId),
-    index("runs_followup_idx").on(t.followupAt).where(sql`followup_at is not null`),
-    uniqueIndex("runs_retry_of_idx").on(t.retryOf).where(sql`retry_of is not null`),
+    index("runs_followup_idx")
+      .on(t.followupAt)
+      .where(sql`followup_at is not null`),
+    uniqueIndex("runs_retry_of_idx")
+      .on(t.retryOf)
+      .where(sql`retry_of is not null`),
   ],
 );
 
@@ -104,7 +114,9 @@ export const runSteps = sqliteTable(
   "run_steps",
   {
     id: text().primaryKey(),
-    runId: text().notNull().references(() => runs.id, { onDelete: "cascade" }),
+    runId: text()
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
     nodeId: text().notNull(),
     name: text().notNull(),
     key: text().notNull(),

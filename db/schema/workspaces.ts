@@ -4,7 +4,9 @@ import type { ManagedSource } from "./automations";
 
 export const workspaces = sqliteTable("workspaces", {
   id: text().primaryKey(),
-  organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+  organizationId: text()
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
   name: text().notNull(),
   createdAt: text().notNull(),
   updatedAt: text().notNull(),
@@ -20,7 +22,9 @@ export const lines = sqliteTable(
   "lines",
   {
     id: text().primaryKey(),
-    workspaceId: text().notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text().notNull(),
     /** Stable identity across workspaces (automations-as-code); unique per workspace. */
     key: text(),
@@ -37,8 +41,12 @@ export const tasks = sqliteTable(
   "tasks",
   {
     id: text().primaryKey(),
-    workspaceId: text().notNull().references(() => workspaces.id, { onDelete: "cascade" }),
-    lineId: text().notNull().references(() => lines.id),
+    workspaceId: text()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    lineId: text()
+      .notNull()
+      .references(() => lines.id),
     title: text().notNull(),
     description: text().notNull().default(""),
     data: text({ mode: "json" }).$type<unknown>(),
@@ -62,7 +70,9 @@ export const taskActivity = sqliteTable(
   "task_activity",
   {
     id: text().primaryKey(),
-    taskId: text().notNull().references(() => tasks.id, { onDelete: "cascade" }),
+    taskId: text()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
     /** Monotonic sequence for stable pagination. */
     seq: integer().notNull(),
     at: text().notNull(),
@@ -86,7 +96,9 @@ export const intakes = sqliteTable(
   "intakes",
   {
     id: text().primaryKey(),
-    workspaceId: text().notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    workspaceId: text()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
     kind: text({ enum: ["trigger", "shared", "webhook", "tracker"] }).notNull(),
     name: text().notNull().default(""),
     /** Stable identity of a webhook intake across workspaces (automations-as-code); unique per workspace. */
@@ -101,7 +113,9 @@ export const intakes = sqliteTable(
     /** Encrypted secret for webhook intakes (bearer or HMAC); null when none. */
     secretEnc: text(),
     config: text({ mode: "json" }).$type<Record<string, unknown>>(),
-    status: text({ enum: ["active", "disabled", "error"] }).notNull().default("active"),
+    status: text({ enum: ["active", "disabled", "error"] })
+      .notNull()
+      .default("active"),
     statusMessage: text(),
     lastEventAt: text(),
     eventCount: integer().notNull().default(0),

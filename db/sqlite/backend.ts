@@ -38,6 +38,22 @@ export function gateOf(db: Db): Gate {
   return g;
 }
 
+const epochs = new WeakMap<Db, { n: number }>();
+
+/**
+ * Changes whenever this process may have changed rows through the store on a connection (bumped when
+ * every store call and test SQL statement starts and ends): the engine's in-memory caches of store-owned rows
+ * (intake heads) compare it, and `PRAGMA data_version` for changes committed by other connections.
+ */
+export function epochOf(db: Db): { n: number } {
+  let e = epochs.get(db);
+  if (!e) {
+    e = { n: 0 };
+    epochs.set(db, e);
+  }
+  return e;
+}
+
 export interface SqliteBackend extends Backend {
   readonly dialect: "sqlite";
   /** The raw connection, for the SQLite implementations in db/sqlite only. */
@@ -67,11 +83,14 @@ export function sqliteBackend(db: Db, checkpointer: { stop(): Promise<void> } | 
     }
   };
 
+  const epoch = epochOf(db);
   const guarded = async <T>(inTx: boolean, fn: () => Promise<T>): Promise<T> => {
     await gate.enter();
+    epoch.n++;
     try {
       return await inside.run({ inTx }, fn);
     } finally {
+      epoch.n++; // after COMMIT or ROLLBACK: nothing read meanwhile stays cached
       gate.leave();
     }
   };

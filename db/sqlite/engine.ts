@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import type { ExistingStep, IntakeHead, IngestItem, IngestResult, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob, StepRowWrite } from "../engine";
 import { sortableId } from "../sortable-id";
 import type { Envelope, NewRun } from "../stores/runs";
+import { epochOf } from "./backend";
 import { groupCommitter } from "./group-commit";
 import { statements } from "./statements";
 
@@ -20,17 +21,38 @@ export function createRunSync(db: Db, r: NewRun): Created {
   if (!eventId) {
     eventId = sortableId("evt");
     const info = s.event.run(
-      eventId, r.workspaceId, r.intakeId ?? null, r.automationId, r.triggerNodeId,
-      r.dedupeKey ? (r.dedupeScope ?? `automation:${r.automationId}`) : null, r.dedupeKey ?? null,
-      r.envelope.type, JSON.stringify(r.envelope), r.source, iso,
+      eventId,
+      r.workspaceId,
+      r.intakeId ?? null,
+      r.automationId,
+      r.triggerNodeId,
+      r.dedupeKey ? (r.dedupeScope ?? `automation:${r.automationId}`) : null,
+      r.dedupeKey ?? null,
+      r.envelope.type,
+      JSON.stringify(r.envelope),
+      r.source,
+      iso,
     );
     if (info.changes === 0) return null;
   }
   const runId = sortableId("run");
   const finished = r.firstNodes.length === 0;
   s.insertRun.run(
-    runId, r.workspaceId, r.automationId, r.version, finished ? "succeeded" : "queued", r.triggerNodeId, eventId, r.taskId ?? null, r.taskStep ?? null,
-    r.retryOf ?? null, finished && r.taskId ? iso : null, iso, finished ? iso : null, finished ? iso : null, iso,
+    runId,
+    r.workspaceId,
+    r.automationId,
+    r.version,
+    finished ? "succeeded" : "queued",
+    r.triggerNodeId,
+    eventId,
+    r.taskId ?? null,
+    r.taskStep ?? null,
+    r.retryOf ?? null,
+    finished && r.taskId ? iso : null,
+    iso,
+    finished ? iso : null,
+    finished ? iso : null,
+    iso,
   );
   const atMs = r.at.getTime();
   for (const nodeId of r.firstNodes) insertJob(db, { runId, automationId: r.automationId, nodeId, parentStepId: null, atMs });
@@ -39,12 +61,27 @@ export function createRunSync(db: Db, r: NewRun): Created {
 
 export function insertJob(
   db: Db,
-  j: { runId: string; automationId: string; nodeId: string; parentStepId: string | null; atMs: number; lease?: { owner: string; token: string; until: number } },
+  j: {
+    runId: string;
+    automationId: string;
+    nodeId: string;
+    parentStepId: string | null;
+    atMs: number;
+    lease?: { owner: string; token: string; until: number };
+  },
 ): string {
   const id = sortableId("stp");
   statements(db).insertJob.run(
-    id, j.runId, id, j.automationId, JSON.stringify({ nodeId: j.nodeId, parentStepId: j.parentStepId }),
-    j.lease ? "leased" : "queued", j.atMs, j.lease?.owner ?? null, j.lease?.token ?? null, j.lease?.until ?? null,
+    id,
+    j.runId,
+    id,
+    j.automationId,
+    JSON.stringify({ nodeId: j.nodeId, parentStepId: j.parentStepId }),
+    j.lease ? "leased" : "queued",
+    j.atMs,
+    j.lease?.owner ?? null,
+    j.lease?.token ?? null,
+    j.lease?.until ?? null,
     j.lease ? 1 : 0, // leased at once to its worker: that is its first attempt
     j.atMs,
   );
@@ -53,10 +90,23 @@ export function insertJob(
 
 function writeStep(db: Db, w: StepRowWrite): void {
   statements(db).upsertStep.run(
-    w.id, w.runId, w.nodeId, w.name, w.key, w.parentStepId, w.status,
-    w.input === undefined ? null : JSON.stringify(w.input), w.output ? JSON.stringify(w.output) : null,
-    w.state === undefined ? null : JSON.stringify(w.state), JSON.stringify(w.attempts), JSON.stringify(w.logs),
-    w.error, w.createdAt, w.startedAt, w.finishedAt, w.origin ? JSON.stringify(w.origin) : null,
+    w.id,
+    w.runId,
+    w.nodeId,
+    w.name,
+    w.key,
+    w.parentStepId,
+    w.status,
+    w.input === undefined ? null : JSON.stringify(w.input),
+    w.output ? JSON.stringify(w.output) : null,
+    w.state === undefined ? null : JSON.stringify(w.state),
+    JSON.stringify(w.attempts),
+    JSON.stringify(w.logs),
+    w.error,
+    w.createdAt,
+    w.startedAt,
+    w.finishedAt,
+    w.origin ? JSON.stringify(w.origin) : null,
   );
 }
 
@@ -69,8 +119,22 @@ function finishRunSync(db: Db, c: Pick<StepCommit, "nodeInfo">, run: RunRow, sta
       const p = JSON.parse(j.payload) as { nodeId: string; parentStepId: string | null };
       const n = c.nodeInfo(p.nodeId);
       writeStep(db, {
-        id: j.id, runId: run.id, nodeId: p.nodeId, name: n.name, key: n.key, parentStepId: p.parentStepId, status: "cancelled",
-        input: null, output: null, state: null, attempts: [], logs: [], error: null, createdAt: iso, startedAt: null, finishedAt: iso,
+        id: j.id,
+        runId: run.id,
+        nodeId: p.nodeId,
+        name: n.name,
+        key: n.key,
+        parentStepId: p.parentStepId,
+        status: "cancelled",
+        input: null,
+        output: null,
+        state: null,
+        attempts: [],
+        logs: [],
+        error: null,
+        createdAt: iso,
+        startedAt: null,
+        finishedAt: iso,
       });
     }
     s.deleteRunJobs.run(run.id);
@@ -98,7 +162,14 @@ function commitSync(db: Db, c: StepCommit): StepCommitResult {
   const nowMs = c.now.getTime();
   for (const nodeId of c.children ?? []) {
     const token = sortableId("lt");
-    const id = insertJob(db, { runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, atMs: nowMs, lease: { owner: c.owner, token, until: nowMs + c.leaseMs } });
+    const id = insertJob(db, {
+      runId: c.run.id,
+      automationId: c.run.automationId,
+      nodeId,
+      parentStepId: c.job.id,
+      atMs: nowMs,
+      lease: { owner: c.owner, token, until: nowMs + c.leaseMs },
+    });
     next.push({ id, runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, attempts: 1, runStatus: "running", token, stops: 0 });
   }
   const effect = c.runEffect;
@@ -123,22 +194,58 @@ export function sqliteEngine(db: Db): RunEngine {
     for (const [id, c] of intakeCounts) statements(tx).intakeCount.run(c.at, c.n, id);
     intakeCounts.clear();
   });
+  // A batch rolled back to be replayed item by item counts its deliveries again.
+  committer.onBatchAbort(() => intakeCounts.clear());
+
+  /**
+   * Intake heads by token, valid while no other connection committed (PRAGMA data_version) and no
+   * store call ran on this one (epochOf): a disable or a rotated secret applies
+   * to the next delivery as before, and a steady stream of deliveries skips three lookups (and their
+   * read transactions) each. Callers must not modify the returned object.
+   */
+  const heads = { version: -1, epoch: -1, byToken: new Map<string, IntakeHead | undefined>() };
+  const epoch = epochOf(db);
+  // Read at most once a millisecond: the pragma opens a read transaction (two lock syscalls per
+  // delivery otherwise), and a change another process committed within the last millisecond is as
+  // concurrent with a delivery as it can be.
+  let seenVersion = -1;
+  let seenAt = -Infinity;
+  const dataVersion = (): number => {
+    const now = performance.now();
+    if (now - seenAt >= 1) {
+      seenVersion = s.dataVersion.get() as number;
+      seenAt = now;
+    }
+    return seenVersion;
+  };
+  const readIntakeHead = (token: string): IntakeHead | undefined => {
+    // Separate primary-key lookups: measured 4x cheaper than one LEFT JOIN over the three tables.
+    const head = s.intakeHead.get(token) as (Omit<IntakeHead, "config"> & { config: string | null }) | undefined;
+    if (!head) return undefined;
+    const a = head.automationId ? (s.automationHead.get(head.automationId) as { version: number; enabled: number; u: string } | undefined) : undefined;
+    const cu = head.connectionId ? (s.connectionStamp.get(head.connectionId) as { u: string } | undefined) : undefined;
+    return {
+      ...head,
+      config: head.config ? (JSON.parse(head.config) as Record<string, unknown>) : null,
+      automationVersion: a?.version ?? null,
+      automationEnabled: a ? a.enabled === 1 : null,
+      automationUpdatedAt: a?.u ?? null,
+      connectionUpdatedAt: cu?.u ?? null,
+    };
+  };
 
   return {
     async intakeHead(token) {
-      // Separate primary-key lookups: measured 4x cheaper than one LEFT JOIN over the three tables.
-      const head = s.intakeHead.get(token) as (Omit<IntakeHead, "config"> & { config: string | null }) | undefined;
-      if (!head) return undefined;
-      const a = head.automationId ? (s.automationHead.get(head.automationId) as { version: number; enabled: number; u: string } | undefined) : undefined;
-      const cu = head.connectionId ? (s.connectionStamp.get(head.connectionId) as { u: string } | undefined) : undefined;
-      return {
-        ...head,
-        config: head.config ? (JSON.parse(head.config) as Record<string, unknown>) : null,
-        automationVersion: a?.version ?? null,
-        automationEnabled: a ? a.enabled === 1 : null,
-        automationUpdatedAt: a?.u ?? null,
-        connectionUpdatedAt: cu?.u ?? null,
-      };
+      const version = dataVersion();
+      if (version !== heads.version || epoch.n !== heads.epoch || heads.byToken.size > 10_000) {
+        heads.byToken.clear();
+        heads.version = version;
+        heads.epoch = epoch.n;
+      }
+      if (heads.byToken.has(token)) return heads.byToken.get(token);
+      const head = readIntakeHead(token);
+      heads.byToken.set(token, head);
+      return head;
     },
     async automationsUsingConnection(workspaceId, connectionId) {
       return s.usingConnection.all(workspaceId, `%${connectionId}%`) as Array<{ id: string; version: number }>;
@@ -177,7 +284,13 @@ export function sqliteEngine(db: Db): RunEngine {
     async loadStep(stepId): Promise<ExistingStep | undefined> {
       const r = s.step.get(stepId) as { state: string | null; attempts: string; logs: string; startedAt: string | null; createdAt: string } | undefined;
       if (!r) return undefined;
-      return { state: r.state ? JSON.parse(r.state) : undefined, attempts: JSON.parse(r.attempts), logs: JSON.parse(r.logs), startedAt: r.startedAt, createdAt: r.createdAt };
+      return {
+        state: r.state ? JSON.parse(r.state) : undefined,
+        attempts: JSON.parse(r.attempts),
+        logs: JSON.parse(r.logs),
+        startedAt: r.startedAt,
+        createdAt: r.createdAt,
+      };
     },
     async loadChain(parentStepId) {
       const steps: Record<string, Envelope> = {};

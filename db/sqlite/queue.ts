@@ -18,7 +18,17 @@ type Row = { id: string; runId: string; automationId: string; payload: string; a
 function toJob(r: Row, token: string): StepJob {
   const p = JSON.parse(r.payload) as { nodeId: string; parentStepId: string | null; stops?: number };
   const stops = (p.stops ?? 0) + (r.expired ? 1 : 0);
-  return { id: r.id, runId: r.runId, automationId: r.automationId, nodeId: p.nodeId, parentStepId: p.parentStepId, attempts: r.attempts + 1, runStatus: r.runStatus, token, stops };
+  return {
+    id: r.id,
+    runId: r.runId,
+    automationId: r.automationId,
+    nodeId: p.nodeId,
+    parentStepId: p.parentStepId,
+    attempts: r.attempts + 1,
+    runStatus: r.runStatus,
+    token,
+    stops,
+  };
 }
 
 /** Claims up to `limit` due jobs; null when the write lock is held elsewhere (try again shortly). */

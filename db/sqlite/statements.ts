@@ -20,6 +20,7 @@ function prepare(db: Db) {
       `select id, workspace_id as workspaceId, kind, automation_id as automationId, node_id as nodeId, connection_id as connectionId,
        line_id as lineId, status, updated_at as updatedAt, config, secret_enc as secretEnc, name from intakes where token = ?`,
     ),
+    dataVersion: c.prepare("PRAGMA data_version").pluck(),
     automationHead: c.prepare("select version, enabled, updated_at as u from automations where id = ?"),
     connectionStamp: c.prepare("select updated_at as u from connections where id = ?"),
     usingConnection: c.prepare("select id, version from automations where workspace_id = ? and enabled = 1 and graph like ?"),
@@ -29,7 +30,9 @@ function prepare(db: Db) {
     ),
     runStatus: c.prepare("select status from runs where id = ?"),
     eventEnvelope: c.prepare("select envelope from events where id = ?"),
-    step: c.prepare("select id, name, output, parent_step_id as parentStepId, state, attempts, logs, started_at as startedAt, created_at as createdAt from run_steps where id = ?"),
+    step: c.prepare(
+      "select id, name, output, parent_step_id as parentStepId, state, attempts, logs, started_at as startedAt, created_at as createdAt from run_steps where id = ?",
+    ),
     stepExists: c.prepare("select 1 from run_steps where id = ?"),
     upsertStep: c.prepare(
       `insert into run_steps (id, run_id, node_id, name, key, parent_step_id, status, input, output, state, attempts, logs, error, created_at, started_at, finished_at, origin)
@@ -70,15 +73,23 @@ function prepare(db: Db) {
     renew: c.prepare("update jobs set lease_until = ? where lease_owner = ? and status = 'leased'"),
     removeJob: c.prepare("delete from jobs where id = ?"),
     reschedule: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_token = null, lease_until = null where id = ?"),
-    rescheduleFresh: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_token = null, lease_until = null, attempts = 0 where id = ?"),
-    releaseOne: c.prepare("update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_token = null, lease_until = null where id = ? and lease_owner = ?"),
-    releaseAll: c.prepare("update jobs set status = 'queued', lease_owner = null, lease_token = null, lease_until = null where lease_owner = ? and status = 'leased'"),
+    rescheduleFresh: c.prepare(
+      "update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_token = null, lease_until = null, attempts = 0 where id = ?",
+    ),
+    releaseOne: c.prepare(
+      "update jobs set status = 'queued', available_at = ?, lease_owner = null, lease_token = null, lease_until = null where id = ? and lease_owner = ?",
+    ),
+    releaseAll: c.prepare(
+      "update jobs set status = 'queued', lease_owner = null, lease_token = null, lease_until = null where lease_owner = ? and status = 'leased'",
+    ),
     running: c.prepare(
       `select r.automation_id as a, count(*) as n, coalesce(a.concurrency, 1) as c
        from runs r left join automations a on a.id = r.automation_id where r.status = 'running' group by r.automation_id`,
     ),
     concurrency: c.prepare("select concurrency from automations where id = ?"),
-    startRun: c.prepare("update runs set status = 'running', started_at = coalesce(started_at, ?), updated_at = ? where id = ? and status in ('queued', 'waiting')"),
+    startRun: c.prepare(
+      "update runs set status = 'running', started_at = coalesce(started_at, ?), updated_at = ? where id = ? and status in ('queued', 'waiting')",
+    ),
     noWait: c.prepare("PRAGMA busy_timeout = 0"),
     wait: c.prepare(`PRAGMA busy_timeout = ${(c.pragma("busy_timeout", { simple: true }) as number) || 5000}`),
   };

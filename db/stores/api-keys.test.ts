@@ -24,8 +24,18 @@ let n = 0;
 function key(over: Partial<ApiKeyRow> = {}): ApiKeyRow {
   n++;
   return {
-    id: `key_${n}`, organizationId: orgId, name: `k${n}`, prefix: `cvk_${String(n).padStart(8, "0")}`, hash: `hash_${n}`, role: "viewer",
-    workspaceIds: null, createdBy: "tester", createdAt: new Date(Date.UTC(2030, 0, 1, 0, n)).toISOString(), lastUsedAt: null, expiresAt: null, revokedAt: null,
+    id: `key_${n}`,
+    organizationId: orgId,
+    name: `k${n}`,
+    prefix: `cvk_${String(n).padStart(8, "0")}`,
+    hash: `hash_${n}`,
+    role: "viewer",
+    workspaceIds: null,
+    createdBy: "tester",
+    createdAt: new Date(Date.UTC(2030, 0, 1, 0, n)).toISOString(),
+    lastUsedAt: null,
+    expiresAt: null,
+    revokedAt: null,
     ...over,
   };
 }

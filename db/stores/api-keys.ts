@@ -17,7 +17,13 @@ export const apiKeysStore = {
   /** A key of this organization (undefined for another organization's key). */
   async get(c: Ctx, organizationId: string, keyId: string): Promise<ApiKeyRow | undefined> {
     const { apiKeys } = c.t;
-    return first(c.h.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.organizationId, organizationId))).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.id, keyId), eq(apiKeys.organizationId, organizationId)))
+        .limit(1),
+    );
   },
 
   /** The key whose hash this is (unique index). */

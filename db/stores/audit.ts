@@ -47,6 +47,11 @@ export const auditStore = {
     const { auditLog } = c.t;
     const conds: SQL[] = [eq(auditLog.organizationId, organizationId)];
     if (opts.before) conds.push(lt(auditLog.at, opts.before));
-    return c.h.select().from(auditLog).where(and(...conds)).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(opts.limit);
+    return c.h
+      .select()
+      .from(auditLog)
+      .where(and(...conds))
+      .orderBy(desc(auditLog.at), desc(auditLog.id))
+      .limit(opts.limit);
   },
 };

@@ -14,24 +14,53 @@ afterEach(async () => t.close());
 const insertRun = (automationId: string, at: number, eventId = uid("evt")) =>
   t.sql(
     "insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, created_at, updated_at) values (?, ?, ?, 1, 'succeeded', 't', ?, ?, ?)",
-    uid("run"), ws, automationId, eventId, iso(at), iso(at),
+    uid("run"),
+    ws,
+    automationId,
+    eventId,
+    iso(at),
+    iso(at),
   );
 
 describe("automations store", () => {
   it("inserts, reads scoped to the workspace, updates; versions newest first", async () => {
     const other = await seedWorkspace(t.store);
-    const a = automationRow(ws, { enabled: true, graph: graphOf([{ id: "t", name: "start", key: "core.webhook", config: { nested: { b: 2, a: 1 } }, position: { x: 1, y: 2 } }]) });
+    const a = automationRow(ws, {
+      enabled: true,
+      graph: graphOf([{ id: "t", name: "start", key: "core.webhook", config: { nested: { b: 2, a: 1 } }, position: { x: 1, y: 2 } }]),
+    });
     await t.store.automations.insert(a);
     expect(await t.store.automations.get(ws, a.id)).toEqual(a);
     expect(await t.store.automations.get(other, a.id)).toBeUndefined();
     await t.store.automations.update(a.id, { name: "renamed", version: 2, enabled: false, errorHandlerId: "aut_x" });
     expect(await t.store.automations.get(ws, a.id)).toMatchObject({ name: "renamed", version: 2, enabled: false, errorHandlerId: "aut_x" });
 
-    for (const v of [1, 2]) await t.store.automations.insertVersion({ id: uid("ver"), automationId: a.id, version: v, name: `v${v}`, description: "", graph: a.graph, createdBy: "me", createdAt: iso() });
+    for (const v of [1, 2])
+      await t.store.automations.insertVersion({
+        id: uid("ver"),
+        automationId: a.id,
+        version: v,
+        name: `v${v}`,
+        description: "",
+        graph: a.graph,
+        createdBy: "me",
+        createdAt: iso(),
+      });
     expect((await t.store.automations.versions(a.id)).map((v) => v.version)).toEqual([2, 1]);
     expect(await t.store.automations.version(a.id, 1)).toMatchObject({ name: "v1", graph: a.graph });
     expect(await t.store.automations.version(a.id, 3)).toBeUndefined();
-    await expect(t.store.automations.insertVersion({ id: uid("ver"), automationId: a.id, version: 2, name: "dup", description: "", graph: a.graph, createdBy: null, createdAt: iso() })).rejects.toThrow();
+    await expect(
+      t.store.automations.insertVersion({
+        id: uid("ver"),
+        automationId: a.id,
+        version: 2,
+        name: "dup",
+        description: "",
+        graph: a.graph,
+        createdBy: null,
+        createdAt: iso(),
+      }),
+    ).rejects.toThrow();
   });
 
   it("lists newest first with a keyset cursor, filters by enabled and by a case-insensitive literal name match", async () => {
@@ -89,12 +118,22 @@ describe("automations store", () => {
     const b = automationRow(ws, { errorHandlerId: a.id });
     await t.store.automations.insert(a);
     await t.store.automations.insert(b);
-    await t.store.automations.insertVersion({ id: uid("ver"), automationId: a.id, version: 1, name: "v", description: "", graph: a.graph, createdBy: null, createdAt: iso() });
+    await t.store.automations.insertVersion({
+      id: uid("ver"),
+      automationId: a.id,
+      version: 1,
+      name: "v",
+      description: "",
+      graph: a.graph,
+      createdBy: null,
+      createdAt: iso(),
+    });
     await t.store.intakes.insert(intakeRow(ws, { automationId: a.id, nodeId: "t" }));
     await insertRun(a.id, 1000);
     await insertRun(b.id, 1000);
     const runIds = (await t.sql<{ id: string; automation_id: string }>("select id, automation_id from runs")).map((r) => [r.id, r.automation_id] as const);
-    for (const [id] of runIds) await t.sql("insert into jobs (id, kind, run_id, status, available_at, attempts, created_at) values (?, 'step', ?, 'queued', 0, 0, 0)", uid("job"), id);
+    for (const [id] of runIds)
+      await t.sql("insert into jobs (id, kind, run_id, status, available_at, attempts, created_at) values (?, 'step', ?, 'queued', 0, 0, 0)", uid("job"), id);
 
     await t.store.runs.deleteOfAutomation(a.id);
     expect((await t.sql<{ automation_id: string }>("select automation_id from runs")).map((r) => r.automation_id)).toEqual([b.id]);
@@ -113,13 +152,21 @@ describe("automations store", () => {
     for (const [i, node] of ["t", "t", "u"].entries()) {
       await t.sql(
         "insert into events (id, workspace_id, automation_id, node_id, type, envelope, source, received_at) values (?, ?, ?, ?, 'x', ?, 'webhook', ?)",
-        `evt_${i}`, ws, a.id, node, JSON.stringify({ type: "x", timestamp: iso(), data: { i } }), iso(1000 + i),
+        `evt_${i}`,
+        ws,
+        a.id,
+        node,
+        JSON.stringify({ type: "x", timestamp: iso(), data: { i } }),
+        iso(1000 + i),
       );
       await insertRun(a.id, 1000 + i, `evt_${i}`);
     }
     expect(await t.store.automations.lastRun(a.id)).toMatchObject({ status: "succeeded", createdAt: iso(1002) });
     const events = await t.store.automations.recentEvents(a.id, "t", 10);
-    expect(events.map((e) => [e.id, e.source, (e.envelope.data as { i: number }).i])).toEqual([["evt_1", "webhook", 1], ["evt_0", "webhook", 0]]);
+    expect(events.map((e) => [e.id, e.source, (e.envelope.data as { i: number }).i])).toEqual([
+      ["evt_1", "webhook", 1],
+      ["evt_0", "webhook", 0],
+    ]);
     expect((await t.store.automations.recentEvents(a.id, "t", 1)).map((e) => e.id)).toEqual(["evt_1"]);
     expect((await t.store.automations.recentRuns(a.id, 2)).map((r) => r.eventId)).toEqual(["evt_2", "evt_1"]);
   });

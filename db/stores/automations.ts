@@ -14,7 +14,13 @@ function likeContains(text: string): string {
 export const automationsStore = {
   async get(c: Ctx, workspaceId: string, automationId: string): Promise<AutomationRow | undefined> {
     const { automations } = c.t;
-    return first(c.h.select().from(automations).where(and(eq(automations.id, automationId), eq(automations.workspaceId, workspaceId))).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(automations)
+        .where(and(eq(automations.id, automationId), eq(automations.workspaceId, workspaceId)))
+        .limit(1),
+    );
   },
 
   /**
@@ -45,19 +51,30 @@ export const automationsStore = {
     if (opts.search) conds.push(sql`lower(${automations.name}) like ${likeContains(opts.search)} escape '\\'`);
     const b = opts.before;
     if (b) conds.push(or(lt(automations.createdAt, b.createdAt), and(eq(automations.createdAt, b.createdAt), lt(automations.id, b.id)))!);
-    return c.h.select().from(automations).where(and(...conds)).orderBy(desc(automations.createdAt), desc(automations.id)).limit(opts.limit);
+    return c.h
+      .select()
+      .from(automations)
+      .where(and(...conds))
+      .orderBy(desc(automations.createdAt), desc(automations.id))
+      .limit(opts.limit);
   },
 
   /** Every enabled automation's graph (trigger upkeep). */
   async enabledGraphs(c: Ctx): Promise<Array<{ id: string; workspaceId: string; graph: StoredGraph }>> {
     const { automations } = c.t;
-    return c.h.select({ id: automations.id, workspaceId: automations.workspaceId, graph: automations.graph }).from(automations).where(eq(automations.enabled, true));
+    return c.h
+      .select({ id: automations.id, workspaceId: automations.workspaceId, graph: automations.graph })
+      .from(automations)
+      .where(eq(automations.enabled, true));
   },
 
   /** Automations of the workspace whose document mentions `connectionId` (as a JSON string value). */
   async usingConnection(c: Ctx, workspaceId: string, connectionId: string): Promise<Array<{ id: string; name: string }>> {
     const { automations } = c.t;
-    const rows = await c.h.select({ id: automations.id, name: automations.name, graph: automations.graph }).from(automations).where(eq(automations.workspaceId, workspaceId));
+    const rows = await c.h
+      .select({ id: automations.id, name: automations.name, graph: automations.graph })
+      .from(automations)
+      .where(eq(automations.workspaceId, workspaceId));
     const needle = JSON.stringify(connectionId);
     return rows.filter((r) => JSON.stringify(r.graph).includes(needle)).map(({ id, name }) => ({ id, name }));
   },
@@ -89,7 +106,15 @@ export const automationsStore = {
   /** Stores `key` on a row that has none yet; false when the row has a key (or is gone). */
   async setKeyIfUnset(c: Ctx, automationId: string, key: string): Promise<boolean> {
     const { automations: a } = c.t;
-    return (await c.h.update(a).set({ key }).where(and(eq(a.id, automationId), isNull(a.key))).returning({ id: a.id })).length > 0;
+    return (
+      (
+        await c.h
+          .update(a)
+          .set({ key })
+          .where(and(eq(a.id, automationId), isNull(a.key)))
+          .returning({ id: a.id })
+      ).length > 0
+    );
   },
 
   /** Where the automation was last applied from (null: no longer managed in Git). Does not touch updatedAt. */
@@ -131,13 +156,26 @@ export const automationsStore = {
 
   async version(c: Ctx, automationId: string, version: number): Promise<AutomationVersionRow | undefined> {
     const { automationVersions: v } = c.t;
-    return first(c.h.select().from(v).where(and(eq(v.automationId, automationId), eq(v.version, version))).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(v)
+        .where(and(eq(v.automationId, automationId), eq(v.version, version)))
+        .limit(1),
+    );
   },
 
   /** The newest run of the automation. */
   async lastRun(c: Ctx, automationId: string): Promise<{ id: string; status: string; createdAt: string } | undefined> {
     const { runs } = c.t;
-    return first(c.h.select({ id: runs.id, status: runs.status, createdAt: runs.createdAt }).from(runs).where(eq(runs.automationId, automationId)).orderBy(desc(runs.createdAt)).limit(1));
+    return first(
+      c.h
+        .select({ id: runs.id, status: runs.status, createdAt: runs.createdAt })
+        .from(runs)
+        .where(eq(runs.automationId, automationId))
+        .orderBy(desc(runs.createdAt))
+        .limit(1),
+    );
   },
 
   /** The newest events a trigger node received. */

@@ -48,7 +48,14 @@ describe("connections store", () => {
   it("stores an authorisation and bumps the token version", async () => {
     const a = connectionRow(ws, { tokenVersion: 3, status: "needs_authorization" });
     await t.store.connections.insert(a);
-    await t.store.connections.setAuthorized(a.id, { tokensEnc: "enc", tokenExpiresAt: 123, state: { site: "s" }, status: "ready", statusMessage: null, updatedAt: iso() });
+    await t.store.connections.setAuthorized(a.id, {
+      tokensEnc: "enc",
+      tokenExpiresAt: 123,
+      state: { site: "s" },
+      status: "ready",
+      statusMessage: null,
+      updatedAt: iso(),
+    });
     expect(await t.store.connections.tokenState(a.id)).toEqual({ tokensEnc: "enc", tokenVersion: 4, tokenExpiresAt: 123, status: "ready" });
     expect(await t.store.connections.tokenState("con_missing")).toBeUndefined();
   });
@@ -76,7 +83,8 @@ describe("connections store", () => {
     await t.store.connections.insert(a);
     const now = Date.now();
     expect(await t.store.connections.acquireRefreshLock(a.id, "me", now, now + 10_000)).toBe(true);
-    const save = (owner: string, seen: number, enc: string) => t.store.connections.saveRefreshedTokens(a.id, owner, seen, { tokensEnc: enc, tokenExpiresAt: 1, updatedAt: iso() });
+    const save = (owner: string, seen: number, enc: string) =>
+      t.store.connections.saveRefreshedTokens(a.id, owner, seen, { tokensEnc: enc, tokenExpiresAt: 1, updatedAt: iso() });
     expect(await save("me", 6, "stale")).toBe(false);
     expect(await save("someone-else", 7, "no-lock")).toBe(false);
     const results = await Promise.all(Array.from({ length: N }, (_, i) => save("me", 7, `enc${i}`)));
@@ -89,7 +97,16 @@ describe("connections store", () => {
   it("OAuth states: usable once, only by their user; concurrent takes get it once", async () => {
     const a = connectionRow(ws);
     await t.store.connections.insert(a);
-    const row = { state: uid("st"), connectionId: a.id, userId: "usr_1", codeVerifier: "v", redirectUri: "http://cb", returnTo: null, createdAt: 1, expiresAt: 2 };
+    const row = {
+      state: uid("st"),
+      connectionId: a.id,
+      userId: "usr_1",
+      codeVerifier: "v",
+      redirectUri: "http://cb",
+      returnTo: null,
+      createdAt: 1,
+      expiresAt: 2,
+    };
     await t.store.connections.insertOAuthState(row);
     expect(await t.store.connections.takeOAuthState(row.state, "usr_other")).toBeUndefined();
     const taken = await Promise.all(Array.from({ length: N }, () => t.store.connections.takeOAuthState(row.state, "usr_1")));

@@ -16,7 +16,13 @@ type Patch = Partial<Omit<ConnectionRow, "id" | "workspaceId" | "integration" | 
 export const connectionsStore = {
   async get(c: Ctx, workspaceId: string, connectionId: string): Promise<ConnectionRow | undefined> {
     const { connections } = c.t;
-    return first(c.h.select().from(connections).where(and(eq(connections.id, connectionId), eq(connections.workspaceId, workspaceId))).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(connections)
+        .where(and(eq(connections.id, connectionId), eq(connections.workspaceId, workspaceId)))
+        .limit(1),
+    );
   },
 
   /** By id alone (runner, ingress, OAuth callback: the workspace is already known to be right). */
@@ -35,7 +41,10 @@ export const connectionsStore = {
   async getMany(c: Ctx, workspaceId: string, ids: string[]): Promise<ConnectionRow[]> {
     if (!ids.length) return [];
     const { connections } = c.t;
-    return c.h.select().from(connections).where(and(eq(connections.workspaceId, workspaceId), inArray(connections.id, ids)));
+    return c.h
+      .select()
+      .from(connections)
+      .where(and(eq(connections.workspaceId, workspaceId), inArray(connections.id, ids)));
   },
 
   async insert(c: Ctx, row: ConnectionRow): Promise<void> {
@@ -60,9 +69,18 @@ export const connectionsStore = {
   async mergeState(c: Ctx, connectionId: string, patch: Record<string, unknown>, at: string): Promise<void> {
     const { connections } = c.t;
     await c.tx(async (x) => {
-      const cur = await first(x.h.update(connections).set({ state: sql`${connections.state}` }).where(eq(connections.id, connectionId)).returning({ state: connections.state }));
+      const cur = await first(
+        x.h
+          .update(connections)
+          .set({ state: sql`${connections.state}` })
+          .where(eq(connections.id, connectionId))
+          .returning({ state: connections.state }),
+      );
       if (!cur) return;
-      await x.h.update(connections).set({ state: { ...(cur.state ?? {}), ...patch }, updatedAt: at }).where(eq(connections.id, connectionId));
+      await x.h
+        .update(connections)
+        .set({ state: { ...(cur.state ?? {}), ...patch }, updatedAt: at })
+        .where(eq(connections.id, connectionId));
     });
   },
 
@@ -73,12 +91,21 @@ export const connectionsStore = {
     v: Pick<ConnectionRow, "tokensEnc" | "tokenExpiresAt" | "state" | "status" | "statusMessage" | "updatedAt">,
   ): Promise<void> {
     const { connections } = c.t;
-    await c.h.update(connections).set({ ...v, tokenVersion: sql`${connections.tokenVersion} + 1` }).where(eq(connections.id, connectionId));
+    await c.h
+      .update(connections)
+      .set({ ...v, tokenVersion: sql`${connections.tokenVersion} + 1` })
+      .where(eq(connections.id, connectionId));
   },
 
   async tokenState(c: Ctx, connectionId: string): Promise<TokenState | undefined> {
     const { connections: t } = c.t;
-    return first(c.h.select({ tokensEnc: t.tokensEnc, tokenVersion: t.tokenVersion, tokenExpiresAt: t.tokenExpiresAt, status: t.status }).from(t).where(eq(t.id, connectionId)).limit(1));
+    return first(
+      c.h
+        .select({ tokensEnc: t.tokensEnc, tokenVersion: t.tokenVersion, tokenExpiresAt: t.tokenExpiresAt, status: t.status })
+        .from(t)
+        .where(eq(t.id, connectionId))
+        .limit(1),
+    );
   },
 
   /** Takes the refresh lease when it is free or expired (epoch ms); true for exactly one of concurrent callers. */
@@ -94,7 +121,10 @@ export const connectionsStore = {
 
   async releaseRefreshLock(c: Ctx, connectionId: string, owner: string): Promise<void> {
     const { connections: t } = c.t;
-    await c.h.update(t).set({ refreshLockOwner: null, refreshLockUntil: null }).where(and(eq(t.id, connectionId), eq(t.refreshLockOwner, owner)));
+    await c.h
+      .update(t)
+      .set({ refreshLockOwner: null, refreshLockUntil: null })
+      .where(and(eq(t.id, connectionId), eq(t.refreshLockOwner, owner)));
   },
 
   /**
@@ -124,6 +154,11 @@ export const connectionsStore = {
   /** Consumes an authorisation request of this user (deleted as it is read: usable once). */
   async takeOAuthState(c: Ctx, state: string, userId: string): Promise<OAuthStateRow | undefined> {
     const { oauthStates: o } = c.t;
-    return first(c.h.delete(o).where(and(eq(o.state, state), eq(o.userId, userId))).returning());
+    return first(
+      c.h
+        .delete(o)
+        .where(and(eq(o.state, state), eq(o.userId, userId)))
+        .returning(),
+    );
   },
 };

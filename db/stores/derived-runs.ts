@@ -64,16 +64,40 @@ export const derivedRunsStore = {
       else {
         eventId = sortableId("evt");
         await x.h.insert(events).values({
-          id: eventId, workspaceId: r.workspaceId, intakeId: null, automationId: r.automationId, nodeId: r.triggerNodeId, dedupeScope: null, dedupeKey: null,
-          type: r.event.envelope.type, envelope: r.event.envelope, source: r.event.source, receivedAt: iso,
+          id: eventId,
+          workspaceId: r.workspaceId,
+          intakeId: null,
+          automationId: r.automationId,
+          nodeId: r.triggerNodeId,
+          dedupeScope: null,
+          dedupeKey: null,
+          type: r.event.envelope.type,
+          envelope: r.event.envelope,
+          source: r.event.source,
+          receivedAt: iso,
         });
       }
       const runId = sortableId("run");
       const finished = r.start.length === 0;
       await x.h.insert(runs).values({
-        id: runId, workspaceId: r.workspaceId, automationId: r.automationId, version: r.version, status: finished ? "succeeded" : "queued",
-        triggerNodeId: r.triggerNodeId, eventId, taskId: r.taskId ?? null, taskStep: r.taskStep ?? null, retryOf: r.retryOf ?? null, mode: r.mode, test: r.test ?? null,
-        error: null, followupAt: finished && r.taskId ? iso : null, createdAt: iso, startedAt: finished ? iso : null, finishedAt: finished ? iso : null, updatedAt: iso,
+        id: runId,
+        workspaceId: r.workspaceId,
+        automationId: r.automationId,
+        version: r.version,
+        status: finished ? "succeeded" : "queued",
+        triggerNodeId: r.triggerNodeId,
+        eventId,
+        taskId: r.taskId ?? null,
+        taskStep: r.taskStep ?? null,
+        retryOf: r.retryOf ?? null,
+        mode: r.mode,
+        test: r.test ?? null,
+        error: null,
+        followupAt: finished && r.taskId ? iso : null,
+        createdAt: iso,
+        startedAt: finished ? iso : null,
+        finishedAt: finished ? iso : null,
+        updatedAt: iso,
       });
       const ids = new Map<string, string>();
       for (const sd of r.seeds) ids.set(sd.ref, sortableId("stp"));
@@ -81,13 +105,30 @@ export const derivedRunsStore = {
       if (r.seeds.length) {
         await x.h.insert(runSteps).values(
           r.seeds.map((sd) => ({
-            id: ids.get(sd.ref)!, runId, nodeId: sd.nodeId, name: sd.name, key: sd.key, parentStepId: idOf(sd.parentRef), status: "succeeded" as const,
-            input: sd.input ?? null, output: sd.output, state: null, attempts: [], logs: [], error: null, origin: sd.origin, createdAt: iso, startedAt: null, finishedAt: iso,
+            id: ids.get(sd.ref)!,
+            runId,
+            nodeId: sd.nodeId,
+            name: sd.name,
+            key: sd.key,
+            parentStepId: idOf(sd.parentRef),
+            status: "succeeded" as const,
+            input: sd.input ?? null,
+            output: sd.output,
+            state: null,
+            attempts: [],
+            logs: [],
+            error: null,
+            origin: sd.origin,
+            createdAt: iso,
+            startedAt: null,
+            finishedAt: iso,
           })),
         );
       }
       if (!finished) {
-        await x.h.insert(jobs).values(r.start.map((st) => newStepJob({ runId, automationId: r.automationId, nodeId: st.nodeId, parentStepId: idOf(st.parentRef), atMs })));
+        await x.h
+          .insert(jobs)
+          .values(r.start.map((st) => newStepJob({ runId, automationId: r.automationId, nodeId: st.nodeId, parentStepId: idOf(st.parentRef), atMs })));
         if (x.dialect === "postgres") await x.h.insert(outbox).values({ runId, availableAt: atMs, createdAt: atMs }).onConflictDoNothing();
       }
       return { runId, eventId, finished };
@@ -106,5 +147,4 @@ export const derivedRunsStore = {
     const { runSteps } = c.t;
     return c.h.select({ runId: runSteps.runId, attempts: runSteps.attempts, origin: runSteps.origin }).from(runSteps).where(inArray(runSteps.runId, runIds));
   },
-
 };

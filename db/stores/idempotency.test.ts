@@ -18,7 +18,15 @@ afterEach(async () => {
 });
 
 const T0 = 1_900_000_000_000;
-const req = (over: Partial<IdempotencyRequest> = {}): IdempotencyRequest => ({ apiKeyId: "key_1", key: "k-1", method: "POST", path: "/api/v1/factories", bodyHash: "h1", now: T0, ...over });
+const req = (over: Partial<IdempotencyRequest> = {}): IdempotencyRequest => ({
+  apiKeyId: "key_1",
+  key: "k-1",
+  method: "POST",
+  path: "/api/v1/factories",
+  bodyHash: "h1",
+  now: T0,
+  ...over,
+});
 const limits = (now: number) => ({ expiredBefore: now - 24 * 3600_000, staleBefore: now - 300_000 });
 
 describe("idempotency store", () => {
@@ -31,7 +39,16 @@ describe("idempotency store", () => {
     const stored = await s.idempotency.claim(req({ now: T0 + 20 }), limits(T0 + 20));
     expect(stored).toEqual({
       kind: "stored",
-      row: { apiKeyId: "key_1", key: "k-1", method: "POST", path: "/api/v1/factories", bodyHash: "h1", status: 201, response: '{"id":"ws_1","name":"Ünï 工場"}', createdAt: T0 },
+      row: {
+        apiKeyId: "key_1",
+        key: "k-1",
+        method: "POST",
+        path: "/api/v1/factories",
+        bodyHash: "h1",
+        status: 201,
+        response: '{"id":"ws_1","name":"Ünï 工場"}',
+        createdAt: T0,
+      },
     });
     // Completing twice, or a claim that is not ours, changes nothing.
     expect(await s.idempotency.complete("key_1", "k-1", T0, { status: 500, response: "x" })).toBe(false);

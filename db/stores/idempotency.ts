@@ -10,10 +10,7 @@ import type { IdempotencyRow } from "../types";
 /** `status` of a row whose request is still running. */
 export const IDEMPOTENCY_PENDING = 0;
 
-export type IdempotencyClaim =
-  | { kind: "claimed"; createdAt: number }
-  | { kind: "pending"; row: IdempotencyRow }
-  | { kind: "stored"; row: IdempotencyRow };
+export type IdempotencyClaim = { kind: "claimed"; createdAt: number } | { kind: "pending"; row: IdempotencyRow } | { kind: "stored"; row: IdempotencyRow };
 
 export interface IdempotencyRequest {
   apiKeyId: string;

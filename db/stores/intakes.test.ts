@@ -54,7 +54,8 @@ describe("intakes store", () => {
   it("ensureShared: one shared intake per connection and key, also when saves race", async () => {
     const c = connectionRow(ws);
     await t.store.connections.insert(c);
-    const shared = (key: string) => intakeRow(ws, { kind: "shared", connectionId: c.id, name: key, config: { sharedKey: key } }) as ReturnType<typeof intakeRow> & { connectionId: string };
+    const shared = (key: string) =>
+      intakeRow(ws, { kind: "shared", connectionId: c.id, name: key, config: { sharedKey: key } }) as ReturnType<typeof intakeRow> & { connectionId: string };
     // Each inside a save transaction that goes on a moment before committing (as syncIntakes does).
     const got = await Promise.all(
       Array.from({ length: 8 }, () =>

@@ -12,7 +12,13 @@ const sharedKeyOf = (r: IntakeRow) => (r.config as { sharedKey?: string } | null
 export const intakesStore = {
   async get(c: Ctx, workspaceId: string, intakeId: string): Promise<IntakeRow | undefined> {
     const { intakes } = c.t;
-    return first(c.h.select().from(intakes).where(and(eq(intakes.id, intakeId), eq(intakes.workspaceId, workspaceId))).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(intakes)
+        .where(and(eq(intakes.id, intakeId), eq(intakes.workspaceId, workspaceId)))
+        .limit(1),
+    );
   },
 
   /** Oldest first, keyset-paginated by (createdAt, id). */
@@ -21,27 +27,46 @@ export const intakesStore = {
     const conds: SQL[] = [eq(intakes.workspaceId, workspaceId)];
     const a = opts.after;
     if (a) conds.push(or(gt(intakes.createdAt, a.createdAt), and(eq(intakes.createdAt, a.createdAt), gt(intakes.id, a.id)))!);
-    return c.h.select().from(intakes).where(and(...conds)).orderBy(asc(intakes.createdAt), asc(intakes.id)).limit(opts.limit);
+    return c.h
+      .select()
+      .from(intakes)
+      .where(and(...conds))
+      .orderBy(asc(intakes.createdAt), asc(intakes.id))
+      .limit(opts.limit);
   },
 
   /** The `trigger` intakes of these automations. */
   async triggersOf(c: Ctx, automationIds: string[]): Promise<IntakeRow[]> {
     if (!automationIds.length) return [];
     const { intakes } = c.t;
-    return c.h.select().from(intakes).where(and(inArray(intakes.automationId, automationIds), eq(intakes.kind, "trigger"))).orderBy(asc(intakes.createdAt), asc(intakes.id));
+    return c.h
+      .select()
+      .from(intakes)
+      .where(and(inArray(intakes.automationId, automationIds), eq(intakes.kind, "trigger")))
+      .orderBy(asc(intakes.createdAt), asc(intakes.id));
   },
 
   /** The `shared` intakes of these connections. */
   async sharedOf(c: Ctx, connectionIds: string[]): Promise<IntakeRow[]> {
     if (!connectionIds.length) return [];
     const { intakes } = c.t;
-    return c.h.select().from(intakes).where(and(inArray(intakes.connectionId, connectionIds), eq(intakes.kind, "shared"))).orderBy(asc(intakes.createdAt), asc(intakes.id));
+    return c.h
+      .select()
+      .from(intakes)
+      .where(and(inArray(intakes.connectionId, connectionIds), eq(intakes.kind, "shared")))
+      .orderBy(asc(intakes.createdAt), asc(intakes.id));
   },
 
   /** The intake of one trigger node. */
   async ofNode(c: Ctx, automationId: string, nodeId: string): Promise<IntakeRow | undefined> {
     const { intakes } = c.t;
-    return first(c.h.select().from(intakes).where(and(eq(intakes.automationId, automationId), eq(intakes.nodeId, nodeId))).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(intakes)
+        .where(and(eq(intakes.automationId, automationId), eq(intakes.nodeId, nodeId)))
+        .limit(1),
+    );
   },
 
   /**
@@ -54,8 +79,15 @@ export const intakesStore = {
     const full: IntakeRow & { connectionId: string } = { key: null, source: null, ...row };
     const key = sharedKeyOf(full);
     return c.tx(async (x) => {
-      await x.h.update(connections).set({ tokenVersion: sql`${connections.tokenVersion}` }).where(eq(connections.id, full.connectionId));
-      const rows = await x.h.select().from(intakes).where(and(eq(intakes.connectionId, row.connectionId), eq(intakes.kind, "shared"))).orderBy(asc(intakes.createdAt), asc(intakes.id));
+      await x.h
+        .update(connections)
+        .set({ tokenVersion: sql`${connections.tokenVersion}` })
+        .where(eq(connections.id, full.connectionId));
+      const rows = await x.h
+        .select()
+        .from(intakes)
+        .where(and(eq(intakes.connectionId, row.connectionId), eq(intakes.kind, "shared")))
+        .orderBy(asc(intakes.createdAt), asc(intakes.id));
       const found = rows.find((r) => sharedKeyOf(r) === key);
       if (found) return found;
       await x.h.insert(intakes).values(full);
@@ -71,19 +103,34 @@ export const intakesStore = {
   /** The workspace's `webhook` intakes (the ones automations-as-code manages), oldest first. */
   async webhooksOf(c: Ctx, workspaceId: string): Promise<IntakeRow[]> {
     const { intakes } = c.t;
-    return c.h.select().from(intakes).where(and(eq(intakes.workspaceId, workspaceId), eq(intakes.kind, "webhook"))).orderBy(asc(intakes.createdAt), asc(intakes.id));
+    return c.h
+      .select()
+      .from(intakes)
+      .where(and(eq(intakes.workspaceId, workspaceId), eq(intakes.kind, "webhook")))
+      .orderBy(asc(intakes.createdAt), asc(intakes.id));
   },
 
   /** Id, key, name and creation time of the workspace's `webhook` intakes. */
   async webhookKeys(c: Ctx, workspaceId: string): Promise<KeyedRow[]> {
     const { intakes: i } = c.t;
-    return c.h.select({ id: i.id, key: i.key, name: i.name, createdAt: i.createdAt }).from(i).where(and(eq(i.workspaceId, workspaceId), eq(i.kind, "webhook")));
+    return c.h
+      .select({ id: i.id, key: i.key, name: i.name, createdAt: i.createdAt })
+      .from(i)
+      .where(and(eq(i.workspaceId, workspaceId), eq(i.kind, "webhook")));
   },
 
   /** Stores `key` on an intake that has none yet; false when it has one (or is gone). */
   async setKeyIfUnset(c: Ctx, intakeId: string, key: string): Promise<boolean> {
     const { intakes: i } = c.t;
-    return (await c.h.update(i).set({ key }).where(and(eq(i.id, intakeId), isNull(i.key))).returning({ id: i.id })).length > 0;
+    return (
+      (
+        await c.h
+          .update(i)
+          .set({ key })
+          .where(and(eq(i.id, intakeId), isNull(i.key)))
+          .returning({ id: i.id })
+      ).length > 0
+    );
   },
 
   /** Where the intake was last applied from. Does not touch updatedAt. */
@@ -100,7 +147,10 @@ export const intakesStore = {
   /** Status of one trigger node's intake (after its upstream set-up). */
   async setNodeStatus(c: Ctx, automationId: string, nodeId: string, patch: Pick<IntakeRow, "status" | "statusMessage" | "updatedAt">): Promise<void> {
     const { intakes } = c.t;
-    await c.h.update(intakes).set(patch).where(and(eq(intakes.automationId, automationId), eq(intakes.nodeId, nodeId)));
+    await c.h
+      .update(intakes)
+      .set(patch)
+      .where(and(eq(intakes.automationId, automationId), eq(intakes.nodeId, nodeId)));
   },
 
   async delete(c: Ctx, intakeIds: string[]): Promise<void> {

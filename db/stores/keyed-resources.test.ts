@@ -15,9 +15,26 @@ beforeEach(async () => {
 });
 afterEach(async () => t.close());
 
-const source: ManagedSource = { repository: "git@example.test:ops/automations.git", path: "automations/disk.yaml", commit: "abc1234", appliedAt: iso(), appliedBy: "ci", appliedVersion: 2, appliedUpdatedAt: iso(5000), secretRefs: { "t:secret": "hook-bearer" } };
+const source: ManagedSource = {
+  repository: "git@example.test:ops/automations.git",
+  path: "automations/disk.yaml",
+  commit: "abc1234",
+  appliedAt: iso(),
+  appliedBy: "ci",
+  appliedVersion: 2,
+  appliedUpdatedAt: iso(5000),
+  secretRefs: { "t:secret": "hook-bearer" },
+};
 const lineRow = (workspaceId: string, over: Partial<{ id: string; name: string; key: string | null; createdAt: string }> = {}) => ({
-  id: uid("lin"), workspaceId, name: "L", key: null, source: null, steps: [], createdAt: iso(), updatedAt: iso(), ...over,
+  id: uid("lin"),
+  workspaceId,
+  name: "L",
+  key: null,
+  source: null,
+  steps: [],
+  createdAt: iso(),
+  updatedAt: iso(),
+  ...over,
 });
 
 describe("automations: keys and source", () => {
@@ -70,7 +87,20 @@ describe("automations: keys and source", () => {
     const a = automationRow(ws);
     await t.store.automations.insert(a);
     expect(await t.store.automations.lastEditor(a.id)).toBeNull();
-    for (const [v, by] of [[2, "bob"], [1, "ann"]] as const) await t.store.automations.insertVersion({ id: uid("ver"), automationId: a.id, version: v, name: "A", description: "", graph: a.graph, createdBy: by, createdAt: iso() });
+    for (const [v, by] of [
+      [2, "bob"],
+      [1, "ann"],
+    ] as const)
+      await t.store.automations.insertVersion({
+        id: uid("ver"),
+        automationId: a.id,
+        version: v,
+        name: "A",
+        description: "",
+        graph: a.graph,
+        createdBy: by,
+        createdAt: iso(),
+      });
     expect(await t.store.automations.lastEditor(a.id)).toBe("bob");
   });
 });

@@ -6,7 +6,13 @@ import type { KeyedRow, LineRow, ManagedSource } from "../types";
 export const linesStore = {
   async get(c: Ctx, workspaceId: string, lineId: string): Promise<LineRow | undefined> {
     const { lines } = c.t;
-    return first(c.h.select().from(lines).where(and(eq(lines.id, lineId), eq(lines.workspaceId, workspaceId))).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(lines)
+        .where(and(eq(lines.id, lineId), eq(lines.workspaceId, workspaceId)))
+        .limit(1),
+    );
   },
 
   /** Oldest first, keyset-paginated by (createdAt, id). */
@@ -15,12 +21,22 @@ export const linesStore = {
     const conds: SQL[] = [eq(lines.workspaceId, workspaceId)];
     const a = opts.after;
     if (a) conds.push(or(gt(lines.createdAt, a.createdAt), and(eq(lines.createdAt, a.createdAt), gt(lines.id, a.id)))!);
-    return c.h.select().from(lines).where(and(...conds)).orderBy(asc(lines.createdAt), asc(lines.id)).limit(opts.limit);
+    return c.h
+      .select()
+      .from(lines)
+      .where(and(...conds))
+      .orderBy(asc(lines.createdAt), asc(lines.id))
+      .limit(opts.limit);
   },
 
   async openTaskCount(c: Ctx, lineId: string): Promise<number> {
     const { tasks } = c.t;
-    const row = await first(c.h.select({ n: count() }).from(tasks).where(and(eq(tasks.lineId, lineId), ne(tasks.status, "closed"))));
+    const row = await first(
+      c.h
+        .select({ n: count() })
+        .from(tasks)
+        .where(and(eq(tasks.lineId, lineId), ne(tasks.status, "closed"))),
+    );
     return row?.n ?? 0;
   },
 
@@ -28,7 +44,10 @@ export const linesStore = {
   async existingAutomationIds(c: Ctx, workspaceId: string, ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const { automations } = c.t;
-    const rows = await c.h.select({ id: automations.id }).from(automations).where(and(eq(automations.workspaceId, workspaceId), inArray(automations.id, ids)));
+    const rows = await c.h
+      .select({ id: automations.id })
+      .from(automations)
+      .where(and(eq(automations.workspaceId, workspaceId), inArray(automations.id, ids)));
     return new Set(rows.map((r) => r.id));
   },
 
@@ -52,7 +71,15 @@ export const linesStore = {
   /** Stores `key` on a line that has none yet; false when it has one (or is gone). */
   async setKeyIfUnset(c: Ctx, lineId: string, key: string): Promise<boolean> {
     const { lines: l } = c.t;
-    return (await c.h.update(l).set({ key }).where(and(eq(l.id, lineId), isNull(l.key))).returning({ id: l.id })).length > 0;
+    return (
+      (
+        await c.h
+          .update(l)
+          .set({ key })
+          .where(and(eq(l.id, lineId), isNull(l.key)))
+          .returning({ id: l.id })
+      ).length > 0
+    );
   },
 
   /** Where the line was last applied from. Does not touch updatedAt. */

@@ -12,10 +12,18 @@ describe("metrics store", () => {
   it("counts runs by status (numbers on both backends)", async () => {
     expect(await deps.store.metrics.runsByStatus()).toEqual([]);
     const at = new Date().toISOString();
-    for (const [id, status] of [["r1", "queued"], ["r2", "queued"], ["r3", "running"], ["r4", "failed"]]) {
+    for (const [id, status] of [
+      ["r1", "queued"],
+      ["r2", "queued"],
+      ["r3", "running"],
+      ["r4", "failed"],
+    ]) {
       await deps.sql(
         "insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, created_at, updated_at) values (?, 'ws', 'aut', 1, ?, 't', 'e', ?, ?)",
-        id, status, at, at,
+        id,
+        status,
+        at,
+        at,
       );
     }
     const rows = await deps.store.metrics.runsByStatus();
@@ -29,7 +37,10 @@ describe("metrics store", () => {
   it("counts outbox rows and gives the oldest one's creation (numbers on both backends)", async () => {
     expect(await deps.store.metrics.outbox()).toEqual({ rows: 0, oldestCreatedAt: null });
     const now = Date.now();
-    for (const [id, created] of [["run_a", now - 7000], ["run_b", now - 1000]] as const) {
+    for (const [id, created] of [
+      ["run_a", now - 7000],
+      ["run_b", now - 1000],
+    ] as const) {
       await deps.sql("insert into outbox (run_id, available_at, created_at) values (?, ?, ?)", id, created, created);
     }
     expect(await deps.store.metrics.outbox()).toEqual({ rows: 2, oldestCreatedAt: now - 7000 });

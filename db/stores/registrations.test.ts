@@ -40,7 +40,9 @@ describe("registrations store", () => {
       { automationId: "aut_1", nodeId: "t", graph: a.graph, enabled: true },
       { automationId: "aut_2", nodeId: "t", graph: null, enabled: null },
     ]);
-    expect(await t.store.registrations.ofAutomations(["aut_1", "aut_9"])).toEqual([{ automationId: "aut_1", nodeId: "t", upstreamId: "up-1", expiresAt: "2030-01-01T00:00:00.000Z" }]);
+    expect(await t.store.registrations.ofAutomations(["aut_1", "aut_9"])).toEqual([
+      { automationId: "aut_1", nodeId: "t", upstreamId: "up-1", expiresAt: "2030-01-01T00:00:00.000Z" },
+    ]);
     expect(await t.store.registrations.ofAutomations([])).toEqual([]);
     expect(await t.store.registrations.save("reg_gone", { upstreamId: "x", expiresAt: null, data: null }, iso())).toBe(false);
   });

@@ -19,13 +19,25 @@ export type RegistrationRecordFields = Pick<WebhookRegistrationRow, "upstreamId"
 /** Locks the registration row until the end of the transaction; undefined when it is gone. */
 async function lockRow(c: Ctx, connectionId: string, key: string): Promise<WebhookRegistrationRow | undefined> {
   const { webhookRegistrations: r } = c.t;
-  return first(c.h.update(r).set({ updatedAt: sql`${r.updatedAt}` }).where(and(eq(r.connectionId, connectionId), eq(r.key, key))).returning());
+  return first(
+    c.h
+      .update(r)
+      .set({ updatedAt: sql`${r.updatedAt}` })
+      .where(and(eq(r.connectionId, connectionId), eq(r.key, key)))
+      .returning(),
+  );
 }
 
 export const registrationsStore = {
   async find(c: Ctx, connectionId: string, key: string): Promise<WebhookRegistrationRow | undefined> {
     const { webhookRegistrations: r } = c.t;
-    return first(c.h.select().from(r).where(and(eq(r.connectionId, connectionId), eq(r.key, key))).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(r)
+        .where(and(eq(r.connectionId, connectionId), eq(r.key, key)))
+        .limit(1),
+    );
   },
 
   /**
@@ -43,12 +55,18 @@ export const registrationsStore = {
     for (;;) {
       const out = await c.tx(async (x) => {
         const inserted = await first(
-          x.h.insert(r).values({ id: fresh.id, connectionId, key, upstreamId: "", expiresAt: null, data: null, createdAt: fresh.at, updatedAt: fresh.at })
-            .onConflictDoNothing().returning(),
+          x.h
+            .insert(r)
+            .values({ id: fresh.id, connectionId, key, upstreamId: "", expiresAt: null, data: null, createdAt: fresh.at, updatedAt: fresh.at })
+            .onConflictDoNothing()
+            .returning(),
         );
         const row = inserted ?? (await lockRow(x, connectionId, key));
         if (!row) return undefined; // deleted by a concurrent last `leave` in between: try again
-        await x.h.insert(u).values({ registrationId: row.id, ...user, createdAt: fresh.at }).onConflictDoNothing();
+        await x.h
+          .insert(u)
+          .values({ registrationId: row.id, ...user, createdAt: fresh.at })
+          .onConflictDoNothing();
         return { claimed: !!inserted, row };
       });
       if (out) return out;
@@ -58,7 +76,11 @@ export const registrationsStore = {
   /** Stores the upstream record of a registration (pending or not); false when it no longer exists. */
   async save(c: Ctx, registrationId: string, rec: RegistrationRecordFields, at: string): Promise<boolean> {
     const { webhookRegistrations: r } = c.t;
-    const rows = await c.h.update(r).set({ ...rec, updatedAt: at }).where(eq(r.id, registrationId)).returning({ id: r.id });
+    const rows = await c.h
+      .update(r)
+      .set({ ...rec, updatedAt: at })
+      .where(eq(r.id, registrationId))
+      .returning({ id: r.id });
     return rows.length > 0;
   },
 

@@ -9,8 +9,18 @@ export const RETRYABLE: Array<RunRecord["status"]> = ["failed", "cancelled"];
 export function newStepJob(j: { id?: string; runId: string; automationId: string; nodeId: string; parentStepId: string | null; atMs: number }): JobRow {
   const id = j.id ?? sortableId("stp");
   return {
-    id, kind: "step", runId: j.runId, stepId: id, automationId: j.automationId, payload: { nodeId: j.nodeId, parentStepId: j.parentStepId },
-    status: "queued", availableAt: j.atMs, leaseOwner: null, leaseToken: null, leaseUntil: null, attempts: 0, createdAt: j.atMs,
+    id,
+    kind: "step",
+    runId: j.runId,
+    stepId: id,
+    automationId: j.automationId,
+    payload: { nodeId: j.nodeId, parentStepId: j.parentStepId },
+    status: "queued",
+    availableAt: j.atMs,
+    leaseOwner: null,
+    leaseToken: null,
+    leaseUntil: null,
+    attempts: 0,
+    createdAt: j.atMs,
   };
 }
-

@@ -29,8 +29,15 @@ async function automation(workspaceId = ws): Promise<string> {
 /** A run created at `minutes` after T0: finished (`succeeded`) unless `active` (queued, with a step job). */
 async function run(automationId: string, minutes: number, o: Partial<NewRun> & { active?: boolean; workspaceId?: string } = {}) {
   const created = await deps.store.runs.create({
-    workspaceId: o.workspaceId ?? ws, automationId, version: 1, triggerNodeId: "t", envelope: env, source: "manual",
-    firstNodes: o.active ? ["n"] : [], at: at(minutes), ...o,
+    workspaceId: o.workspaceId ?? ws,
+    automationId,
+    version: 1,
+    triggerNodeId: "t",
+    envelope: env,
+    source: "manual",
+    firstNodes: o.active ? ["n"] : [],
+    at: at(minutes),
+    ...o,
   });
   return created!;
 }
@@ -52,7 +59,10 @@ describe("runs store: lists", () => {
       }
     }
     const expected = (f: (r: (typeof made)[number]) => boolean) =>
-      made.filter(f).sort((x, y) => y.minute - x.minute || (x.id < y.id ? 1 : -1)).map((r) => r.id);
+      made
+        .filter(f)
+        .sort((x, y) => y.minute - x.minute || (x.id < y.id ? 1 : -1))
+        .map((r) => r.id);
 
     const walk = async (filter: { automationId?: string; status?: "failed" | "succeeded" }, limit: number) => {
       const seen: string[] = [];
@@ -85,7 +95,12 @@ describe("runs store: prune", () => {
     const old = await run(a, 10);
     const oldActive = await run(a, 20, { active: true });
     const fresh = await run(a, 200);
-    await deps.sql("insert into run_steps (id, run_id, node_id, name, key, status, attempts, logs, created_at) values (?, ?, 'n', 'n', 'k', 'succeeded', '[]', '[]', ?)", uid("stp"), old.runId, at(10).toISOString());
+    await deps.sql(
+      "insert into run_steps (id, run_id, node_id, name, key, status, attempts, logs, created_at) values (?, ?, 'n', 'n', 'k', 'succeeded', '[]', '[]', ?)",
+      uid("stp"),
+      old.runId,
+      at(10).toISOString(),
+    );
 
     expect(await deps.store.runs.prune(cutoff, 1000, 5000)).toBe(1);
     expect(await ids("runs")).toEqual([oldActive.runId, fresh.runId].sort());
@@ -138,7 +153,8 @@ describe("runs store: prune", () => {
 
   it("removes deliveries that started no run once older than the cutoff", async () => {
     const intakeId = uid("int");
-    const d = (id: string, minutes: number, key: string) => deps.store.runs.recordDelivery({ id, workspaceId: ws, intakeId, dedupeScope: intakeId, dedupeKey: key, receivedAt: at(minutes).toISOString() });
+    const d = (id: string, minutes: number, key: string) =>
+      deps.store.runs.recordDelivery({ id, workspaceId: ws, intakeId, dedupeScope: intakeId, dedupeKey: key, receivedAt: at(minutes).toISOString() });
     const oldId = uid("evt");
     const newId = uid("evt");
     expect(await d(oldId, 10, "a")).toBe(true);

@@ -23,14 +23,31 @@ const env = (data: unknown) => ({ type: "x", timestamp: iso(0), data });
 
 /** A finished run with one succeeded and one failed step (the failed one queued again by `requeue`). */
 async function failedRun(status: "failed" | "succeeded" = "failed") {
-  const made = (await t.store.runs.create({ workspaceId: ws, automationId: "aut_1", version: 1, triggerNodeId: "t", envelope: env(1), source: "manual", firstNodes: ["a"], at: new Date() }))!;
+  const made = (await t.store.runs.create({
+    workspaceId: ws,
+    automationId: "aut_1",
+    version: 1,
+    triggerNodeId: "t",
+    envelope: env(1),
+    source: "manual",
+    firstNodes: ["a"],
+    at: new Date(),
+  }))!;
   const [job] = await t.sql<{ id: string }>("select id from jobs where run_id = ?", made.runId);
   await t.sql("delete from jobs where run_id = ?", made.runId);
   const now = iso();
   const step = (id: string, nodeId: string, st: string, parent: string | null, output: unknown) =>
     t.sql(
       "insert into run_steps (id, run_id, node_id, name, key, parent_step_id, status, output, attempts, logs, created_at) values (?, ?, ?, ?, 'k', ?, ?, ?, ?, '[]', ?)",
-      id, made.runId, nodeId, nodeId, parent, st, output === null ? null : JSON.stringify(output), JSON.stringify([{ startedAt: now, finishedAt: now, durationMs: 7 }]), now,
+      id,
+      made.runId,
+      nodeId,
+      nodeId,
+      parent,
+      st,
+      output === null ? null : JSON.stringify(output),
+      JSON.stringify([{ startedAt: now, finishedAt: now, durationMs: 7 }]),
+      now,
     );
   await step(job!.id, "a", "succeeded", null, env("A"));
   await step(uid("stp"), "b", status, job!.id, null);
@@ -42,46 +59,106 @@ describe("runs store: derived runs and retries", () => {
   it("creates a derived run: seeds (parents mapped, origin kept), queued steps after them, the same event", async () => {
     const prev = await failedRun();
     const r = await t.store.runs.createDerived({
-      workspaceId: ws, automationId: "aut_1", version: 2, triggerNodeId: "t", event: { id: prev.eventId }, retryOf: prev.runId, mode: "production",
+      workspaceId: ws,
+      automationId: "aut_1",
+      version: 2,
+      triggerNodeId: "t",
+      event: { id: prev.eventId },
+      retryOf: prev.runId,
+      mode: "production",
       seeds: [
-        { ref: "x", parentRef: null, nodeId: "a", name: "renamed", key: "k", input: { q: 1 }, output: env("A"), origin: { kind: "run", runId: prev.runId, stepId: prev.stepA, version: 1 } },
+        {
+          ref: "x",
+          parentRef: null,
+          nodeId: "a",
+          name: "renamed",
+          key: "k",
+          input: { q: 1 },
+          output: env("A"),
+          origin: { kind: "run", runId: prev.runId, stepId: prev.stepA, version: 1 },
+        },
         { ref: "y", parentRef: "x", nodeId: "c", name: "c", key: "k", input: null, output: env("C"), origin: { kind: "pinned", version: 2 } },
       ],
-      start: [{ nodeId: "b", parentRef: "y" }, { nodeId: "d", parentRef: null }],
+      start: [
+        { nodeId: "b", parentRef: "y" },
+        { nodeId: "d", parentRef: null },
+      ],
       at: new Date(),
     });
     if (!("runId" in r)) throw new Error("refused");
     expect(r).toMatchObject({ eventId: prev.eventId, finished: false });
-    expect(await t.store.runs.get(r.runId)).toMatchObject({ status: "queued", version: 2, retryOf: prev.runId, mode: "production", test: null, eventId: prev.eventId });
+    expect(await t.store.runs.get(r.runId)).toMatchObject({
+      status: "queued",
+      version: 2,
+      retryOf: prev.runId,
+      mode: "production",
+      test: null,
+      eventId: prev.eventId,
+    });
     const steps = await t.store.runs.steps(r.runId);
-    expect(steps.map((s) => [s.name, s.status, s.origin?.kind, s.attempts])).toEqual([["renamed", "succeeded", "run", []], ["c", "succeeded", "pinned", []]]);
+    expect(steps.map((s) => [s.name, s.status, s.origin?.kind, s.attempts])).toEqual([
+      ["renamed", "succeeded", "run", []],
+      ["c", "succeeded", "pinned", []],
+    ]);
     expect(steps[1]!.parentStepId).toBe(steps[0]!.id);
     const jobs = await t.store.runs.pendingJobs(r.runId);
     const byNode = new Map(jobs.map((j) => [(j.payload as { nodeId: string }).nodeId, (j.payload as { parentStepId: string | null }).parentStepId]));
-    expect(byNode).toEqual(new Map([["b", steps[1]!.id], ["d", null]]));
+    expect(byNode).toEqual(
+      new Map([
+        ["b", steps[1]!.id],
+        ["d", null],
+      ]),
+    );
     // The engine reads the seeds as the chain of a queued step.
     expect(await t.store.engine.loadChain(steps[1]!.id)).toEqual({ renamed: env("A"), c: env("C") });
     expect(await t.store.runs.retriedBy(prev.runId)).toBe(r.runId);
-    expect((await t.store.runs.stepTimings([prev.runId, r.runId])).map((x) => [x.runId === r.runId, x.origin?.kind ?? null, x.attempts.length]).sort()).toEqual([
-      [false, null, 1], [false, null, 1], [true, "pinned", 0], [true, "run", 0],
-    ]);
+    expect((await t.store.runs.stepTimings([prev.runId, r.runId])).map((x) => [x.runId === r.runId, x.origin?.kind ?? null, x.attempts.length]).sort()).toEqual(
+      [
+        [false, null, 1],
+        [false, null, 1],
+        [true, "pinned", 0],
+        [true, "run", 0],
+      ],
+    );
   });
 
   it("refuses to retry a run that is not failed or cancelled, or that was retried already; requeue then refuses too", async () => {
     const ok = await failedRun("succeeded");
-    const base = { workspaceId: ws, automationId: "aut_1", version: 2, triggerNodeId: "t", mode: "production" as const, seeds: [], start: [{ nodeId: "b", parentRef: null }], at: new Date() };
+    const base = {
+      workspaceId: ws,
+      automationId: "aut_1",
+      version: 2,
+      triggerNodeId: "t",
+      mode: "production" as const,
+      seeds: [],
+      start: [{ nodeId: "b", parentRef: null }],
+      at: new Date(),
+    };
     expect(await t.store.runs.createDerived({ ...base, event: { id: ok.eventId }, retryOf: ok.runId })).toEqual({ refused: "not_retryable" });
     const prev = await failedRun();
     const first = await t.store.runs.createDerived({ ...base, event: { id: prev.eventId }, retryOf: prev.runId });
     expect(first).toMatchObject({ finished: false });
-    expect(await t.store.runs.createDerived({ ...base, event: { id: prev.eventId }, retryOf: prev.runId })).toEqual({ refused: "retried", retriedBy: (first as { runId: string }).runId });
+    expect(await t.store.runs.createDerived({ ...base, event: { id: prev.eventId }, retryOf: prev.runId })).toEqual({
+      refused: "retried",
+      retriedBy: (first as { runId: string }).runId,
+    });
     expect(await t.store.runs.requeue(prev.runId, new Date())).toBe("retried");
     expect((await t.store.runs.get(prev.runId))!.status).toBe("failed");
   });
 
   it("one of many concurrent retries of a run wins, across processes and kinds", async () => {
     const prev = await failedRun();
-    const base = { workspaceId: ws, automationId: "aut_1", version: 2, triggerNodeId: "t", event: { id: prev.eventId }, retryOf: prev.runId, mode: "production" as const, seeds: [], start: [{ nodeId: "b", parentRef: null }] };
+    const base = {
+      workspaceId: ws,
+      automationId: "aut_1",
+      version: 2,
+      triggerNodeId: "t",
+      event: { id: prev.eventId },
+      retryOf: prev.runId,
+      mode: "production" as const,
+      seeds: [],
+      start: [{ nodeId: "b", parentRef: null }],
+    };
     const results = await race<number | string | DerivedResult>([t.store, other], 8, (s, i) =>
       i % 4 === 3 ? s.runs.requeue(prev.runId, new Date()) : s.runs.createDerived({ ...base, at: new Date() }),
     );
@@ -93,8 +170,18 @@ describe("runs store: derived runs and retries", () => {
 
   it("a derived run with nothing to run succeeds at once; a test run records its pinned trigger event", async () => {
     const r = await t.store.runs.createDerived({
-      workspaceId: ws, automationId: "aut_1", version: 1, triggerNodeId: "t", event: { envelope: env({ pinned: true }), source: "test" }, mode: "test",
-      test: { nodeId: "t", single: false }, taskId: "tsk_1", taskStep: 0, seeds: [], start: [], at: new Date(),
+      workspaceId: ws,
+      automationId: "aut_1",
+      version: 1,
+      triggerNodeId: "t",
+      event: { envelope: env({ pinned: true }), source: "test" },
+      mode: "test",
+      test: { nodeId: "t", single: false },
+      taskId: "tsk_1",
+      taskStep: 0,
+      seeds: [],
+      start: [],
+      at: new Date(),
     });
     if (!("runId" in r)) throw new Error("refused");
     expect(r.finished).toBe(true);

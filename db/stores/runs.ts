@@ -80,9 +80,17 @@ export const runsStore = {
         const inserted = await x.h
           .insert(events)
           .values({
-            id: eventId, workspaceId: r.workspaceId, intakeId: r.intakeId ?? null, automationId: r.automationId, nodeId: r.triggerNodeId,
-            dedupeScope: r.dedupeKey ? (r.dedupeScope ?? `automation:${r.automationId}`) : null, dedupeKey: r.dedupeKey ?? null,
-            type: r.envelope.type, envelope: r.envelope, source: r.source, receivedAt: iso,
+            id: eventId,
+            workspaceId: r.workspaceId,
+            intakeId: r.intakeId ?? null,
+            automationId: r.automationId,
+            nodeId: r.triggerNodeId,
+            dedupeScope: r.dedupeKey ? (r.dedupeScope ?? `automation:${r.automationId}`) : null,
+            dedupeKey: r.dedupeKey ?? null,
+            type: r.envelope.type,
+            envelope: r.envelope,
+            source: r.source,
+            receivedAt: iso,
           })
           .onConflictDoNothing()
           .returning({ id: events.id });
@@ -91,9 +99,22 @@ export const runsStore = {
       const runId = sortableId("run");
       const finished = r.firstNodes.length === 0;
       await x.h.insert(runs).values({
-        id: runId, workspaceId: r.workspaceId, automationId: r.automationId, version: r.version, status: finished ? "succeeded" : "queued",
-        triggerNodeId: r.triggerNodeId, eventId, taskId: r.taskId ?? null, taskStep: r.taskStep ?? null, retryOf: r.retryOf ?? null, error: null,
-        followupAt: finished && r.taskId ? iso : null, createdAt: iso, startedAt: finished ? iso : null, finishedAt: finished ? iso : null, updatedAt: iso,
+        id: runId,
+        workspaceId: r.workspaceId,
+        automationId: r.automationId,
+        version: r.version,
+        status: finished ? "succeeded" : "queued",
+        triggerNodeId: r.triggerNodeId,
+        eventId,
+        taskId: r.taskId ?? null,
+        taskStep: r.taskStep ?? null,
+        retryOf: r.retryOf ?? null,
+        error: null,
+        followupAt: finished && r.taskId ? iso : null,
+        createdAt: iso,
+        startedAt: finished ? iso : null,
+        finishedAt: finished ? iso : null,
+        updatedAt: iso,
       });
       if (!finished) {
         const atMs = r.at.getTime();
@@ -108,11 +129,21 @@ export const runsStore = {
    * Records a delivery that creates no run (a webhook intake creating a task) for deduplication: false
    * when the same scope + key was seen before.
    */
-  async recordDelivery(c: Ctx, d: { id: string; workspaceId: string; intakeId: string; dedupeScope: string; dedupeKey: string; receivedAt: string }): Promise<boolean> {
+  async recordDelivery(
+    c: Ctx,
+    d: { id: string; workspaceId: string; intakeId: string; dedupeScope: string; dedupeKey: string; receivedAt: string },
+  ): Promise<boolean> {
     const { events } = c.t;
     const rows = await c.h
       .insert(events)
-      .values({ ...d, automationId: null, nodeId: null, type: "core.task.intake", envelope: { type: "core.task.intake", timestamp: d.receivedAt, data: null }, source: "webhook" })
+      .values({
+        ...d,
+        automationId: null,
+        nodeId: null,
+        type: "core.task.intake",
+        envelope: { type: "core.task.intake", timestamp: d.receivedAt, data: null },
+        source: "webhook",
+      })
       .onConflictDoNothing()
       .returning({ id: events.id });
     return rows.length === 1;
@@ -121,20 +152,35 @@ export const runsStore = {
   /** Counts a delivery on its intake (last event time, event count). */
   async touchIntake(c: Ctx, intakeId: string, atIso: string): Promise<void> {
     const { intakes } = c.t;
-    await c.h.update(intakes).set({ lastEventAt: atIso, eventCount: sql`${intakes.eventCount} + 1` }).where(eq(intakes.id, intakeId));
+    await c.h
+      .update(intakes)
+      .set({ lastEventAt: atIso, eventCount: sql`${intakes.eventCount} + 1` })
+      .where(eq(intakes.id, intakeId));
   },
 
   /** The run started by an earlier event with this dedupe scope + key (idempotent starts). */
   async runOfDedupe(c: Ctx, scope: string, key: string): Promise<string | undefined> {
     const { events, runs } = c.t;
-    const ev = await first(c.h.select({ id: events.id }).from(events).where(and(eq(events.dedupeScope, scope), eq(events.dedupeKey, key))).limit(1));
+    const ev = await first(
+      c.h
+        .select({ id: events.id })
+        .from(events)
+        .where(and(eq(events.dedupeScope, scope), eq(events.dedupeKey, key)))
+        .limit(1),
+    );
     if (!ev) return undefined;
     return (await first(c.h.select({ id: runs.id }).from(runs).where(eq(runs.eventId, ev.id)).orderBy(asc(runs.createdAt)).limit(1)))?.id;
   },
 
   async get(c: Ctx, runId: string, workspaceId?: string): Promise<RunRecord | undefined> {
     const { runs } = c.t;
-    return first(c.h.select().from(runs).where(workspaceId ? and(eq(runs.id, runId), eq(runs.workspaceId, workspaceId)) : eq(runs.id, runId)).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(runs)
+        .where(workspaceId ? and(eq(runs.id, runId), eq(runs.workspaceId, workspaceId)) : eq(runs.id, runId))
+        .limit(1),
+    );
   },
 
   /** Newest first, keyset-paginated by (createdAt, id). */
@@ -156,12 +202,23 @@ export const runsStore = {
     // A row-value comparison (SQL standard; SQLite ≥ 3.15, PostgreSQL) is a range on the index's
     // (created_at, id) tail on both engines; the equivalent OR form made SQLite walk every newer row.
     if (b) conds.push(sql`(${runs.createdAt}, ${runs.id}) < (${b.createdAt}, ${b.id})`);
-    return c.h.select().from(runs).where(and(...conds)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(opts.limit);
+    return c.h
+      .select()
+      .from(runs)
+      .where(and(...conds))
+      .orderBy(desc(runs.createdAt), desc(runs.id))
+      .limit(opts.limit);
   },
 
   async event(c: Ctx, eventId: string, workspaceId?: string): Promise<EventRow | undefined> {
     const { events } = c.t;
-    return first(c.h.select().from(events).where(workspaceId ? and(eq(events.id, eventId), eq(events.workspaceId, workspaceId)) : eq(events.id, eventId)).limit(1));
+    return first(
+      c.h
+        .select()
+        .from(events)
+        .where(workspaceId ? and(eq(events.id, eventId), eq(events.workspaceId, workspaceId)) : eq(events.id, eventId))
+        .limit(1),
+    );
   },
 
   async steps(c: Ctx, runId: string): Promise<RunStepRow[]> {
@@ -202,7 +259,17 @@ export const runsStore = {
         const pending = await x.h.select().from(jobs).where(eq(jobs.runId, runId));
         const existing = new Set(
           pending.length
-            ? (await x.h.select({ id: runSteps.id }).from(runSteps).where(inArray(runSteps.id, pending.map((j) => j.id)))).map((r) => r.id)
+            ? (
+                await x.h
+                  .select({ id: runSteps.id })
+                  .from(runSteps)
+                  .where(
+                    inArray(
+                      runSteps.id,
+                      pending.map((j) => j.id),
+                    ),
+                  )
+              ).map((r) => r.id)
             : [],
         );
         const unstarted = pending.filter((j) => !existing.has(j.id));
@@ -212,8 +279,22 @@ export const runsStore = {
               const p = j.payload as { nodeId: string; parentStepId: string | null };
               const n = nodeInfo(p.nodeId);
               return {
-                id: j.id, runId, nodeId: p.nodeId, name: n.name, key: n.key, parentStepId: p.parentStepId, status: "cancelled" as const, input: null, output: null,
-                state: null, attempts: [], logs: [], error: null, createdAt: iso, startedAt: null, finishedAt: iso,
+                id: j.id,
+                runId,
+                nodeId: p.nodeId,
+                name: n.name,
+                key: n.key,
+                parentStepId: p.parentStepId,
+                status: "cancelled" as const,
+                input: null,
+                output: null,
+                state: null,
+                attempts: [],
+                logs: [],
+                error: null,
+                createdAt: iso,
+                startedAt: null,
+                finishedAt: iso,
               };
             }),
           );
@@ -247,10 +328,23 @@ export const runsStore = {
         .returning();
       if (!run) return 0;
       if (await first(x.h.select({ id: runs.id }).from(runs).where(eq(runs.retryOf, runId)).limit(1))) return "retried";
-      const redo = await x.h.select().from(runSteps).where(and(eq(runSteps.runId, runId), inArray(runSteps.status, ["failed", "cancelled"])));
+      const redo = await x.h
+        .select()
+        .from(runSteps)
+        .where(and(eq(runSteps.runId, runId), inArray(runSteps.status, ["failed", "cancelled"])));
       if (!redo.length) return 0;
-      await x.h.insert(jobs).values(redo.map((st) => newStepJob({ id: st.id, runId, automationId: run.automationId, nodeId: st.nodeId, parentStepId: st.parentStepId, atMs })));
-      await x.h.update(runSteps).set({ status: "queued", error: null, finishedAt: null }).where(inArray(runSteps.id, redo.map((st) => st.id)));
+      await x.h
+        .insert(jobs)
+        .values(redo.map((st) => newStepJob({ id: st.id, runId, automationId: run.automationId, nodeId: st.nodeId, parentStepId: st.parentStepId, atMs })));
+      await x.h
+        .update(runSteps)
+        .set({ status: "queued", error: null, finishedAt: null })
+        .where(
+          inArray(
+            runSteps.id,
+            redo.map((st) => st.id),
+          ),
+        );
       await x.h.update(runs).set({ status: "queued", error: null, finishedAt: null, followupAt: null, updatedAt: iso }).where(eq(runs.id, runId));
       if (x.dialect === "postgres") await x.h.insert(outbox).values({ runId, availableAt: atMs, createdAt: atMs }).onConflictDoNothing();
       return redo.length;
@@ -260,14 +354,22 @@ export const runsStore = {
   async cancelledAmong(c: Ctx, runIds: string[]): Promise<string[]> {
     if (!runIds.length) return [];
     const { runs } = c.t;
-    const rows = await c.h.select({ id: runs.id }).from(runs).where(and(eq(runs.status, "cancelled"), inArray(runs.id, runIds)));
+    const rows = await c.h
+      .select({ id: runs.id })
+      .from(runs)
+      .where(and(eq(runs.status, "cancelled"), inArray(runs.id, runIds)));
     return rows.map((r) => r.id);
   },
 
   /** Finished runs whose follow-ups are due (set before `beforeIso`). */
   async followupsDue(c: Ctx, beforeIso: string, limit: number): Promise<RunRecord[]> {
     const { runs } = c.t;
-    return c.h.select().from(runs).where(and(isNotNull(runs.followupAt), lte(runs.followupAt, beforeIso))).orderBy(asc(runs.followupAt)).limit(limit);
+    return c.h
+      .select()
+      .from(runs)
+      .where(and(isNotNull(runs.followupAt), lte(runs.followupAt, beforeIso)))
+      .orderBy(asc(runs.followupAt))
+      .limit(limit);
   },
 
   async clearFollowup(c: Ctx, runId: string): Promise<void> {
@@ -279,7 +381,10 @@ export const runsStore = {
   async queueDepth(c: Ctx, nowMs: number): Promise<{ depth: number; oldestAgeMs: number }> {
     const { jobs } = c.t;
     const r = await first(
-      c.h.select({ n: count(), oldest: sql<number | null>`min(${jobs.availableAt})` }).from(jobs).where(and(eq(jobs.status, "queued"), lte(jobs.availableAt, nowMs))),
+      c.h
+        .select({ n: count(), oldest: sql<number | null>`min(${jobs.availableAt})` })
+        .from(jobs)
+        .where(and(eq(jobs.status, "queued"), lte(jobs.availableAt, nowMs))),
     );
     const oldest = r?.oldest === null || r?.oldest === undefined ? null : Number(r.oldest);
     return { depth: r?.n ?? 0, oldestAgeMs: oldest ? nowMs - oldest : 0 };
@@ -301,18 +406,24 @@ export const runsStore = {
     const del = async (ids: string[]) => {
       for (let i = 0; i < ids.length; i += PRUNE_CHUNK) {
         removed += await c.tx(async (x) => {
-          const gone = await x.h.delete(runs).where(inArray(runs.id, ids.slice(i, i + PRUNE_CHUNK))).returning({ eventId: runs.eventId });
+          const gone = await x.h
+            .delete(runs)
+            .where(inArray(runs.id, ids.slice(i, i + PRUNE_CHUNK)))
+            .returning({ eventId: runs.eventId });
           const eventIds = [...new Set(gone.map((r) => r.eventId))];
           if (eventIds.length) {
-            await x.h
-              .delete(events)
-              .where(
-                and(
-                  inArray(events.id, eventIds),
-                  or(sql`${events.dedupeKey} is null`, lt(events.receivedAt, cutoffIso)),
-                  notExists(x.h.select({ one: sql`1` }).from(runs).where(eq(runs.eventId, events.id))),
+            await x.h.delete(events).where(
+              and(
+                inArray(events.id, eventIds),
+                or(sql`${events.dedupeKey} is null`, lt(events.receivedAt, cutoffIso)),
+                notExists(
+                  x.h
+                    .select({ one: sql`1` })
+                    .from(runs)
+                    .where(eq(runs.eventId, events.id)),
                 ),
-              );
+              ),
+            );
           }
           return gone.length;
         });
@@ -333,7 +444,13 @@ export const runsStore = {
     // entries), then finished runs older than it.
     for (const { id } of await c.h.select({ id: automations.id }).from(automations)) {
       const edge = await first(
-        c.h.select({ createdAt: runs.createdAt, id: runs.id }).from(runs).where(eq(runs.automationId, id)).orderBy(desc(runs.createdAt), desc(runs.id)).limit(1).offset(keepPerAutomation - 1),
+        c.h
+          .select({ createdAt: runs.createdAt, id: runs.id })
+          .from(runs)
+          .where(eq(runs.automationId, id))
+          .orderBy(desc(runs.createdAt), desc(runs.id))
+          .limit(1)
+          .offset(keepPerAutomation - 1),
       );
       if (!edge) continue;
       const over = await c.h
@@ -354,12 +471,22 @@ export const runsStore = {
           and(
             automationId === null ? isNull(events.automationId) : eq(events.automationId, automationId),
             lt(events.receivedAt, cutoffIso),
-            notExists(c.h.select({ one: sql`1` }).from(runs).where(eq(runs.eventId, events.id))),
+            notExists(
+              c.h
+                .select({ one: sql`1` })
+                .from(runs)
+                .where(eq(runs.eventId, events.id)),
+            ),
           ),
         )
         .limit(batch);
       for (let i = 0; i < ids.length; i += PRUNE_CHUNK) {
-        await c.h.delete(events).where(inArray(events.id, ids.slice(i, i + PRUNE_CHUNK).map((r) => r.id)));
+        await c.h.delete(events).where(
+          inArray(
+            events.id,
+            ids.slice(i, i + PRUNE_CHUNK).map((r) => r.id),
+          ),
+        );
         await new Promise((r) => setImmediate(r));
       }
     };

@@ -11,6 +11,9 @@ export const settingsStore = {
 
   async put(c: Ctx, row: SettingRow): Promise<void> {
     const { settings } = c.t;
-    await c.h.insert(settings).values(row).onConflictDoUpdate({ target: settings.key, set: { value: row.value, updatedAt: row.updatedAt, updatedBy: row.updatedBy } });
+    await c.h
+      .insert(settings)
+      .values(row)
+      .onConflictDoUpdate({ target: settings.key, set: { value: row.value, updatedAt: row.updatedAt, updatedBy: row.updatedBy } });
   },
 };

@@ -38,7 +38,12 @@ export const tasksStore = {
     if (f.createdTo) conds.push(lt(tasks.createdAt, f.createdTo));
     const a = opts.after;
     if (a) conds.push(or(lt(tasks.createdAt, a.createdAt), and(eq(tasks.createdAt, a.createdAt), lt(tasks.id, a.id)))!);
-    return c.h.select().from(tasks).where(and(...conds)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(opts.limit);
+    return c.h
+      .select()
+      .from(tasks)
+      .where(and(...conds))
+      .orderBy(desc(tasks.createdAt), desc(tasks.id))
+      .limit(opts.limit);
   },
 
   async insert(c: Ctx, row: TaskRow): Promise<void> {
@@ -53,7 +58,14 @@ export const tasksStore = {
   /** The line a task belongs to, or the workspace's first line when `lineId` is not given. */
   async line(c: Ctx, workspaceId: string, lineId?: string): Promise<LineRow | undefined> {
     const { lines } = c.t;
-    if (lineId) return first(c.h.select().from(lines).where(and(eq(lines.id, lineId), eq(lines.workspaceId, workspaceId))).limit(1));
+    if (lineId)
+      return first(
+        c.h
+          .select()
+          .from(lines)
+          .where(and(eq(lines.id, lineId), eq(lines.workspaceId, workspaceId)))
+          .limit(1),
+      );
     return first(c.h.select().from(lines).where(eq(lines.workspaceId, workspaceId)).orderBy(asc(lines.createdAt), asc(lines.id)).limit(1));
   },
 
@@ -68,8 +80,16 @@ export const tasksStore = {
         .returning({ seq: tasks.activitySeq });
       if (!bumped) throw new Error(`Task ${a.taskId} does not exist`);
       const row: TaskActivityRow = {
-        id, taskId: a.taskId, seq: bumped.seq, at: a.at, kind: a.kind, runId: a.runId ?? null, stepIndex: a.stepIndex ?? null,
-        message: a.message ?? "", actor: a.actor ?? null, data: a.data ?? null,
+        id,
+        taskId: a.taskId,
+        seq: bumped.seq,
+        at: a.at,
+        kind: a.kind,
+        runId: a.runId ?? null,
+        stepIndex: a.stepIndex ?? null,
+        message: a.message ?? "",
+        actor: a.actor ?? null,
+        data: a.data ?? null,
       };
       await x.h.insert(taskActivity).values(row);
       return row;
@@ -81,7 +101,12 @@ export const tasksStore = {
     const { taskActivity } = c.t;
     const conds: SQL[] = [eq(taskActivity.taskId, taskId)];
     if (opts.afterSeq !== undefined) conds.push(sql`${taskActivity.seq} > ${opts.afterSeq}`);
-    return c.h.select().from(taskActivity).where(and(...conds)).orderBy(asc(taskActivity.seq)).limit(opts.limit);
+    return c.h
+      .select()
+      .from(taskActivity)
+      .where(and(...conds))
+      .orderBy(asc(taskActivity.seq))
+      .limit(opts.limit);
   },
 
   async lastActivity(c: Ctx, taskId: string): Promise<TaskActivityRow | undefined> {

@@ -65,15 +65,27 @@ describe("usage store", () => {
   it("keeps day rollups in step with the hours, and a day report over partial days matches the hours", async () => {
     const at = (d: number, h: number) => new Date(Date.UTC(2030, 0, d, h)).toISOString();
     const rows: Array<{ workspaceId: string; bucket: string; metric: string; value: number }> = [];
-    for (let d = 1; d <= 6; d++) for (const h of [0, 7, 13, 23]) rows.push({ workspaceId: "ws_a", bucket: at(d, h), metric: h % 2 ? "runs.failed" : "runs.succeeded", value: d * 100 + h });
+    for (let d = 1; d <= 6; d++)
+      for (const h of [0, 7, 13, 23])
+        rows.push({ workspaceId: "ws_a", bucket: at(d, h), metric: h % 2 ? "runs.failed" : "runs.succeeded", value: d * 100 + h });
     await deps.store.usage.add(rows.slice(0, 10));
     await deps.store.usage.add(rows.slice(10)); // two flushes add to the same day rows
     const hourly = (from: string, before: string) => {
       const sums = new Map<string, number>();
-      for (const r of rows) if (r.bucket >= from && r.bucket < before) sums.set(`${r.bucket.slice(0, 10)}T00:00:00.000Z|${r.metric}`, (sums.get(`${r.bucket.slice(0, 10)}T00:00:00.000Z|${r.metric}`) ?? 0) + r.value);
-      return [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, value]) => ({ workspaceId: "ws_a", bucket: k.split("|")[0], metric: k.split("|")[1], value }));
+      for (const r of rows)
+        if (r.bucket >= from && r.bucket < before)
+          sums.set(`${r.bucket.slice(0, 10)}T00:00:00.000Z|${r.metric}`, (sums.get(`${r.bucket.slice(0, 10)}T00:00:00.000Z|${r.metric}`) ?? 0) + r.value);
+      return [...sums.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, value]) => ({ workspaceId: "ws_a", bucket: k.split("|")[0], metric: k.split("|")[1], value }));
     };
-    for (const [from, before] of [[at(1, 7), at(6, 13)], [at(1, 0), at(7, 0)], [at(2, 13), at(3, 7)], [at(3, 0), at(3, 23)], [at(1, 23), at(5, 0)]] as const) {
+    for (const [from, before] of [
+      [at(1, 7), at(6, 13)],
+      [at(1, 0), at(7, 0)],
+      [at(2, 13), at(3, 7)],
+      [at(3, 0), at(3, 23)],
+      [at(1, 23), at(5, 0)],
+    ] as const) {
       expect(await deps.store.usage.summary("ws_a", from, before, "day")).toEqual(hourly(from, before));
     }
     expect(await deps.sql("select value from usage_counters where bucket = 'd:2030-01-02' and metric = 'runs.failed'")).toEqual([{ value: 207 + 213 + 223 }]);
@@ -84,9 +96,13 @@ describe("usage store", () => {
   it("writes large batches (more rows than one statement takes)", async () => {
     const rows = Array.from({ length: 1234 }, (_, i) => ({ workspaceId: `ws_${i}`, bucket: H(0), metric: "api.calls", value: 1 }));
     await deps.store.usage.add(rows);
-    expect(await deps.sql("select count(*) as n, cast(sum(value) as bigint) as total from usage_counters where bucket not like 'd:%'")).toEqual([{ n: 1234, total: 1234 }]);
+    expect(await deps.sql("select count(*) as n, cast(sum(value) as bigint) as total from usage_counters where bucket not like 'd:%'")).toEqual([
+      { n: 1234, total: 1234 },
+    ]);
     // and one day rollup per counter
-    expect(await deps.sql("select count(*) as n, cast(sum(value) as bigint) as total from usage_counters where bucket like 'd:%'")).toEqual([{ n: 1234, total: 1234 }]);
+    expect(await deps.sql("select count(*) as n, cast(sum(value) as bigint) as total from usage_counters where bucket like 'd:%'")).toEqual([
+      { n: 1234, total: 1234 },
+    ]);
   });
 
   it("concurrent additions from two processes add up exactly", async () => {

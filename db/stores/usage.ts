@@ -7,11 +7,9 @@ import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Ctx } from "../store-kit";
 import type { UsageCounterRow } from "../types";
 
-export function hourBucket(at: Date): string {
-  const d = new Date(at.getTime());
-  d.setUTCMinutes(0, 0, 0);
-  return d.toISOString();
-}
+import { hourBucket } from "../usage-buckets";
+
+export { hourBucket };
 
 /** Rows per INSERT (4 parameters each; well under both engines' parameter limits). */
 const CHUNK = 500;

@@ -50,7 +50,14 @@ export const usersStore = {
   async listMembers(c: Ctx, organizationId: string) {
     const { memberships, users } = c.t;
     return c.h
-      .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, since: memberships.createdAt, lastSignInAt: users.lastSignInAt })
+      .select({
+        userId: users.id,
+        email: users.email,
+        name: users.name,
+        role: memberships.role,
+        since: memberships.createdAt,
+        lastSignInAt: users.lastSignInAt,
+      })
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(eq(memberships.organizationId, organizationId));
@@ -64,7 +71,11 @@ export const usersStore = {
   async findOpenInvitation(c: Ctx, tokenHash: string, nowIso: string): Promise<InvitationRow | undefined> {
     const { invitations } = c.t;
     return first(
-      c.h.select().from(invitations).where(and(eq(invitations.tokenHash, tokenHash), isNull(invitations.acceptedAt), gt(invitations.expiresAt, nowIso))).limit(1),
+      c.h
+        .select()
+        .from(invitations)
+        .where(and(eq(invitations.tokenHash, tokenHash), isNull(invitations.acceptedAt), gt(invitations.expiresAt, nowIso)))
+        .limit(1),
     );
   },
 
@@ -114,6 +125,10 @@ export const usersStore = {
   async settleSignInSuccess(c: Ctx, emailSubject: string, addressSubject?: string): Promise<void> {
     const { signInLimits: l } = c.t;
     await c.h.delete(l).where(eq(l.subject, emailSubject));
-    if (addressSubject) await c.h.update(l).set({ attempts: sql`case when ${l.attempts} > 0 then ${l.attempts} - 1 else 0 end` }).where(eq(l.subject, addressSubject));
+    if (addressSubject)
+      await c.h
+        .update(l)
+        .set({ attempts: sql`case when ${l.attempts} > 0 then ${l.attempts} - 1 else 0 end` })
+        .where(eq(l.subject, addressSubject));
   },
 };

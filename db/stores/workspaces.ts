@@ -15,7 +15,11 @@ export const workspacesStore = {
     const conds: SQL[] = [];
     if (organizationId) conds.push(eq(workspaces.organizationId, organizationId));
     if (onlyIds) conds.push(inArray(workspaces.id, onlyIds.length ? onlyIds : [""]));
-    return c.h.select().from(workspaces).where(and(...conds)).orderBy(asc(workspaces.createdAt), asc(workspaces.id));
+    return c.h
+      .select()
+      .from(workspaces)
+      .where(and(...conds))
+      .orderBy(asc(workspaces.createdAt), asc(workspaces.id));
   },
 
   async insert(c: Ctx, row: WorkspaceRow): Promise<void> {

@@ -53,7 +53,7 @@ const ALERT = (n: number, at: string) => ({
       startsAt: at,
       endsAt: "0001-01-01T00:00:00Z",
       generatorURL: "http://prometheus.internal:9090/graph?g0.expr=rate%28http_errors_total%5B5m%5D%29+%3E+0.05&g0.tab=1",
-      fingerprint: (n * 2654435761 >>> 0).toString(16).padStart(16, "0"),
+      fingerprint: ((n * 2654435761) >>> 0).toString(16).padStart(16, "0"),
     },
   ],
   groupLabels: { alertname: `HighErrorRate${n % 37}` },
@@ -77,23 +77,62 @@ export function historyRows(plan: HistoryPlan, n: number): { event: Row; run: Ro
   const eventId = idAt("evt", ms, n);
   const runId = idAt("run", ms, n + 1);
   const s = [idAt("stp", ms + 30, n + 2), idAt("stp", ms + 45, n + 3), idAt("stp", ms + 410, n + 4)];
-  const env = { type: "core.webhook", timestamp: iso(0), data: { body: ALERT(n, iso(-60_000)), headers: { "content-type": "application/json", "user-agent": "Alertmanager/0.27.0" }, query: {} } };
+  const env = {
+    type: "core.webhook",
+    timestamp: iso(0),
+    data: { body: ALERT(n, iso(-60_000)), headers: { "content-type": "application/json", "user-agent": "Alertmanager/0.27.0" }, query: {} },
+  };
   const event: Row = {
-    id: eventId, workspace_id: a.workspaceId, intake_id: null, automation_id: a.id, node_id: "trigger", dedupe_scope: null, dedupe_key: null,
-    type: "core.webhook", envelope: JSON.stringify(env), source: "webhook", received_at: iso(0),
+    id: eventId,
+    workspace_id: a.workspaceId,
+    intake_id: null,
+    automation_id: a.id,
+    node_id: "trigger",
+    dedupe_scope: null,
+    dedupe_key: null,
+    type: "core.webhook",
+    envelope: JSON.stringify(env),
+    source: "webhook",
+    received_at: iso(0),
   };
   const failed = status === "failed";
   const ended = failed ? 1_900 : status === "cancelled" ? 120 : 620;
   const run: Row = {
-    id: runId, workspace_id: a.workspaceId, automation_id: a.id, version: a.version, status, trigger_node_id: "trigger", event_id: eventId,
-    task_id: null, task_step: null, retry_of: null,
+    id: runId,
+    workspace_id: a.workspaceId,
+    automation_id: a.id,
+    version: a.version,
+    status,
+    trigger_node_id: "trigger",
+    event_id: eventId,
+    task_id: null,
+    task_step: null,
+    retry_of: null,
     error: failed ? JSON.stringify({ message: "POST https://tracker.example/rest/api/2/issue answered 503 Service Unavailable", nodeId: "create" }) : null,
-    followup_at: null, created_at: iso(0), started_at: iso(28), finished_at: iso(ended), updated_at: iso(ended),
+    followup_at: null,
+    created_at: iso(0),
+    started_at: iso(28),
+    finished_at: iso(ended),
+    updated_at: iso(ended),
   };
   const step = (i: number, p: Partial<Row>): Row => ({
-    id: s[i]!, run_id: runId, node_id: ["gate", "enrich", "create"][i]!, name: ["onlyFiring", "lookUpOwner", "openTicket"][i]!,
-    key: ["core.filter", "core.http", "tracker.createIssue"][i]!, parent_step_id: i ? s[i - 1]! : null, status: "succeeded", input: null, output: null, state: "null",
-    attempts: "[]", logs: "[]", error: null, created_at: iso([30, 45, 410][i]!), started_at: iso([30, 45, 410][i]!), finished_at: iso([44, 400, 610][i]!), ...p,
+    id: s[i]!,
+    run_id: runId,
+    node_id: ["gate", "enrich", "create"][i]!,
+    name: ["onlyFiring", "lookUpOwner", "openTicket"][i]!,
+    key: ["core.filter", "core.http", "tracker.createIssue"][i]!,
+    parent_step_id: i ? s[i - 1]! : null,
+    status: "succeeded",
+    input: null,
+    output: null,
+    state: "null",
+    attempts: "[]",
+    logs: "[]",
+    error: null,
+    created_at: iso([30, 45, 410][i]!),
+    started_at: iso([30, 45, 410][i]!),
+    finished_at: iso([44, 400, 610][i]!),
+    ...p,
   });
   const steps: Row[] = [
     step(0, {
@@ -105,26 +144,61 @@ export function historyRows(plan: HistoryPlan, n: number): { event: Row; run: Ro
   if (status === "cancelled") {
     steps.push(step(1, { status: "cancelled", finished_at: iso(120), attempts: JSON.stringify([{ startedAt: iso(45) }]) }));
   } else {
-    const call = { method: "GET", url: `https://cmdb.example/api/services/api-${n % 50}`, headers: { authorization: "••••••", accept: "application/json" }, body: null, timeoutMs: 10000 };
+    const call = {
+      method: "GET",
+      url: `https://cmdb.example/api/services/api-${n % 50}`,
+      headers: { authorization: "••••••", accept: "application/json" },
+      body: null,
+      timeoutMs: 10000,
+    };
     steps.push(
       step(1, {
         input: JSON.stringify(call),
-        output: JSON.stringify({ type: "core.http.response", timestamp: iso(400), data: { status: 200, headers: { "content-type": "application/json" }, body: { service: `api-${n % 50}`, owner: "payments-oncall", tier: 1, runbook: "https://wiki.example/runbooks/api" } } }),
+        output: JSON.stringify({
+          type: "core.http.response",
+          timestamp: iso(400),
+          data: {
+            status: 200,
+            headers: { "content-type": "application/json" },
+            body: { service: `api-${n % 50}`, owner: "payments-oncall", tier: 1, runbook: "https://wiki.example/runbooks/api" },
+          },
+        }),
         attempts: JSON.stringify([{ startedAt: iso(45), finishedAt: iso(400), durationMs: 355 }]),
         logs: JSON.stringify([{ at: iso(400), level: "info", message: "GET cmdb.example → 200 in 355 ms" }]),
       }),
     );
-    const issue = { project: "OPS", issueType: "Incident", summary: `[warning] Error rate above 5% on api-${n % 50}`, description: "5xx responses over the last 5 minutes exceed the SLO budget burn rate.\nOwner: payments-oncall\nRunbook: https://wiki.example/runbooks/api", labels: ["alertmanager", "payments"] };
+    const issue = {
+      project: "OPS",
+      issueType: "Incident",
+      summary: `[warning] Error rate above 5% on api-${n % 50}`,
+      description: "5xx responses over the last 5 minutes exceed the SLO budget burn rate.\nOwner: payments-oncall\nRunbook: https://wiki.example/runbooks/api",
+      labels: ["alertmanager", "payments"],
+    };
     steps.push(
       failed
         ? step(2, {
-            status: "failed", input: JSON.stringify(issue), error: String(run.error && JSON.parse(run.error as string).message),
-            attempts: JSON.stringify([0, 1, 2].map((k) => ({ startedAt: iso(410 + k * 500), finishedAt: iso(450 + k * 500), error: "503 Service Unavailable", retryable: true, durationMs: 40 }))),
-            logs: JSON.stringify([{ at: iso(1_900), level: "error", message: "tracker answered 503 three times" }]), finished_at: iso(1_900),
+            status: "failed",
+            input: JSON.stringify(issue),
+            error: String(run.error && JSON.parse(run.error as string).message),
+            attempts: JSON.stringify(
+              [0, 1, 2].map((k) => ({
+                startedAt: iso(410 + k * 500),
+                finishedAt: iso(450 + k * 500),
+                error: "503 Service Unavailable",
+                retryable: true,
+                durationMs: 40,
+              })),
+            ),
+            logs: JSON.stringify([{ at: iso(1_900), level: "error", message: "tracker answered 503 three times" }]),
+            finished_at: iso(1_900),
           })
         : step(2, {
             input: JSON.stringify(issue),
-            output: JSON.stringify({ type: "tracker.issue.created", timestamp: iso(610), data: { key: `OPS-${n}`, id: String(10_000 + n), url: `https://tracker.example/browse/OPS-${n}` } }),
+            output: JSON.stringify({
+              type: "tracker.issue.created",
+              timestamp: iso(610),
+              data: { key: `OPS-${n}`, id: String(10_000 + n), url: `https://tracker.example/browse/OPS-${n}` },
+            }),
             attempts: JSON.stringify([{ startedAt: iso(410), finishedAt: iso(610), durationMs: 200 }]),
           }),
     );
@@ -133,9 +207,52 @@ export function historyRows(plan: HistoryPlan, n: number): { event: Row; run: Ro
 }
 
 const EVENT_COLS = ["id", "workspace_id", "intake_id", "automation_id", "node_id", "dedupe_scope", "dedupe_key", "type", "envelope", "source", "received_at"];
-const RUN_COLS = ["id", "workspace_id", "automation_id", "version", "status", "trigger_node_id", "event_id", "task_id", "task_step", "retry_of", "error", "followup_at", "created_at", "started_at", "finished_at", "updated_at"];
-const STEP_COLS = ["id", "run_id", "node_id", "name", "key", "parent_step_id", "status", "input", "output", "state", "attempts", "logs", "error", "created_at", "started_at", "finished_at"];
-const PG_TYPES: Record<string, string> = { envelope: "json", input: "json", output: "json", state: "json", attempts: "json", logs: "json", version: "bigint", task_step: "bigint" };
+const RUN_COLS = [
+  "id",
+  "workspace_id",
+  "automation_id",
+  "version",
+  "status",
+  "trigger_node_id",
+  "event_id",
+  "task_id",
+  "task_step",
+  "retry_of",
+  "error",
+  "followup_at",
+  "created_at",
+  "started_at",
+  "finished_at",
+  "updated_at",
+];
+const STEP_COLS = [
+  "id",
+  "run_id",
+  "node_id",
+  "name",
+  "key",
+  "parent_step_id",
+  "status",
+  "input",
+  "output",
+  "state",
+  "attempts",
+  "logs",
+  "error",
+  "created_at",
+  "started_at",
+  "finished_at",
+];
+const PG_TYPES: Record<string, string> = {
+  envelope: "json",
+  input: "json",
+  output: "json",
+  state: "json",
+  attempts: "json",
+  logs: "json",
+  version: "bigint",
+  task_step: "bigint",
+};
 /** runs.error is JSON, run_steps.error text. */
 const pgType = (table: string, col: string) => (table === "runs" && col === "error" ? "json" : PG_TYPES[col]);
 
@@ -172,7 +289,10 @@ export async function seedHistory(storage: OpenedStorage, plan: HistoryPlan, fro
       const ins = (table: string, cols: string[], rows: Row[]) => {
         const arrays = cols.map((k, i) => `$${i + 1}::${pgType(table, k) === "bigint" ? "bigint" : "text"}[]`).join(", ");
         const select = cols.map((k) => (pgType(table, k) === "json" ? `${k}::json` : k)).join(", ");
-        return client.query(`insert into ${table} (${cols.join(", ")}) select ${select} from unnest(${arrays}) as u(${cols.join(", ")})`, cols.map((k) => rows.map((x) => x[k] ?? null)));
+        return client.query(
+          `insert into ${table} (${cols.join(", ")}) select ${select} from unnest(${arrays}) as u(${cols.join(", ")})`,
+          cols.map((k) => rows.map((x) => x[k] ?? null)),
+        );
       };
       try {
         await client.query("begin");
@@ -201,8 +321,14 @@ export function usageRows(plan: HistoryPlan, days: number): Array<{ workspaceId:
       const bucket = new Date(h * 3_600_000).toISOString();
       const runs = 40 + (h % 17);
       const v: Record<string, number> = {
-        "runs.succeeded": runs - 2, "runs.failed": 2, "steps.succeeded": runs * 3 - 4, "steps.failed": 2, "steps.cancelled": 2,
-        run_ms: runs * 640, "events.received": runs, "api.calls": 5 + (h % 7),
+        "runs.succeeded": runs - 2,
+        "runs.failed": 2,
+        "steps.succeeded": runs * 3 - 4,
+        "steps.failed": 2,
+        "steps.cancelled": 2,
+        run_ms: runs * 640,
+        "events.received": runs,
+        "api.calls": 5 + (h % 7),
       };
       for (const [metric, value] of Object.entries(v)) out.push({ workspaceId: ws, bucket, metric, value });
     }

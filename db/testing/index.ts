@@ -10,6 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import { openDb, closeDb, type Db } from "../client";
 import { openStorage, type OpenedStorage } from "../open";
+import { epochOf } from "../sqlite/backend";
 
 export interface TestDb {
   db: Db;
@@ -40,9 +41,13 @@ export type TestSql = <T = Record<string, unknown>>(query: string, ...params: un
 export function testSql(opened: OpenedStorage): TestSql {
   if (opened.sqlite) {
     const c = opened.sqlite.$client;
+    const epoch = epochOf(opened.sqlite);
     return async (query, ...params) => {
       const st = c.prepare(query);
-      return (st.reader ? st.all(...params) : (st.run(...params), [])) as never;
+      if (st.reader) return st.all(...params) as never;
+      epoch.n++; // a test's UPDATE must reach the engine's caches like a store write
+      st.run(...params);
+      return [] as never;
     };
   }
   const pool = (opened.backend as import("../pg/backend").PgBackend).pool;
@@ -127,6 +132,8 @@ export async function tableNames(sql: TestSql, dialect: "sqlite" | "postgres"): 
   const rows =
     dialect === "postgres"
       ? await sql<{ name: string }>("select tablename as name from pg_tables where schemaname = 'public' order by tablename")
-      : await sql<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name");
+      : await sql<{ name: string }>(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name",
+        );
   return rows.map((r) => r.name);
 }

@@ -58,7 +58,10 @@ export async function startPostgres(opts: PgServerOptions = {}): Promise<PgServe
   execFileSync(c1, a1, { stdio: "ignore" });
   const port = opts.port ?? (await freePort());
   const settings = [
-    `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", `-c max_connections=${opts.maxConnections ?? 200}`,
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses=127.0.0.1",
+    `-c max_connections=${opts.maxConnections ?? 200}`,
     ...(opts.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
     ...Object.entries(opts.settings ?? {}).map(([k, v]) => `-c ${k}=${v}`),
   ].join(" ");
@@ -130,8 +133,26 @@ export async function startRedis(opts: { port?: number } = {}): Promise<RedisSer
   const start = async () => {
     proc = spawn(
       "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes", "--appendfsync", "everysec",
-        "--maxmemory-policy", "noeviction", "--daemonize", "no", "--protected-mode", "yes"],
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--save",
+        "",
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "everysec",
+        "--maxmemory-policy",
+        "noeviction",
+        "--daemonize",
+        "no",
+        "--protected-mode",
+        "yes",
+      ],
       { stdio: "ignore" },
     );
     await waitForPort(port, proc, "redis-server");

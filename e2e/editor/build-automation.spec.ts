@@ -46,7 +46,10 @@ test("build, validate, save and copy the webhook URL", async ({ page, seed }) =>
   // Silence settings: a matcher whose value is an expression picked from autocomplete.
   await canvas.select("createSilence");
   await page.getByTestId("node-connection-select").selectOption({ label: "e2e prometheus" });
-  await canvas.field("matchers").getByRole("button", { name: /Add matcher/ }).click();
+  await canvas
+    .field("matchers")
+    .getByRole("button", { name: /Add matcher/ })
+    .click();
   await canvas.field("matchers.0.name").getByRole("textbox").fill("alertname");
   await canvas.pickExpression("matchers.0.value", "$trigger.data.lab", "$trigger.data.labels.alertname");
   await expect(canvas.field("matchers.0.value").getByTestId(/^preview-/)).toContainText(/"/);

@@ -75,9 +75,19 @@ test("click-to-add places the node after the selected one and connects it", asyn
       graph: {
         nodes: [
           { id: "w1", name: "start", key: "core.manual", config: {}, position: { x: -900, y: -400 } },
-          ...[1, 2, 3].map((i) => ({ id: `w${i + 1}`, name: `gate${i}`, key: "core.filter", config: { condition: "{{ true }}" }, position: { x: -900 + i * 700, y: -400 + i * 260 } })),
+          ...[1, 2, 3].map((i) => ({
+            id: `w${i + 1}`,
+            name: `gate${i}`,
+            key: "core.filter",
+            config: { condition: "{{ true }}" },
+            position: { x: -900 + i * 700, y: -400 + i * 260 },
+          })),
         ],
-        edges: [{ from: "w1", to: "w2" }, { from: "w2", to: "w3" }, { from: "w3", to: "w4" }],
+        edges: [
+          { from: "w1", to: "w2" },
+          { from: "w2", to: "w3" },
+          { from: "w3", to: "w4" },
+        ],
       },
     },
   });

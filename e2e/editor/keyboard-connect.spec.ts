@@ -17,7 +17,11 @@ test("keyboard: accessible names, connect with C, menu with Shift+F10, disable w
           { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/" }, position: { x: 320, y: 20 } },
           { id: "n4", name: "tail", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: 160 } },
         ],
-        edges: [{ from: "n1", to: "n2" }, { from: "n1", to: "n3" }, { from: "n1", to: "n4" }],
+        edges: [
+          { from: "n1", to: "n2" },
+          { from: "n1", to: "n3" },
+          { from: "n1", to: "n4" },
+        ],
       },
     },
   });

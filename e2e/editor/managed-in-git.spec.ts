@@ -6,20 +6,29 @@ test("managed in Git: banner, confirm at the first edit, conflict on the next pl
   const ws = seed.workspaceId;
   const key = `git-managed-${Date.now()}`;
   const bundle = {
-    apps: [{
-      key, name: `Git managed ${key}`, enabled: false, concurrency: 5,
-      graph: {
-        nodes: [
-          { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-          { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ $trigger.data.go }}" }, position: { x: 280, y: 0 } },
-        ],
-        edges: [{ from: "n1", to: "n2" }],
+    apps: [
+      {
+        key,
+        name: `Git managed ${key}`,
+        enabled: false,
+        concurrency: 5,
+        graph: {
+          nodes: [
+            { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+            { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ $trigger.data.go }}" }, position: { x: 280, y: 0 } },
+          ],
+          edges: [{ from: "n1", to: "n2" }],
+        },
       },
-    }],
+    ],
     lines: [],
     intakes: [],
   };
-  const source = { repository: "https://git.example.test/ops/automations", commit: "e2e0123456789", files: { [`automation/${key}`]: `automations/${key}.yaml` } };
+  const source = {
+    repository: "https://git.example.test/ops/automations",
+    commit: "e2e0123456789",
+    files: { [`automation/${key}`]: `automations/${key}.yaml` },
+  };
   const applied = await api.post(`/api/v1/factories/${ws}/import`, { data: { ...bundle, source } });
   expect(applied.status()).toBe(200);
   const app = (await (await api.get(`/api/v1/factories/${ws}/apps?search=${key}`)).json()).data[0];

@@ -17,7 +17,10 @@ test("node menu: duplicate, copy/paste, disable (skipped in the run, greyed in t
           { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ false }}" }, position: { x: 320, y: 0 } },
           { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: `${probe}/health` }, position: { x: 640, y: 0 } },
         ],
-        edges: [{ from: "n1", to: "n2" }, { from: "n2", to: "n3" }],
+        edges: [
+          { from: "n1", to: "n2" },
+          { from: "n2", to: "n3" },
+        ],
       },
     },
   });

@@ -35,7 +35,10 @@ test("an unknown $steps reference is flagged at save, kept as a draft, and block
   await canvas.connect("createSilence", "getSilence");
   await expect(canvas.edges()).toHaveCount(2);
   await canvas.select("createSilence");
-  await canvas.field("matchers").getByRole("button", { name: /Add matcher/ }).click();
+  await canvas
+    .field("matchers")
+    .getByRole("button", { name: /Add matcher/ })
+    .click();
   await expect(canvas.field("matchers.0.name").getByRole("textbox")).toBeFocused();
   await page.keyboard.type("alertname");
   await expect(canvas.field("matchers.0.isEqual").getByRole("switch")).toHaveAttribute("aria-checked", "true");
@@ -79,7 +82,10 @@ test("an unknown $steps reference is flagged at save, kept as a draft, and block
   await expect(canvas.canvas).toBeVisible();
   await expect(page.getByTestId("save-state")).toHaveText(/Saved · v2/);
   await page.getByTestId("problem-count").click();
-  await page.getByTestId("problems-list").getByRole("button", { name: /getSilence · silence/ }).click();
+  await page
+    .getByTestId("problems-list")
+    .getByRole("button", { name: /getSilence · silence/ })
+    .click();
   await expect(canvas.panel()).toBeVisible();
   await expect(canvas.field("silence").getByRole("alert")).toContainText("Did you mean $steps.createSilence?");
 

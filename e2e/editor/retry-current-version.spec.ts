@@ -44,7 +44,11 @@ test("after fixing the automation, retry with the current version reuses the sil
   const connections = (await (await api.get(`/api/v1/factories/${ws}/connections?limit=200`)).json()).data as Array<{ id: string; name: string }>;
   const tracker = connections.find((c) => c.name === trackerName)!.id;
   const metrics = await api.post(`/api/v1/factories/${ws}/connections`, {
-    data: { integration: "metrics", name: `am-${suffix}`, config: { metricsBaseUrl: stack!.prometheusUrl, alertRouterBaseUrl: stack!.alertmanagerUrl, apiAuth: { type: "none" } } },
+    data: {
+      integration: "metrics",
+      name: `am-${suffix}`,
+      config: { metricsBaseUrl: stack!.prometheusUrl, alertRouterBaseUrl: stack!.alertmanagerUrl, apiAuth: { type: "none" } },
+    },
   });
   expect(metrics.status(), await metrics.text()).toBe(201);
   const metricsId = (await metrics.json()).id;
@@ -57,15 +61,31 @@ test("after fixing the automation, retry with the current version reuses the sil
         nodes: [
           { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
           {
-            id: "n2", name: "silence", key: "metrics.createSilence", connectionId: metricsId, position: { x: 320, y: 0 },
-            config: { matchers: [{ name: "alertname", value: "{{ $trigger.data.alertname }}", isRegex: false, isEqual: true }], duration: "1h", createdBy: "conveyor-e2e", comment: COMMENT },
+            id: "n2",
+            name: "silence",
+            key: "metrics.createSilence",
+            connectionId: metricsId,
+            position: { x: 320, y: 0 },
+            config: {
+              matchers: [{ name: "alertname", value: "{{ $trigger.data.alertname }}", isRegex: false, isEqual: true }],
+              duration: "1h",
+              createdBy: "conveyor-e2e",
+              comment: COMMENT,
+            },
           },
           {
-            id: "n3", name: "ticket", key: "tracker.createIssue", connectionId: tracker, position: { x: 640, y: 0 },
+            id: "n3",
+            name: "ticket",
+            key: "tracker.createIssue",
+            connectionId: tracker,
+            position: { x: 640, y: 0 },
             config: { project: "OPS", issueType: "Story", summary: "{{ $trigger.data.alertname }} silenced ({{ $steps.silence.data.silenceID }})" },
           },
         ],
-        edges: [{ from: "n1", to: "n2" }, { from: "n2", to: "n3" }],
+        edges: [
+          { from: "n1", to: "n2" },
+          { from: "n2", to: "n3" },
+        ],
       },
     },
   });
@@ -74,7 +94,9 @@ test("after fixing the automation, retry with the current version reuses the sil
 
   // 1. A run fails at Create Issue (OPS has no "Story"), after the silence was created.
   const started = await (await api.post(`/api/v1/factories/${ws}/apps/${app.id}/runs`, { data: { payload: { alertname: `DiskFull${suffix}` } } })).json();
-  await expect.poll(async () => (await (await api.get(`/api/v1/factories/${ws}/apps/${app.id}/runs/${started.id}`)).json()).status, { timeout: 30_000 }).toBe("failed");
+  await expect
+    .poll(async () => (await (await api.get(`/api/v1/factories/${ws}/apps/${app.id}/runs/${started.id}`)).json()).status, { timeout: 30_000 })
+    .toBe("failed");
   expect(await silences()).toHaveLength(1);
 
   // 2. The fix, in the editor: the issue type picked from the project's list; saved as version 2.

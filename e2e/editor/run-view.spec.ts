@@ -59,7 +59,17 @@ test("screenshots of the canvas, a node form and the trigger panel", async ({ pa
   test.skip(!SHOTS, "set SCREENSHOTS=1 to refresh docs/screenshots");
   const ws = seed.workspaceId;
   const conn = await page.request.post("/api/trpc/connections.create", {
-    data: { workspaceId: ws, integration: "metrics", name: "prod prometheus", config: { metricsBaseUrl: "http://prometheus:9090", alertRouterBaseUrl: "http://alertmanager:9093", apiAuth: { type: "none" }, webhookSecret: "s3cret-value" } },
+    data: {
+      workspaceId: ws,
+      integration: "metrics",
+      name: "prod prometheus",
+      config: {
+        metricsBaseUrl: "http://prometheus:9090",
+        alertRouterBaseUrl: "http://alertmanager:9093",
+        apiAuth: { type: "none" },
+        webhookSecret: "s3cret-value",
+      },
+    },
   });
   expect(conn.status(), await conn.text()).toBe(200);
   const connectionId = (await conn.json()).result.data.id;
@@ -69,13 +79,48 @@ test("screenshots of the canvas, a node form and the trigger panel", async ({ pa
       enabled: true,
       graph: {
         nodes: [
-          { id: "n1", name: "onAlert", key: "metrics.onAlert", connectionId, config: { statuses: ["firing"], alertNames: ["DiskFull"] }, position: { x: 0, y: 80 } },
-          { id: "n2", name: "silence", key: "metrics.createSilence", connectionId, config: { matchers: [{ name: "alertname", value: "{{ $trigger.data.labels.alertname }}", isRegex: false, isEqual: true }, { name: "instance", value: "{{ $trigger.data.labels.instance }}", isRegex: false, isEqual: true }], duration: "2h", createdBy: "conveyor", comment: "Maintenance window" }, position: { x: 340, y: 0 } },
-          { id: "n3", name: "check", key: "metrics.getSilence", connectionId, config: { silence: "{{ $steps.silence.data.silenceID }}" }, position: { x: 680, y: 0 } },
+          {
+            id: "n1",
+            name: "onAlert",
+            key: "metrics.onAlert",
+            connectionId,
+            config: { statuses: ["firing"], alertNames: ["DiskFull"] },
+            position: { x: 0, y: 80 },
+          },
+          {
+            id: "n2",
+            name: "silence",
+            key: "metrics.createSilence",
+            connectionId,
+            config: {
+              matchers: [
+                { name: "alertname", value: "{{ $trigger.data.labels.alertname }}", isRegex: false, isEqual: true },
+                { name: "instance", value: "{{ $trigger.data.labels.instance }}", isRegex: false, isEqual: true },
+              ],
+              duration: "2h",
+              createdBy: "conveyor",
+              comment: "Maintenance window",
+            },
+            position: { x: 340, y: 0 },
+          },
+          {
+            id: "n3",
+            name: "check",
+            key: "metrics.getSilence",
+            connectionId,
+            config: { silence: "{{ $steps.silence.data.silenceID }}" },
+            position: { x: 680, y: 0 },
+          },
           { id: "n4", name: "cpu", key: "metrics.query", connectionId, config: { query: "rate(node_cpu_seconds_total[5m])" }, position: { x: 340, y: 200 } },
         ],
-        edges: [{ from: "n1", to: "n2" }, { from: "n2", to: "n3" }, { from: "n1", to: "n4" }],
-        notes: [{ id: "note1", text: "Alertmanager posts here.\nOne run per firing DiskFull alert.", position: { x: 0, y: -80 }, size: { width: 240, height: 90 } }],
+        edges: [
+          { from: "n1", to: "n2" },
+          { from: "n2", to: "n3" },
+          { from: "n1", to: "n4" },
+        ],
+        notes: [
+          { id: "note1", text: "Alertmanager posts here.\nOne run per firing DiskFull alert.", position: { x: 0, y: -80 }, size: { width: 240, height: 90 } },
+        ],
       },
     },
   });

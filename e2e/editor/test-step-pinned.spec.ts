@@ -46,9 +46,18 @@ test("pin a node's output and run the next step alone with it; production runs i
         nodes: [
           { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
           { id: "n2", name: "silence", key: "core.http", config: { method: "GET", url: `${upstream}/silence` }, position: { x: 320, y: 0 } },
-          { id: "n3", name: "issue", key: "core.http", config: { method: "GET", url: `${upstream}/issue`, query: { silence: "{{ $steps.silence.data.body.silenceID }}" } }, position: { x: 640, y: 0 } },
+          {
+            id: "n3",
+            name: "issue",
+            key: "core.http",
+            config: { method: "GET", url: `${upstream}/issue`, query: { silence: "{{ $steps.silence.data.body.silenceID }}" } },
+            position: { x: 640, y: 0 },
+          },
         ],
-        edges: [{ from: "n1", to: "n2" }, { from: "n2", to: "n3" }],
+        edges: [
+          { from: "n1", to: "n2" },
+          { from: "n2", to: "n3" },
+        ],
       },
     },
   });

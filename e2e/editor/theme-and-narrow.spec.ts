@@ -23,9 +23,20 @@ async function sampleAutomation(api: APIRequestContext, ws: string, name: string
           { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 40 } },
           { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ $trigger.data.severity = 'critical' }}" }, position: { x: 320, y: 0 } },
           { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/health" }, position: { x: 640, y: 0 } },
-          { id: "n4", name: "audit", key: "core.http", config: { method: "POST", url: "http://127.0.0.1:9/audit" }, position: { x: 320, y: 160 }, disabled: true },
+          {
+            id: "n4",
+            name: "audit",
+            key: "core.http",
+            config: { method: "POST", url: "http://127.0.0.1:9/audit" },
+            position: { x: 320, y: 160 },
+            disabled: true,
+          },
         ],
-        edges: [{ from: "n1", to: "n2" }, { from: "n2", to: "n3" }, { from: "n1", to: "n4" }],
+        edges: [
+          { from: "n1", to: "n2" },
+          { from: "n2", to: "n3" },
+          { from: "n1", to: "n4" },
+        ],
         notes: [{ id: "note1", text: "Critical alerts only.", position: { x: 0, y: -90 }, size: { width: 220, height: 70 } }],
       },
     },
@@ -144,9 +155,12 @@ function luminance(css: string): number {
     const o = /oklch\(([\d.]+)%?/.exec(css);
     return o ? Number(o[1]) / (css.includes("%") ? 100 : 1) : NaN;
   }
-  const [r, g, b] = m[1]!.split(/[ ,/]+/).map(Number).map((v) => {
-    const c = v / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
+  const [r, g, b] = m[1]!
+    .split(/[ ,/]+/)
+    .map(Number)
+    .map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }

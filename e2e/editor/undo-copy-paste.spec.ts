@@ -79,7 +79,10 @@ test("undo/redo and copy/paste across automations", async ({ page, api, seed }) 
   // Rename in place on the canvas (double-click the name).
   await canvas.deselect();
   await canvas.fit();
-  await canvas.nodeByName("fetch").getByTitle(/double-click to rename/).dblclick();
+  await canvas
+    .nodeByName("fetch")
+    .getByTitle(/double-click to rename/)
+    .dblclick();
   await page.getByLabel("Node name").fill("fetchAgain");
   await page.getByLabel("Node name").press("Enter");
   await expect(canvas.nodeByName("fetchAgain")).toBeVisible();

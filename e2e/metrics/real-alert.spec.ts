@@ -23,7 +23,14 @@ test.beforeAll(async () => {
   // The rule fires from the first evaluation; with no receiver for it yet, Alertmanager just holds the
   // alert. Once the webhook receiver is configured (reload), its new dispatcher routes the held alert.
   stack = await startMetricsStack({
-    rules: [{ alert: ALERT, expr: 'label_replace(vector(1), "instance", "db-1:9100", "", "") > 0', labels: { severity: "page" }, annotations: { summary: "Disk almost full" } }],
+    rules: [
+      {
+        alert: ALERT,
+        expr: 'label_replace(vector(1), "instance", "db-1:9100", "", "") > 0',
+        labels: { severity: "page" },
+        annotations: { summary: "Disk almost full" },
+      },
+    ],
   });
 });
 test.afterAll(async () => {
@@ -56,7 +63,10 @@ test("a real Alertmanager notification runs onAlert → createSilence built in t
   // 4. Silence: matcher alertname = an expression picked from the autocomplete; 1h; author; comment.
   await canvas.select("createSilence");
   await canvas.panel().getByTestId("node-connection-select").selectOption({ label: CONNECTION });
-  await canvas.field("matchers").getByRole("button", { name: /Add matcher/ }).click();
+  await canvas
+    .field("matchers")
+    .getByRole("button", { name: /Add matcher/ })
+    .click();
   await canvas.field("matchers.0.name").getByRole("textbox").fill("alertname");
   await canvas.pickExpression("matchers.0.value", "$trigger.data.lab", "$trigger.data.labels.alertname");
   await canvas.field("duration").getByRole("textbox").fill("1h");
@@ -81,7 +91,9 @@ test("a real Alertmanager notification runs onAlert → createSilence built in t
   await expect(page.getByTestId("alertmanager-snippet").first()).toContainText(webhookUrl); // the receiver + route snippet
 
   // 7. Alertmanager (holding the firing alert) gets a receiver posting to that URL with the bearer secret.
-  await expect.poll(async () => (await alertmanagerAlerts(am, ALERT)).length, { timeout: 20_000, message: "Prometheus to hand the alert to Alertmanager" }).toBe(1);
+  await expect
+    .poll(async () => (await alertmanagerAlerts(am, ALERT)).length, { timeout: 20_000, message: "Prometheus to hand the alert to Alertmanager" })
+    .toBe(1);
   await stack!.setWebhook({ url: webhookUrl, secret: SECRET, sendResolved: false });
 
   // 8. The run appears and succeeds in the runs list.
@@ -91,12 +103,18 @@ test("a real Alertmanager notification runs onAlert → createSilence built in t
   await expect(rows).toHaveCount(1);
 
   // 9. The run view: run succeeded, both nodes succeeded on the canvas, the silence step shows its id.
-  await rows.first().getByRole("link", { name: /^Run run_/ }).click();
+  await rows
+    .first()
+    .getByRole("link", { name: /^Run run_/ })
+    .click();
   await expect(page).toHaveURL(/\/runs\/run_[a-z0-9]+$/);
   await expect(page.locator("header:has(h1)").getByTestId("run-status")).toHaveAttribute("data-status", "succeeded");
   const runCanvas = page.getByTestId("run-canvas");
   for (const name of ["onAlert", "createSilence"]) {
-    await expect(runCanvas.locator(`.react-flow__node:has([data-node-name="${name}"])`).getByTestId("node-run-status")).toHaveAttribute("data-status", "succeeded");
+    await expect(runCanvas.locator(`.react-flow__node:has([data-node-name="${name}"])`).getByTestId("node-run-status")).toHaveAttribute(
+      "data-status",
+      "succeeded",
+    );
   }
   await runCanvas.locator('.react-flow__node [data-node-name="createSilence"]').click();
   const step = page.getByTestId("step-createSilence");

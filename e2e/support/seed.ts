@@ -26,7 +26,7 @@ export function readSeed(): Seed {
 
 /** Runs the CLI against the e2e server's data dir (SQLite WAL allows it while the server runs). */
 export function cli(args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", "server/cli/main.ts", ...args], {
+  return execFileSync(process.execPath, ["bin/conveyor.mjs", ...args], {
     env: { ...process.env, CONVEYOR_DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: "silent" },
     encoding: "utf8",
   }).trim();

@@ -72,7 +72,14 @@ test("onIssue → transitionIssue moves an issue created in the tracker", async 
 
   // 3. Somebody creates an issue in the tracker: the run transitions it.
   const issue = site.createIssue(
-    { projectId: DEMO.projects.ops, issueTypeId: DEMO.issueTypes.task, summary: "Checkout is slow", description: null, reporterId: DEMO.users.ravi, labels: [] },
+    {
+      projectId: DEMO.projects.ops,
+      issueTypeId: DEMO.issueTypes.task,
+      summary: "Checkout is slow",
+      description: null,
+      reporterId: DEMO.users.ravi,
+      labels: [],
+    },
     DEMO.users.ravi,
   );
   await page.goto(`/w/${seed.workspaceId}/runs?automationId=${automationId}`);

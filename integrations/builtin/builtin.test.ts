@@ -27,13 +27,27 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const delivery = (body: string, headers: Record<string, string>) => ({ method: "POST", headers, query: {}, rawBody: Buffer.from(body), body: JSON.parse(body) });
-const matchCtx = (config: unknown) => ({ config: webhookTrigger.config.parse(config), connection: undefined, intake: { id: "i", url: "u", token: "t" }, now: () => new Date() });
+const delivery = (body: string, headers: Record<string, string>) => ({
+  method: "POST",
+  headers,
+  query: {},
+  rawBody: Buffer.from(body),
+  body: JSON.parse(body),
+});
+const matchCtx = (config: unknown) => ({
+  config: webhookTrigger.config.parse(config),
+  connection: undefined,
+  intake: { id: "i", url: "u", token: "t" },
+  now: () => new Date(),
+});
 
 describe("core blocks", () => {
   it("core.http sends the request and emits status, headers (no cookies) and body; 404 is permanent", async () => {
     const ctx = createTestContext(httpComponent, { config: { method: "POST", url: `${base}/x`, query: { a: "1" }, body: { hello: "world" } } });
-    const out = (await httpComponent.run(ctx)) as { type: string; data: { status: number; headers: Record<string, string>; body: { body: unknown; q: string } } };
+    const out = (await httpComponent.run(ctx)) as {
+      type: string;
+      data: { status: number; headers: Record<string, string>; body: { body: unknown; q: string } };
+    };
     expect(out.type).toBe("core.http.response");
     expect(out.data.status).toBe(200);
     expect(out.data.body).toMatchObject({ method: "POST", body: { hello: "world" }, q: "/x?a=1" });
@@ -58,7 +72,9 @@ describe("core blocks", () => {
     const first = await waitComponent.run(createTestContext(waitComponent, { config: { duration: "1h30m" }, now: () => now }));
     expect(first).toMatchObject({ kind: "wait", delayMs: 5_400_000 });
     now = new Date("2026-01-01T01:30:00Z");
-    const done = await waitComponent.run(createTestContext(waitComponent, { config: { duration: "1h30m" }, state: (first as { state: unknown }).state, now: () => now }));
+    const done = await waitComponent.run(
+      createTestContext(waitComponent, { config: { duration: "1h30m" }, state: (first as { state: unknown }).state, now: () => now }),
+    );
     expect(done).toMatchObject({ type: "core.wait", data: { waitedMs: 5_400_000 } });
     expect(waitComponent.config.safeParse({ duration: "soon" }).success).toBe(false);
   });

@@ -9,12 +9,30 @@ export const httpComponent = defineComponent({
   description: "Send an HTTP request and emit the response (4xx fails, 429/5xx/timeouts are retried).",
   needsConnection: false,
   config: z.object({
-    method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).default("GET").meta(ui({ title: "Method" })),
+    method: z
+      .enum(["GET", "POST", "PUT", "PATCH", "DELETE"])
+      .default("GET")
+      .meta(ui({ title: "Method" })),
     url: z.url({ protocol: /^https?$/ }).meta(ui({ title: "URL", expression: true })),
-    headers: z.record(z.string(), z.string()).default({}).meta(ui({ title: "Headers", widget: "keyvalue", expression: true })),
-    query: z.record(z.string(), z.string()).default({}).meta(ui({ title: "Query parameters", widget: "keyvalue", expression: true })),
-    body: z.unknown().optional().meta(ui({ title: "JSON body", widget: "json", expression: true })),
-    timeoutMs: z.number().int().min(100).max(120_000).default(15_000).meta(ui({ title: "Timeout (ms)" })),
+    headers: z
+      .record(z.string(), z.string())
+      .default({})
+      .meta(ui({ title: "Headers", widget: "keyvalue", expression: true })),
+    query: z
+      .record(z.string(), z.string())
+      .default({})
+      .meta(ui({ title: "Query parameters", widget: "keyvalue", expression: true })),
+    body: z
+      .unknown()
+      .optional()
+      .meta(ui({ title: "JSON body", widget: "json", expression: true })),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(120_000)
+      .default(15_000)
+      .meta(ui({ title: "Timeout (ms)" })),
   }),
   outputType: "core.http.response",
   output: z.object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.unknown() }),

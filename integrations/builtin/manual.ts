@@ -11,7 +11,10 @@ export const manualTrigger = defineTrigger({
   delivery: "manual",
   needsConnection: false,
   config: z.object({
-    samplePayload: z.unknown().optional().meta(ui({ title: "Sample payload", description: "Used by the Run button and expression previews.", widget: "json" })),
+    samplePayload: z
+      .unknown()
+      .optional()
+      .meta(ui({ title: "Sample payload", description: "Used by the Run button and expression previews.", widget: "json" })),
   }),
   outputType: "core.manual",
   output: z.unknown(),

@@ -13,8 +13,15 @@ function validTimezone(tz: string): boolean {
 }
 
 const config = z.object({
-  cron: z.string().min(1).meta(ui({ title: "Cron expression", description: "e.g. */5 * * * * (every 5 minutes); seconds field optional.", placeholder: "0 9 * * 1-5" })),
-  timezone: z.string().default("UTC").refine(validTimezone, "Unknown time zone").meta(ui({ title: "Time zone", placeholder: "Europe/Paris" })),
+  cron: z
+    .string()
+    .min(1)
+    .meta(ui({ title: "Cron expression", description: "e.g. */5 * * * * (every 5 minutes); seconds field optional.", placeholder: "0 9 * * 1-5" })),
+  timezone: z
+    .string()
+    .default("UTC")
+    .refine(validTimezone, "Unknown time zone")
+    .meta(ui({ title: "Time zone", placeholder: "Europe/Paris" })),
 });
 
 /** Starts a run on a cron schedule (croner), evaluated in the given time zone. */

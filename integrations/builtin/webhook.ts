@@ -5,13 +5,28 @@ import { DeliveryUnauthorizedError } from "../core/errors";
 import { ui } from "../core/ui-meta";
 
 const config = z.object({
-  authentication: z.enum(["none", "bearer", "hmac"]).default("none").meta(ui({
-    title: "Authentication",
-    enumLabels: { none: "None", bearer: "Bearer token", hmac: "HMAC-SHA256 signature" },
-  })),
-  secret: z.string().min(8).optional().meta(ui({ title: "Secret", sensitive: true, visibleWhen: { field: "authentication", equals: "bearer" } })),
-  signatureHeader: z.string().default("x-signature-256").meta(ui({ title: "Signature header", description: "Header carrying hex HMAC-SHA256 of the raw body (optionally prefixed sha256=)." })),
-  dedupeHeader: z.string().default("idempotency-key").meta(ui({ title: "Delivery id header", description: "Repeated deliveries with the same value start one run." })),
+  authentication: z
+    .enum(["none", "bearer", "hmac"])
+    .default("none")
+    .meta(
+      ui({
+        title: "Authentication",
+        enumLabels: { none: "None", bearer: "Bearer token", hmac: "HMAC-SHA256 signature" },
+      }),
+    ),
+  secret: z
+    .string()
+    .min(8)
+    .optional()
+    .meta(ui({ title: "Secret", sensitive: true, visibleWhen: { field: "authentication", equals: "bearer" } })),
+  signatureHeader: z
+    .string()
+    .default("x-signature-256")
+    .meta(ui({ title: "Signature header", description: "Header carrying hex HMAC-SHA256 of the raw body (optionally prefixed sha256=)." })),
+  dedupeHeader: z
+    .string()
+    .default("idempotency-key")
+    .meta(ui({ title: "Delivery id header", description: "Repeated deliveries with the same value start one run." })),
 });
 
 const output = z.object({

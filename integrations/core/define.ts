@@ -75,10 +75,7 @@ export interface OAuthTokens {
 export interface OAuthProvider<TConn> {
   /** URL of the consent page the browser is sent to. */
   authorizeUrl(conn: TConn, args: { state: string; redirectUri: string; codeChallenge?: string }): string;
-  exchangeCode(
-    conn: TConn,
-    args: { code: string; redirectUri: string; codeVerifier?: string; http: HttpClient },
-  ): Promise<OAuthTokens>;
+  exchangeCode(conn: TConn, args: { code: string; redirectUri: string; codeVerifier?: string; http: HttpClient }): Promise<OAuthTokens>;
   /** Refresh; rotating providers return a new refresh token which the framework stores before use. */
   refresh(conn: TConn, args: { refreshToken: string; http: HttpClient }): Promise<OAuthTokens>;
   /**
@@ -312,11 +309,18 @@ export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut e
   /** Authenticates a delivery. Throw `DeliveryUnauthorizedError` to answer 401 and store nothing. */
   verify?(delivery: IncomingDelivery, ctx: TriggerMatchContext<z.output<TSchema>, TConn>): void | Promise<void>;
   /** Turns a delivery into zero or more events. Throw `DeliveryRejectedError` for malformed payloads. */
-  match(delivery: IncomingDelivery, ctx: TriggerMatchContext<z.output<TSchema>, TConn>): MatchedEvent<z.output<TOut>>[] | Promise<MatchedEvent<z.output<TOut>>[]>;
+  match(
+    delivery: IncomingDelivery,
+    ctx: TriggerMatchContext<z.output<TSchema>, TConn>,
+  ): MatchedEvent<z.output<TOut>>[] | Promise<MatchedEvent<z.output<TOut>>[]>;
   /** For `schedule` triggers: next fire time after `after`, or null. */
   nextFireAt?(config: z.output<TSchema>, after: Date): Date | null;
   /** Extra snippet for the trigger panel (e.g. alertmanager.yml receiver). */
-  setupInstructions?(args: { url: string; config: z.output<TSchema>; connection?: ConnectionHandle<TConn> }): { title: string; language?: string; text: string }[];
+  setupInstructions?(args: {
+    url: string;
+    config: z.output<TSchema>;
+    connection?: ConnectionHandle<TConn>;
+  }): { title: string; language?: string; text: string }[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,9 +342,7 @@ export interface ResourceLoaderContext<TConn = Record<string, unknown>> {
   signal?: AbortSignal;
 }
 
-export type ResourceLoader<TConn = any> = (
-  ctx: ResourceLoaderContext<TConn>,
-) => Promise<{ options: ResourceOption[]; nextCursor?: string | null }>;
+export type ResourceLoader<TConn = any> = (ctx: ResourceLoaderContext<TConn>) => Promise<{ options: ResourceOption[]; nextCursor?: string | null }>;
 
 // ---------------------------------------------------------------------------------------------
 // Integrations

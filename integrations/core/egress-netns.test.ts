@@ -24,13 +24,17 @@ type Outcome = { name: string; outcome: "ok" | "refused" | "network"; message: s
 let results: Outcome[] | null = null;
 function probe(): Map<string, Outcome> {
   if (!results) {
-    const r = spawnSync("unshare", ["-n", "sh", "-c", `ip link set lo up && exec "${process.execPath}" --import tsx integrations/core/testing/egress-probe.ts`], {
-      cwd: ROOT,
-      encoding: "utf8",
-      timeout: 90_000,
-      // Storage on a SQLite file: the namespace has only its own loopback, so a PostgreSQL server under test is out of reach.
-      env: { ...process.env, LOG_LEVEL: "silent", CONVEYOR_TEST_PG_URL: "" },
-    });
+    const r = spawnSync(
+      "unshare",
+      ["-n", "sh", "-c", `ip link set lo up && exec "${process.execPath}" --import tsx integrations/core/testing/egress-probe.ts`],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+        timeout: 90_000,
+        // Storage on a SQLite file: the namespace has only its own loopback, so a PostgreSQL server under test is out of reach.
+        env: { ...process.env, LOG_LEVEL: "silent", CONVEYOR_TEST_PG_URL: "" },
+      },
+    );
     const last = r.stdout.trim().split("\n").pop() ?? "";
     if (r.status !== 0 || !last.startsWith("[")) throw new Error(`probe failed (${r.status}): ${r.stderr.slice(-2000)}`);
     results = JSON.parse(last) as Outcome[];
@@ -40,13 +44,24 @@ function probe(): Map<string, Outcome> {
 
 describe.skipIf(!available)("egress guard in a loopback-only namespace", () => {
   const refusedAlways = [
-    "ipv4-mapped metadata", "ipv4-mapped metadata, long form", "ipv4-compatible metadata", "nat64 metadata", "6to4 metadata",
-    "azure wireserver", "aws ipv6 metadata", "metadata, decimal ipv4", "metadata, hex ipv4", "alibaba metadata",
+    "ipv4-mapped metadata",
+    "ipv4-mapped metadata, long form",
+    "ipv4-compatible metadata",
+    "nat64 metadata",
+    "6to4 metadata",
+    "azure wireserver",
+    "aws ipv6 metadata",
+    "metadata, decimal ipv4",
+    "metadata, hex ipv4",
+    "alibaba metadata",
   ];
   it("refuses every spelling of a cloud metadata address, naming the IPv4 address it carries", { timeout: 120_000 }, () => {
     const r = probe();
     for (const name of refusedAlways) {
-      expect(r.get(name), name).toMatchObject({ outcome: "refused", message: expect.stringMatching(/Refusing to call .*cloud metadata endpoint is always blocked/) });
+      expect(r.get(name), name).toMatchObject({
+        outcome: "refused",
+        message: expect.stringMatching(/Refusing to call .*cloud metadata endpoint is always blocked/),
+      });
     }
     expect(r.get("ipv4-mapped metadata")!.message).toContain("that is 169.254.169.254");
     expect(r.get("nat64 metadata")!.message).toContain("that is 169.254.169.254");
@@ -91,7 +106,10 @@ describe.skipIf(!available)("egress guard in a loopback-only namespace", () => {
   });
   it("refuses a connection whose base URL is a metadata address: 422 on the field at save, the reason in its status on verify", { timeout: 120_000 }, () => {
     const r = probe();
-    expect(r.get("connection saved with mapped metadata")).toMatchObject({ outcome: "refused", message: expect.stringMatching(/^config\.metricsBaseUrl: Refusing to call .*cloud metadata endpoint/) });
+    expect(r.get("connection saved with mapped metadata")).toMatchObject({
+      outcome: "refused",
+      message: expect.stringMatching(/^config\.metricsBaseUrl: Refusing to call .*cloud metadata endpoint/),
+    });
     expect(r.get("connection verify to mapped metadata")).toMatchObject({ outcome: "refused", message: expect.stringContaining("cloud metadata endpoint") });
   });
 });

@@ -46,7 +46,9 @@ describe("egress guard", () => {
     const strict = createEgressGuard({ resolve, policy: () => ({ allowPrivateNetworks: false, allowList: ["10.0.0.0/30"] }) });
     await expect(strict.check("both.test", 80)).resolves.toHaveLength(2);
     const stricter = createEgressGuard({ resolve, policy: () => ({ allowPrivateNetworks: false, allowList: [] }) });
-    await expect(stricter.check("both.test", 80)).rejects.toThrow(/both\.test resolves to 10\.0\.0\.1\): a private-network address, and the egress policy refuses/);
+    await expect(stricter.check("both.test", 80)).rejects.toThrow(
+      /both\.test resolves to 10\.0\.0\.1\): a private-network address, and the egress policy refuses/,
+    );
     await expect(stricter.check("pub.test", 443)).resolves.toEqual(["8.8.4.4"]);
   });
   it("an allow list never opens metadata or link-local", async () => {

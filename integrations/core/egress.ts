@@ -58,7 +58,14 @@ export class EgressRefusedError extends NonRetryableError {
 
 /** Cloud metadata services: AWS/GCP/Azure/OCI/DigitalOcean (169.254.169.254), AWS ECS, AWS IPv6, Azure WireServer, Alibaba. */
 const METADATA_ADDRESSES = new Set(["169.254.169.254", "169.254.170.2", "fd00:ec2::254", "168.63.129.16", "100.100.100.200"]);
-const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal", "metadata.azure.internal"]);
+const METADATA_NAMES = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.goog",
+  "instance-data",
+  "instance-data.ec2.internal",
+  "metadata.azure.internal",
+]);
 
 const PRIVATE_V4 = new Set(["loopback", "private", "carrierGradeNat"]);
 const PRIVATE_V6 = new Set(["loopback", "uniqueLocal", "deprecatedSiteLocal"]);
@@ -177,14 +184,18 @@ export function createEgressGuard(opts: EgressGuardOptions = {}): EgressGuard {
       const addrs = await resolveHost(e.host).catch(() => [] as string[]);
       const targets = addrs.map((a) => classifyAddress(a));
       if (targets.some((t) => t.address === address)) return e;
-      if (isLocal && (targets.length === 0 || targets.some((t) => t.range === "loopback" || t.range === "unspecified" || localAddresses().has(t.address)))) return e;
+      if (isLocal && (targets.length === 0 || targets.some((t) => t.range === "loopback" || t.range === "unspecified" || localAddresses().has(t.address))))
+        return e;
     }
     return undefined;
   }
 
   return {
     async check(host, port) {
-      const name = host.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+      const name = host
+        .replace(/^\[|\]$/g, "")
+        .replace(/\.$/, "")
+        .toLowerCase();
       const where = `${net.isIP(name) === 6 ? `[${name}]` : name}:${port}`;
       if (METADATA_NAMES.has(name)) throw new EgressRefusedError(`Refusing to call ${where}: it is a cloud metadata endpoint (egress policy).`);
       let addresses: string[];
@@ -201,7 +212,9 @@ export function createEgressGuard(opts: EgressGuardOptions = {}): EgressGuard {
         const via = v.address === name ? "" : net.isIP(name) ? ` (that is ${v.address})` : ` (${name} resolves to ${v.address})`;
         if (v.class === "blocked") throw new EgressRefusedError(`Refusing to call ${where}${via}: ${v.reason} is always blocked (egress policy).`);
         if (v.class === "private" && !policy.allowPrivateNetworks && !inAllowList(v.address, policy.allowList)) {
-          throw new EgressRefusedError(`Refusing to call ${where}${via}: ${v.reason}, and the egress policy refuses private networks (an admin can allow it in Settings).`);
+          throw new EgressRefusedError(
+            `Refusing to call ${where}${via}: ${v.reason}, and the egress policy refuses private networks (an admin can allow it in Settings).`,
+          );
         }
         const own = await protectedMatch(v.address, port, v);
         if (own) throw new EgressRefusedError(`Refusing to call ${where}${via}: it is ${own.label}, which automations may never reach (egress policy).`);
@@ -221,7 +234,11 @@ export function egressDispatcher(guard: EgressGuard): Agent {
     connect(options, callback) {
       const port = Number(options.port) || (options.protocol === "https:" ? 443 : 80);
       guard.check(options.hostname, port).then(
-        ([address]) => connector({ ...options, hostname: address!, servername: net.isIP(options.hostname) ? options.servername : (options.servername ?? options.hostname) }, callback),
+        ([address]) =>
+          connector(
+            { ...options, hostname: address!, servername: net.isIP(options.hostname) ? options.servername : (options.servername ?? options.hostname) },
+            callback,
+          ),
         (error: Error) => callback(error, null),
       );
     },

@@ -7,7 +7,10 @@
 /** A failure that retrying cannot fix (4xx, validation, upstream rules such as "subtasks exist"). */
 export class NonRetryableError extends Error {
   readonly retryable = false as const;
-  constructor(message: string, readonly details?: unknown) {
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = "NonRetryableError";
   }
@@ -16,7 +19,11 @@ export class NonRetryableError extends Error {
 /** A transient failure (network, timeout, 408/429/5xx) that the runner retries with backoff. */
 export class RetryableError extends Error {
   readonly retryable = true as const;
-  constructor(message: string, readonly retryAfterMs?: number, readonly details?: unknown) {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = "RetryableError";
   }
@@ -46,7 +53,11 @@ export class DeliveryUnauthorizedError extends Error {
 
 /** Thrown by a trigger's `match` for a delivery it cannot understand: answered 400 or 422. */
 export class DeliveryRejectedError extends Error {
-  constructor(message: string, readonly status: 400 | 422 = 422, readonly details?: unknown) {
+  constructor(
+    message: string,
+    readonly status: 400 | 422 = 422,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = "DeliveryRejectedError";
   }

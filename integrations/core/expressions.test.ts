@@ -28,7 +28,12 @@ describe("expressions", () => {
     expect(await evaluateTemplate("{{ $trigger.data.labels.__proto__ }}", ctx)).toBeUndefined();
     expect(await evaluateTemplate("{{ $process }}", ctx)).toBeUndefined();
     expect(await evaluateTemplate("{{ $globalThis }}", ctx)).toBeUndefined();
-    for (const attempt of ["$trigger.constructor.constructor('return process')()", "$string.constructor('return process')()", "$lookup($trigger, 'constructor')", "$eval('$process')"]) {
+    for (const attempt of [
+      "$trigger.constructor.constructor('return process')()",
+      "$string.constructor('return process')()",
+      "$lookup($trigger, 'constructor')",
+      "$eval('$process')",
+    ]) {
       const got = await evaluateTemplate(`{{ ${attempt} }}`, ctx).catch((e: Error) => `error: ${e.message}`);
       expect(got === undefined || (typeof got === "string" && got.startsWith("error"))).toBe(true);
     }
@@ -85,7 +90,12 @@ describe("expressions", () => {
     expect(await previewExpression("{{ $steps.silence.data.silenceID }}", ctx)).toEqual({ ok: true, value: "abc" });
     expect(await previewExpression("{{ ) }}", ctx)).toMatchObject({ ok: false });
     const g = renameNodeInGraph(
-      { nodes: [{ name: "silence", config: {} }, { name: "b", config: { v: "{{ $steps.silence.data.x }} {{ $steps['silence'].y }} {{ $steps.silenceX }}" } }] },
+      {
+        nodes: [
+          { name: "silence", config: {} },
+          { name: "b", config: { v: "{{ $steps.silence.data.x }} {{ $steps['silence'].y }} {{ $steps.silenceX }}" } },
+        ],
+      },
       "silence",
       "mute",
     );

@@ -129,7 +129,11 @@ export async function previewExpression(template: string, sample: ExpressionCont
 }
 
 /** Rewrites `$steps.<old>` references in every node's config (renaming a node). */
-export function renameNodeInGraph<G extends { nodes: Array<{ name: string; config: Record<string, unknown> }> }>(graph: G, oldName: string, newName: string): G {
+export function renameNodeInGraph<G extends { nodes: Array<{ name: string; config: Record<string, unknown> }> }>(
+  graph: G,
+  oldName: string,
+  newName: string,
+): G {
   const esc = oldName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const re = new RegExp(`(\\$steps\\s*\\.\\s*)(${esc}|\`${esc}\`)(?![A-Za-z0-9_])|(\\$steps\\s*\\[\\s*)(["'])${esc}\\4(\\s*\\])`, "g");
   const rewrite = (v: unknown): unknown => {

@@ -156,7 +156,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     let { method, body } = init;
     const headers = { ...init.headers };
     for (let hop = 0; ; hop++) {
-      if (current.protocol !== "http:" && current.protocol !== "https:") throw new NonRetryableError(`Refusing to call ${current.protocol} URLs; only http and https are allowed`);
+      if (current.protocol !== "http:" && current.protocol !== "https:")
+        throw new NonRetryableError(`Refusing to call ${current.protocol} URLs; only http and https are allowed`);
       // The dispatcher checks the resolved address again at connect time (it is what the socket uses).
       const res = await undiciFetch(current, { method, headers, body, signal: init.signal, redirect: "manual", dispatcher: egress.agent });
       const location = res.headers.get("location");
@@ -216,13 +217,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const detail = options.describeError?.(res.status, parsed) ?? defaultDescribe(res.status, parsed);
     const retryable = res.status === 408 || res.status === 429 || res.status >= 500;
     const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
-    throw new IntegrationHttpError(
-      `${method} ${url.pathname} → ${res.status}: ${detail}`,
-      res.status,
-      retryable,
-      parsed,
-      retryAfterMs,
-    );
+    throw new IntegrationHttpError(`${method} ${url.pathname} → ${res.status}: ${detail}`, res.status, retryable, parsed, retryAfterMs);
   }
 
   return {

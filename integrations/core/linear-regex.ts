@@ -27,7 +27,9 @@ export function compileLinearRegex(source: string): LinearRegex {
       compiled = RE2JS.compile(source);
     } catch (e) {
       const msg = (e as Error).message.replace(/^error parsing regexp: /, "");
-      const hint = /\(\?[=!<]|\\[1-9]/.test(source) ? " (lookahead, lookbehind and backreferences are not supported: patterns run with linear-time RE2 semantics)" : "";
+      const hint = /\(\?[=!<]|\\[1-9]/.test(source)
+        ? " (lookahead, lookbehind and backreferences are not supported: patterns run with linear-time RE2 semantics)"
+        : "";
       throw new Error(`${msg}${hint}`);
     }
     re = { test: (text) => compiled.test(text) };

@@ -279,7 +279,8 @@ export function checkReferences(graph: RefGraph, unitOf: (key: string) => RefUni
     function envelopeProblem(ref: Reference, label: string, data: JsonSchemaLike | undefined): string | null {
       const first = ref.path[0];
       if (first === undefined || ENVELOPE.includes(first)) return null;
-      const inData = data && !outputFieldProblem(data, [first], "") ? ` Did you mean ${label}.data.${first}?` : didYouMean(closest(first, ENVELOPE), (x) => `${label}.${x}`);
+      const inData =
+        data && !outputFieldProblem(data, [first], "") ? ` Did you mean ${label}.data.${first}?` : didYouMean(closest(first, ENVELOPE), (x) => `${label}.${x}`);
       return `${label} has no "${first}": an event has type, timestamp and data.${inData}`;
     }
 
@@ -295,7 +296,12 @@ export function checkReferences(graph: RefGraph, unitOf: (key: string) => RefUni
       const unit = unitOf(target.key);
       if (unit?.kind === "trigger") return push(path, `"${name}" is the trigger: read its event as $trigger, not ${label}.`, "error", name);
       if (!upstream(node.id).has(target.id)) {
-        return push(path, `"${name}" does not run before "${node.name}", so ${label} never has a value here. Connect ${name} upstream of ${node.name}.`, "error", name);
+        return push(
+          path,
+          `"${name}" does not run before "${node.name}", so ${label} never has a value here. Connect ${name} upstream of ${node.name}.`,
+          "error",
+          name,
+        );
       }
       const env = envelopeProblem(ref, label, unit?.output);
       if (env) return push(path, env, "error", name);

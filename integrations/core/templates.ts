@@ -45,4 +45,3 @@ function findClose(s: string, from: number): number {
 export function hasExpression(value: unknown): value is string {
   return typeof value === "string" && value.includes("{{");
 }
-

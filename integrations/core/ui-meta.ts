@@ -4,17 +4,7 @@
  * zod 4 copies `.meta()` into the output of `z.toJSONSchema`, so the editor's schema form,
  * the REST catalog and the OpenAPI document all read the same keys. Keep this set small.
  */
-export type Widget =
-  | "text"
-  | "textarea"
-  | "code"
-  | "json"
-  | "select"
-  | "multiselect"
-  | "resource"
-  | "duration"
-  | "datetime"
-  | "keyvalue";
+export type Widget = "text" | "textarea" | "code" | "json" | "select" | "multiselect" | "resource" | "duration" | "datetime" | "keyvalue";
 
 export interface ResourceRef {
   /** Resource type name, resolved by the integration's `resources[type]` loader. */

@@ -69,9 +69,18 @@ afterAll(async () => {
 });
 
 const runsOf = (automationId: string) =>
-  deps.sql<{ id: string; status: string; finishedAt: string | null }>('select id, status, finished_at as "finishedAt" from runs where automation_id = ?', automationId);
+  deps.sql<{ id: string; status: string; finishedAt: string | null }>(
+    'select id, status, finished_at as "finishedAt" from runs where automation_id = ?',
+    automationId,
+  );
 const eventCount = async (automationId?: string) =>
-  Number((await (automationId ? deps.sql<{ n: number }>("select count(*) as n from events where automation_id = ?", automationId) : deps.sql<{ n: number }>("select count(*) as n from events")))[0]!.n);
+  Number(
+    (
+      await (automationId
+        ? deps.sql<{ n: number }>("select count(*) as n from events where automation_id = ?", automationId)
+        : deps.sql<{ n: number }>("select count(*) as n from events"))
+    )[0]!.n,
+  );
 
 const postHook = (url: string, rawBody: Buffer, authorization?: string) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) }, body: new Uint8Array(rawBody) });
@@ -106,7 +115,10 @@ describe("metrics alert → silence through the engine", () => {
           },
           { id: "g", name: "check", key: "metrics.getSilence", connectionId: con.id, config: { silence: "{{ $steps.silence.data.silenceID }}" } },
         ],
-        edges: [{ from: "t", to: "s" }, { from: "s", to: "g" }],
+        edges: [
+          { from: "t", to: "s" },
+          { from: "s", to: "g" },
+        ],
       },
     });
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: true });
@@ -138,14 +150,22 @@ describe("metrics alert → silence through the engine", () => {
     await stack.waitForDiscovery();
     expect(Date.now()).toBeLessThan(T * 1000); // Prometheus knows its Alertmanager before the alert fires
     let finished: { id: string; status: string; finishedAt: string | null } | undefined;
-    await waitFor(async () => {
-      finished = (await runsOf(a.id)).find((r) => r.status === "succeeded" || r.status === "failed");
-      return Boolean(finished);
-    }, 45_000, "the run to finish");
+    await waitFor(
+      async () => {
+        finished = (await runsOf(a.id)).find((r) => r.status === "succeeded" || r.status === "failed");
+        return Boolean(finished);
+      },
+      45_000,
+      "the run to finish",
+    );
     const tDone = Date.now();
 
     const detail = await getRunOrThrow(deps, ws.actor, ws.workspaceId, finished!.id);
-    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([["alert", "succeeded"], ["silence", "succeeded"], ["check", "succeeded"]]);
+    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([
+      ["alert", "succeeded"],
+      ["silence", "succeeded"],
+      ["check", "succeeded"],
+    ]);
     const trigger = detail.steps[0]!.output as { data: { labels: Record<string, string>; startsAt: string; fingerprint: string; status: string } };
     expect(trigger.data).toMatchObject({ status: "firing", labels: { alertname: "E2EDiskFull", instance: "db-1:9100", severity: "page" } });
     const silence = detail.steps[1]!.output as { type: string; data: { silenceID: string; status: string; matchers: unknown[]; comment: string } };
@@ -202,10 +222,14 @@ describe("metrics alert → silence through the engine", () => {
     const before = deliveries.length;
     await stack.setRules([{ alert: "E2EDiskFull", expr: 'label_replace(vector(40), "instance", "db-1:9100", "", "") > 90', labels: { severity: "page" } }]);
     let resolved: Delivery | undefined;
-    await waitFor(() => {
-      resolved = deliveries.slice(before).find((d) => JSON.parse(d.rawBody.toString() || "{}").status === "resolved");
-      return Boolean(resolved);
-    }, 45_000, "the resolved notification");
+    await waitFor(
+      () => {
+        resolved = deliveries.slice(before).find((d) => JSON.parse(d.rawBody.toString() || "{}").status === "resolved");
+        return Boolean(resolved);
+      },
+      45_000,
+      "the resolved notification",
+    );
     expect(resolved!.status).toBe(202);
     expect(JSON.parse(resolved!.response)).toMatchObject({ accepted: 0, runIds: [] });
     expect(await runsOf(a.id)).toHaveLength(1);

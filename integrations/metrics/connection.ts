@@ -17,12 +17,21 @@ export const ApiAuthSchema = z
     z.object({ type: z.literal("none") }),
     z.object({
       type: z.literal("basic"),
-      username: z.string().min(1).meta(ui({ title: "Username" })),
-      password: z.string().min(1).meta(ui({ title: "Password", sensitive: true })),
+      username: z
+        .string()
+        .min(1)
+        .meta(ui({ title: "Username" })),
+      password: z
+        .string()
+        .min(1)
+        .meta(ui({ title: "Password", sensitive: true })),
     }),
     z.object({
       type: z.literal("bearer"),
-      token: z.string().min(1).meta(ui({ title: "Token", sensitive: true })),
+      token: z
+        .string()
+        .min(1)
+        .meta(ui({ title: "Token", sensitive: true })),
     }),
   ])
   .default({ type: "none" })

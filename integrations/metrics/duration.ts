@@ -80,7 +80,12 @@ export const QueryTimeSchema = queryTimeSchema();
 export function formatSeconds(seconds: number): string {
   let rest = Math.ceil(seconds);
   const parts: string[] = [];
-  for (const [unit, size] of [["d", 86400], ["h", 3600], ["m", 60], ["s", 1]] as const) {
+  for (const [unit, size] of [
+    ["d", 86400],
+    ["h", 3600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
     if (rest >= size) {
       parts.push(`${Math.floor(rest / size)}${unit}`);
       rest %= size;

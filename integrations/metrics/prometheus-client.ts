@@ -84,11 +84,7 @@ export class PrometheusClient {
     const points = Math.floor((end - start) / stepSeconds);
     if (points > MAX_POINTS) throw pointsLimitError(start, end, stepSeconds);
     try {
-      return await this.data<QueryData>(
-        "/api/v1/query_range",
-        { query, start: String(start), end: String(end), step: String(stepSeconds) },
-        "POST",
-      );
+      return await this.data<QueryData>("/api/v1/query_range", { query, start: String(start), end: String(end), step: String(stepSeconds) }, "POST");
     } catch (e) {
       if (e instanceof NonRetryableError && /exceeded maximum resolution/i.test(e.message)) throw pointsLimitError(start, end, stepSeconds);
       throw queryError(e);

@@ -42,7 +42,11 @@ beforeAll(async () => {
   stack = await startMetricsStack();
   const con = await api.post(`/api/v1/factories/${s.ws}/connections`, {
     key: s.keys.admin,
-    body: { integration: "metrics", name: "prom", config: { metricsBaseUrl: stack.prometheusUrl, alertRouterBaseUrl: stack.alertmanagerUrl, webhookSecret: SECRET } },
+    body: {
+      integration: "metrics",
+      name: "prom",
+      config: { metricsBaseUrl: stack.prometheusUrl, alertRouterBaseUrl: stack.alertmanagerUrl, webhookSecret: SECRET },
+    },
   });
   expect(con.status).toBe(201);
   connectionId = con.body.id;
@@ -73,7 +77,10 @@ describe("required Statuses, Start, End and Step", () => {
     const draft = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc({}, {}) });
     expect(draft.status).toBe(201);
     expect((draft.body.problems as Array<{ path: string }>).map((p) => p.path)).toEqual([
-      "graph.nodes.0.config.statuses", "graph.nodes.1.config.start", "graph.nodes.1.config.end", "graph.nodes.1.config.step",
+      "graph.nodes.0.config.statuses",
+      "graph.nodes.1.config.start",
+      "graph.nodes.1.config.end",
+      "graph.nodes.1.config.step",
     ]);
     const res = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc({}, {}, true) });
     expect(res.status).toBe(422);
@@ -99,7 +106,10 @@ describe("required Statuses, Start, End and Step", () => {
     const prefill = (c: Unit["config"], keys: string[]) => Object.fromEntries(keys.map((k) => [k, c.properties[k]!.prefill]));
     expect(prefill(range, ["start", "end", "step"])).toEqual({ start: "now-1h", end: "now", step: "1m" });
 
-    const ok = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc(prefill(onAlert, ["statuses"]), prefill(range, ["start", "end", "step"])) });
+    const ok = await api.post(`/api/v1/factories/${s.ws}/apps`, {
+      key: s.keys.editor,
+      body: doc(prefill(onAlert, ["statuses"]), prefill(range, ["start", "end", "step"])),
+    });
     expect(ok.status).toBe(201);
   });
 
@@ -119,13 +129,18 @@ describe("required Statuses, Start, End and Step", () => {
 
     const url = created.body.triggers[0].url as string;
     const before = Date.now() / 1000;
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${SECRET}` }, body: new Uint8Array(firingSample) });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${SECRET}` },
+      body: new Uint8Array(firingSample),
+    });
     expect(res.status).toBe(202);
     const { runIds } = (await res.json()) as { runIds: string[] };
     expect(runIds).toHaveLength(1);
     expect(await waitForRun(deps, runIds[0]!)).toBe("succeeded");
     const run = await getRunOrThrow(deps, s.owner, s.ws, runIds[0]!);
-    const values = (run.steps.find((x) => x.name === "range")!.output as { data: { result: Array<{ values: Array<[number, string]> }> } }).data.result[0]!.values;
+    const values = (run.steps.find((x) => x.name === "range")!.output as { data: { result: Array<{ values: Array<[number, string]> }> } }).data.result[0]!
+      .values;
     expect(values).toHaveLength(61); // one hour at 1m, both ends included
     expect(values[60]![0] - values[0]![0]).toBe(3600);
     expect(values[60]![0]).toBeGreaterThanOrEqual(Math.floor(before) - 1);
@@ -133,6 +148,11 @@ describe("required Statuses, Start, End and Step", () => {
     // Saving that stored document again (enabled) asks for the fields (a clear problem, not a silent default).
     const again = await api.put(`/api/v1/factories/${s.ws}/apps/${id}`, { key: s.keys.editor, body: { ...doc({}, {}, true), graph: legacy } });
     expect(again.status).toBe(422);
-    expect((again.body.errors as Array<{ path: string }>).map((p) => p.path)).toEqual(["graph.nodes.0.config.statuses", "graph.nodes.1.config.start", "graph.nodes.1.config.end", "graph.nodes.1.config.step"]);
+    expect((again.body.errors as Array<{ path: string }>).map((p) => p.path)).toEqual([
+      "graph.nodes.0.config.statuses",
+      "graph.nodes.1.config.start",
+      "graph.nodes.1.config.end",
+      "graph.nodes.1.config.step",
+    ]);
   }, 60_000);
 });

@@ -6,10 +6,20 @@ import type { AmSilence } from "./alertmanager-client";
 const StringMap = z.record(z.string(), z.string());
 
 export const MatcherSchema = z.object({
-  name: z.string().trim().min(1).meta(ui({ title: "Name", expression: true })),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .meta(ui({ title: "Name", expression: true })),
   value: z.string().meta(ui({ title: "Value", expression: true })),
-  isRegex: z.boolean().default(false).meta(ui({ title: "Is Regex" })),
-  isEqual: z.boolean().default(true).meta(ui({ title: "Is Equal" })),
+  isRegex: z
+    .boolean()
+    .default(false)
+    .meta(ui({ title: "Is Regex" })),
+  isEqual: z
+    .boolean()
+    .default(true)
+    .meta(ui({ title: "Is Equal" })),
 });
 
 export const SilenceSchema = z.object({

@@ -28,7 +28,9 @@ export async function verifyMetricsConnection(ctx: {
     promVersion = data.version;
   } catch (e) {
     const msg = reason(e).replace("did not answer like a Prometheus server", "is not a Prometheus server");
-    throw new Error(`Metrics server check failed: ${/answered 404/.test(msg) ? `${conn.metricsBaseUrl} is not a Prometheus server (404 on /api/v1/status/buildinfo)` : msg}`);
+    throw new Error(
+      `Metrics server check failed: ${/answered 404/.test(msg) ? `${conn.metricsBaseUrl} is not a Prometheus server (404 on /api/v1/status/buildinfo)` : msg}`,
+    );
   }
 
   const explicitRouter = Boolean(conn.alertRouterBaseUrl);
@@ -40,7 +42,10 @@ export async function verifyMetricsConnection(ctx: {
     }
     return { message: `Prometheus ${promVersion} and Alertmanager ${version} are reachable` };
   } catch (e) {
-    const msg = reason(e).replace(/^Alertmanager answered 404: .*/, `${conn.alertRouterBaseUrl ?? conn.metricsBaseUrl} is not an Alertmanager (404 on /api/v2/status)`);
+    const msg = reason(e).replace(
+      /^Alertmanager answered 404: .*/,
+      `${conn.alertRouterBaseUrl ?? conn.metricsBaseUrl} is not an Alertmanager (404 on /api/v2/status)`,
+    );
     if (explicitRouter) throw new Error(`Alert router check failed: ${msg}`);
     return {
       message: `Prometheus ${promVersion} is reachable. No Alertmanager answered at the metrics URL (${msg}): set Alert router Base URL to use the silence components.`,

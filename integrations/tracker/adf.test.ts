@@ -20,7 +20,15 @@ describe("ADF", () => {
       type: "doc",
       version: 1,
       content: [
-        { type: "paragraph", content: [{ type: "mention", attrs: { id: "1", text: "@Mia" } }, { type: "text", text: " see " }, { type: "inlineCard", attrs: { url: "https://x.example" } }, { type: "emoji", attrs: { shortName: ":fire:" } }] },
+        {
+          type: "paragraph",
+          content: [
+            { type: "mention", attrs: { id: "1", text: "@Mia" } },
+            { type: "text", text: " see " },
+            { type: "inlineCard", attrs: { url: "https://x.example" } },
+            { type: "emoji", attrs: { shortName: ":fire:" } },
+          ],
+        },
         { type: "bulletList", content: [{ type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "one" }] }] }] },
       ],
     };

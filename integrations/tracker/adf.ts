@@ -11,10 +11,17 @@ export interface AdfNode {
   content?: AdfNode[];
   marks?: unknown[];
 }
-export interface AdfDoc extends AdfNode { type: "doc"; version: 1; content: AdfNode[] }
+export interface AdfDoc extends AdfNode {
+  type: "doc";
+  version: 1;
+  content: AdfNode[];
+}
 
 export function textToAdf(text: string): AdfDoc {
-  const paragraphs = text.replace(/\r\n?/g, "\n").split(/\n{2,}/).filter((p) => p.trim().length);
+  const paragraphs = text
+    .replace(/\r\n?/g, "\n")
+    .split(/\n{2,}/)
+    .filter((p) => p.trim().length);
   return {
     type: "doc",
     version: 1,

@@ -17,7 +17,13 @@ afterAll(() => fake?.stop());
 describe("tracker connection settings", () => {
   it("defaults the base URLs to Atlassian's and keeps ops features off", () => {
     const c = trackerConnectionSchema.parse({ clientId: "id", clientSecret: "s" });
-    expect(c).toEqual({ clientId: "id", clientSecret: "s", enableOpsFeatures: false, authBaseUrl: "https://auth.atlassian.com", apiBaseUrl: "https://api.atlassian.com" });
+    expect(c).toEqual({
+      clientId: "id",
+      clientSecret: "s",
+      enableOpsFeatures: false,
+      authBaseUrl: "https://auth.atlassian.com",
+      apiBaseUrl: "https://api.atlassian.com",
+    });
     expect(trackerConnection.kind).toBe("oauth2");
   });
 
@@ -32,7 +38,14 @@ describe("Atlassian OAuth 2.0 (3LO) provider", () => {
     const base = trackerConnectionSchema.parse({ clientId: "abc", clientSecret: "s" });
     const url = new URL(trackerOAuth.authorizeUrl(base, { state: "xyz", redirectUri: "https://conveyor.example/cb" }));
     expect(url.origin + url.pathname).toBe("https://auth.atlassian.com/authorize");
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ audience: "api.atlassian.com", client_id: "abc", state: "xyz", redirect_uri: "https://conveyor.example/cb", response_type: "code", prompt: "consent" });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      audience: "api.atlassian.com",
+      client_id: "abc",
+      state: "xyz",
+      redirect_uri: "https://conveyor.example/cb",
+      response_type: "code",
+      prompt: "consent",
+    });
     expect(url.searchParams.get("scope")!.split(" ")).toEqual([...BASE_SCOPES]);
     expect(trackerOAuth.authorizeUrl(base, { state: "x", redirectUri: "https://c/cb" })).toContain("scope=read%3Ajira-work%20write%3Ajira-work");
     const ops = new URL(trackerOAuth.authorizeUrl({ ...base, enableOpsFeatures: true }, { state: "x", redirectUri: "https://c/cb" }));
@@ -48,8 +61,16 @@ describe("Atlassian OAuth 2.0 (3LO) provider", () => {
     const after = await trackerOAuth.afterConnect!(config, { accessToken: tokens.accessToken, http });
     expect(after.state).toBeUndefined();
     expect(after.choices).toEqual([
-      { value: fake.demo.cloudId, label: "acme (https://acme.atlassian.net)", state: { cloudId: fake.demo.cloudId, siteName: "acme", siteUrl: "https://acme.atlassian.net" } },
-      { value: fake.demo.otherCloudId, label: "globex (https://globex.atlassian.net)", state: { cloudId: fake.demo.otherCloudId, siteName: "globex", siteUrl: "https://globex.atlassian.net" } },
+      {
+        value: fake.demo.cloudId,
+        label: "acme (https://acme.atlassian.net)",
+        state: { cloudId: fake.demo.cloudId, siteName: "acme", siteUrl: "https://acme.atlassian.net" },
+      },
+      {
+        value: fake.demo.otherCloudId,
+        label: "globex (https://globex.atlassian.net)",
+        state: { cloudId: fake.demo.otherCloudId, siteName: "globex", siteUrl: "https://globex.atlassian.net" },
+      },
     ]);
   });
 
@@ -58,7 +79,9 @@ describe("Atlassian OAuth 2.0 (3LO) provider", () => {
     try {
       const config = connectionConfig(single);
       const tokens = await trackerOAuth.exchangeCode(config, { code: await authorize(single, config), redirectUri: REDIRECT_URI, http });
-      expect(await trackerOAuth.afterConnect!(config, { accessToken: tokens.accessToken, http })).toEqual({ state: { cloudId: single.demo.cloudId, siteName: "acme", siteUrl: "https://acme.atlassian.net" } });
+      expect(await trackerOAuth.afterConnect!(config, { accessToken: tokens.accessToken, http })).toEqual({
+        state: { cloudId: single.demo.cloudId, siteName: "acme", siteUrl: "https://acme.atlassian.net" },
+      });
     } finally {
       await single.stop();
     }
@@ -70,7 +93,9 @@ describe("Atlassian OAuth 2.0 (3LO) provider", () => {
     await trackerOAuth.exchangeCode(config, { code, redirectUri: REDIRECT_URI, http });
     await expect(trackerOAuth.exchangeCode(config, { code, redirectUri: REDIRECT_URI, http })).rejects.toMatchObject({ status: 403, retryable: false });
     const wrong = { ...config, clientSecret: "nope" };
-    await expect(trackerOAuth.exchangeCode(wrong, { code: await authorize(fake, config), redirectUri: REDIRECT_URI, http })).rejects.toMatchObject({ status: 401 });
+    await expect(trackerOAuth.exchangeCode(wrong, { code: await authorize(fake, config), redirectUri: REDIRECT_URI, http })).rejects.toMatchObject({
+      status: 401,
+    });
   });
 
   it("rotates refresh tokens: the new one works, the used one is refused with invalid_grant", async () => {
@@ -109,7 +134,13 @@ describe("Atlassian OAuth 2.0 (3LO) provider", () => {
   it("verify names the site and the user", async () => {
     const config = connectionConfig(fake);
     const tokens = await trackerOAuth.exchangeCode(config, { code: await authorize(fake, config), redirectUri: REDIRECT_URI, http });
-    const connection = { id: "con_v", integration: "tracker", config, state: { cloudId: fake.demo.cloudId, siteName: "acme" }, oauth: memoryTokenSource(config, tokens, http) };
+    const connection = {
+      id: "con_v",
+      integration: "tracker",
+      config,
+      state: { cloudId: fake.demo.cloudId, siteName: "acme" },
+      oauth: memoryTokenSource(config, tokens, http),
+    };
     await expect(trackerConnection.verify!({ connection, http })).resolves.toEqual({ message: "Connected to acme as Mia Krystof" });
   });
 

@@ -16,14 +16,28 @@ export const DEFAULT_AUTH_BASE = "https://auth.atlassian.com";
 export const DEFAULT_API_BASE = "https://api.atlassian.com";
 
 export const trackerConnectionSchema = z.object({
-  clientId: z.string().trim().min(1).meta(ui({ title: "Client ID", description: "From your OAuth 2.0 (3LO) app in the Atlassian developer console.", order: 1 })),
-  clientSecret: z.string().trim().min(1).meta(ui({ title: "Client Secret", sensitive: true, order: 2 })),
+  clientId: z
+    .string()
+    .trim()
+    .min(1)
+    .meta(ui({ title: "Client ID", description: "From your OAuth 2.0 (3LO) app in the Atlassian developer console.", order: 1 })),
+  clientSecret: z
+    .string()
+    .trim()
+    .min(1)
+    .meta(ui({ title: "Client Secret", sensitive: true, order: 2 })),
   enableOpsFeatures: z
     .boolean()
     .default(false)
     .meta(ui({ title: "Enable ops features", description: "Requests the JSM Operations scopes (alerts, heartbeats). Reconnect after changing it.", order: 3 })),
-  authBaseUrl: z.url().default(DEFAULT_AUTH_BASE).meta(ui({ title: "Auth base URL", description: "Atlassian's authorization server; change only for a test server.", order: 10 })),
-  apiBaseUrl: z.url().default(DEFAULT_API_BASE).meta(ui({ title: "API base URL", description: "Atlassian's API gateway; change only for a test server.", order: 11 })),
+  authBaseUrl: z
+    .url()
+    .default(DEFAULT_AUTH_BASE)
+    .meta(ui({ title: "Auth base URL", description: "Atlassian's authorization server; change only for a test server.", order: 10 })),
+  apiBaseUrl: z
+    .url()
+    .default(DEFAULT_API_BASE)
+    .meta(ui({ title: "API base URL", description: "Atlassian's API gateway; change only for a test server.", order: 11 })),
 });
 
 export type TrackerConnection = z.output<typeof trackerConnectionSchema>;
@@ -59,7 +73,13 @@ const trim = (u: string | undefined, d: string) => (u ?? d).replace(/\/+$/, "");
 export const authBaseOf = (c: Partial<TrackerConnection>) => trim(c.authBaseUrl, DEFAULT_AUTH_BASE);
 export const apiBaseOf = (c: Partial<TrackerConnection>) => trim(c.apiBaseUrl, DEFAULT_API_BASE);
 
-interface TokenResponse { access_token: string; refresh_token?: string; expires_in?: number; scope?: string; token_type?: string }
+interface TokenResponse {
+  access_token: string;
+  refresh_token?: string;
+  expires_in?: number;
+  scope?: string;
+  token_type?: string;
+}
 
 async function tokenRequest(conn: TrackerConnection, http: HttpClient, grant: Record<string, string>): Promise<OAuthTokens> {
   const res = await http.post<TokenResponse>(`${authBaseOf(conn)}/oauth/token`, { ...grant, client_id: conn.clientId, client_secret: conn.clientSecret });
@@ -74,7 +94,12 @@ async function tokenRequest(conn: TrackerConnection, http: HttpClient, grant: Re
   };
 }
 
-export interface AccessibleResource { id: string; name: string; url: string; scopes?: string[] }
+export interface AccessibleResource {
+  id: string;
+  name: string;
+  url: string;
+  scopes?: string[];
+}
 
 export const siteState = (r: AccessibleResource) => ({ cloudId: r.id, siteName: r.name, siteUrl: r.url });
 
@@ -115,12 +140,11 @@ export const trackerOAuth: OAuthProvider<TrackerConnection> = {
       headers: { authorization: `Bearer ${accessToken}` },
     });
     const sites = Array.isArray(res.body) ? res.body : [];
-    if (!sites.length) throw new ConnectionAuthError("The Atlassian account granted this app no site; connect again and choose a Jira site on the consent screen.");
+    if (!sites.length)
+      throw new ConnectionAuthError("The Atlassian account granted this app no site; connect again and choose a Jira site on the consent screen.");
     if (sites.length === 1) return { state: siteState(sites[0]!) };
     return {
-      choices: [...sites]
-        .sort((a, b) => a.name.localeCompare(b.name))
-        .map((s) => ({ value: s.id, label: `${s.name} (${s.url})`, state: siteState(s) })),
+      choices: [...sites].sort((a, b) => a.name.localeCompare(b.name)).map((s) => ({ value: s.id, label: `${s.name} (${s.url})`, state: siteState(s) })),
     };
   },
 };

@@ -9,14 +9,64 @@ import { ConnectionAuthError, NonRetryableError } from "../core/errors";
 import type { HttpClient } from "../core/http";
 import { apiBaseOf, type TrackerConnection } from "./connection";
 
-export interface JiraUser { accountId: string; displayName: string; emailAddress?: string; active?: boolean; accountType?: string }
-export interface JiraStatusRef { id: string; name: string; statusCategory?: { key: string; name?: string } }
-export interface JiraIssue { id: string; key: string; self: string; fields: Record<string, unknown> & { status?: JiraStatusRef; project?: { id: string; key: string; name?: string }; issuetype?: { id: string; name: string }; subtasks?: Array<{ id: string; key: string }> }; [k: string]: unknown }
-export interface JiraTransition { id: string; name: string; to: JiraStatusRef; hasScreen?: boolean; fields?: Record<string, unknown> }
-export interface JiraProject { id: string; key: string; name: string; simplified?: boolean; style?: string }
-export interface JiraComment { id: string; body: unknown; author?: JiraUser; updateAuthor?: JiraUser; created?: string; updated?: string }
-export interface DynamicWebhookSpec { events: string[]; jqlFilter: string; fieldIdsFilter?: string[] }
-export interface RegisteredWebhook { id: number; url: string; events: string[]; jqlFilter: string; expirationDate?: number | string }
+export interface JiraUser {
+  accountId: string;
+  displayName: string;
+  emailAddress?: string;
+  active?: boolean;
+  accountType?: string;
+}
+export interface JiraStatusRef {
+  id: string;
+  name: string;
+  statusCategory?: { key: string; name?: string };
+}
+export interface JiraIssue {
+  id: string;
+  key: string;
+  self: string;
+  fields: Record<string, unknown> & {
+    status?: JiraStatusRef;
+    project?: { id: string; key: string; name?: string };
+    issuetype?: { id: string; name: string };
+    subtasks?: Array<{ id: string; key: string }>;
+  };
+  [k: string]: unknown;
+}
+export interface JiraTransition {
+  id: string;
+  name: string;
+  to: JiraStatusRef;
+  hasScreen?: boolean;
+  fields?: Record<string, unknown>;
+}
+export interface JiraProject {
+  id: string;
+  key: string;
+  name: string;
+  simplified?: boolean;
+  style?: string;
+}
+export interface JiraComment {
+  id: string;
+  body: unknown;
+  author?: JiraUser;
+  updateAuthor?: JiraUser;
+  created?: string;
+  updated?: string;
+}
+export interface DynamicWebhookSpec {
+  events: string[];
+  jqlFilter: string;
+  fieldIdsFilter?: string[];
+}
+export interface RegisteredWebhook {
+  id: number;
+  url: string;
+  events: string[];
+  jqlFilter: string;
+  expirationDate?: number | string;
+}
 
 /** Atlassian's error bodies: `{errorMessages: [], errors: {field: msg}}`, gateway `{code, message}`, OAuth `{error, error_description}`. */
 export function describeJiraError(status: number, body: unknown): string | undefined {
@@ -80,22 +130,30 @@ export function jiraClient(conn: ConnectionHandle, http: HttpClient) {
       body(h.get<{ values: JiraProject[]; isLast?: boolean; total?: number; startAt: number }>("project/search", { orderBy: "key", ...query })),
     project: (key: string) => body(h.get<JiraProject>(`project/${enc(key)}`)),
     issueTypes: (projectKey: string) =>
-      body(h.get<{ issueTypes: Array<{ id: string; name: string; subtask: boolean }> }>(`issue/createmeta/${enc(projectKey)}/issuetypes`, { maxResults: 200 })).then((b) => b.issueTypes ?? []),
-    projectStatuses: (projectKey: string) =>
-      body(h.get<Array<{ id: string; name: string; statuses: JiraStatusRef[] }>>(`project/${enc(projectKey)}/statuses`)),
+      body(
+        h.get<{ issueTypes: Array<{ id: string; name: string; subtask: boolean }> }>(`issue/createmeta/${enc(projectKey)}/issuetypes`, { maxResults: 200 }),
+      ).then((b) => b.issueTypes ?? []),
+    projectStatuses: (projectKey: string) => body(h.get<Array<{ id: string; name: string; statuses: JiraStatusRef[] }>>(`project/${enc(projectKey)}/statuses`)),
     statuses: () => body(h.get<JiraStatusRef[]>("status")),
     searchUsers: (query: { query?: string; accountId?: string; maxResults?: number }) => body(h.get<JiraUser[]>("user/search", query)),
     createFields: (projectKey: string, issueTypeId: string) =>
-      body(h.get<{ fields: Array<{ fieldId: string; allowedValues?: Array<{ id: string; name: string }> }> }>(`issue/createmeta/${enc(projectKey)}/issuetypes/${enc(issueTypeId)}`, { maxResults: 200 })).then((b) => b.fields ?? []),
+      body(
+        h.get<{ fields: Array<{ fieldId: string; allowedValues?: Array<{ id: string; name: string }> }> }>(
+          `issue/createmeta/${enc(projectKey)}/issuetypes/${enc(issueTypeId)}`,
+          { maxResults: 200 },
+        ),
+      ).then((b) => b.fields ?? []),
     /** Deprecated upstream (CHANGE-1655); only used when no project is known. */
     priorities: () => body(h.get<{ values: Array<{ id: string; name: string }> }>("priority/search", { maxResults: 100 })).then((b) => b.values ?? []),
     resolutions: () => body(h.get<{ values: Array<{ id: string; name: string }> }>("resolution/search", { maxResults: 100 })).then((b) => b.values ?? []),
     workflowSchemeOf: (projectId: string) =>
       body(
-        h.get<{ values: Array<{ projectIds: string[]; workflowScheme: { id?: number; name: string; defaultWorkflow?: string; issueTypeMappings?: Record<string, string> } }> }>(
-          "workflowscheme/project",
-          { projectId },
-        ),
+        h.get<{
+          values: Array<{
+            projectIds: string[];
+            workflowScheme: { id?: number; name: string; defaultWorkflow?: string; issueTypeMappings?: Record<string, string> };
+          }>;
+        }>("workflowscheme/project", { projectId }),
       ).then((b) => b.values?.[0]?.workflowScheme),
     readWorkflows: (names: string[]) =>
       body(
@@ -105,7 +163,9 @@ export function jiraClient(conn: ConnectionHandle, http: HttpClient) {
         }>("workflows", { workflowNames: names }),
       ),
     registerWebhooks: (url: string, webhooks: DynamicWebhookSpec[]) =>
-      body(h.post<{ webhookRegistrationResult: Array<{ createdWebhookId?: number; errors?: string[] }> }>("webhook", { url, webhooks })).then((b) => b.webhookRegistrationResult ?? []),
+      body(h.post<{ webhookRegistrationResult: Array<{ createdWebhookId?: number; errors?: string[] }> }>("webhook", { url, webhooks })).then(
+        (b) => b.webhookRegistrationResult ?? [],
+      ),
     listWebhooks: async () => {
       const all: RegisteredWebhook[] = [];
       for (let startAt = 0; ; ) {

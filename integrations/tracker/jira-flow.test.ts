@@ -74,8 +74,10 @@ async function expireToken(id: string) {
   const tokens = deps.box.decryptJson<Record<string, unknown>>(row.tokensEnc!);
   await deps.store.connections.update(id, { tokensEnc: deps.box.encryptJson({ ...tokens, expiresAt: Date.now() - 1000 }), tokenExpiresAt: Date.now() - 1000 });
 }
-const storedRefreshToken = async (id: string) => deps.box.decryptJson<{ refreshToken: string }>((await deps.store.connections.getById(id))!.tokensEnc!).refreshToken;
-const runsOf = (automationId: string) => deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ? order by created_at", automationId);
+const storedRefreshToken = async (id: string) =>
+  deps.box.decryptJson<{ refreshToken: string }>((await deps.store.connections.getById(id))!.tokensEnc!).refreshToken;
+const runsOf = (automationId: string) =>
+  deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ? order by created_at", automationId);
 const registrations = () => deps.sql<{ expiresAt: string | null }>('select expires_at as "expiresAt" from webhook_registrations');
 
 describe("the Jira units through the engine", () => {
@@ -91,7 +93,13 @@ describe("the Jira units through the engine", () => {
       graph: {
         nodes: [
           { id: "t", name: "issue", key: "tracker.onIssue", connectionId, config: { project: "OPS", events: ["created"] } },
-          { id: "mv", name: "start", key: "tracker.transitionIssue", connectionId, config: { issueKey: "{{ $trigger.data.issue.key }}", targetStatus: "In Progress", comment: "Picked up by Conveyor" } },
+          {
+            id: "mv",
+            name: "start",
+            key: "tracker.transitionIssue",
+            connectionId,
+            config: { issueKey: "{{ $trigger.data.issue.key }}", targetStatus: "In Progress", comment: "Picked up by Conveyor" },
+          },
         ],
         edges: [{ from: "t", to: "mv" }],
       },
@@ -117,11 +125,24 @@ describe("the Jira units through the engine", () => {
 
     // Rate limited once on the transition: the runner waits Retry-After before the next attempt.
     fake.fail({ method: "POST", path: /\/transitions$/, status: 429, retryAfter: 1 });
-    const issue = site().createIssue({ projectId: DEMO.projects.ops, issueTypeId: DEMO.issueTypes.task, summary: "Checkout is slow", description: null, reporterId: DEMO.users.ravi, labels: [] }, DEMO.users.ravi);
+    const issue = site().createIssue(
+      {
+        projectId: DEMO.projects.ops,
+        issueTypeId: DEMO.issueTypes.task,
+        summary: "Checkout is slow",
+        description: null,
+        reporterId: DEMO.users.ravi,
+        labels: [],
+      },
+      DEMO.users.ravi,
+    );
     await waitFor(async () => (await runsOf(a.id)).some((r) => r.status === "succeeded" || r.status === "failed"), 20_000, "the run to finish");
     const [run] = await runsOf(a.id);
     const detail = await getRunOrThrow(deps, ws.actor, ws.workspaceId, run!.id);
-    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([["issue", "succeeded"], ["start", "succeeded"]]);
+    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([
+      ["issue", "succeeded"],
+      ["start", "succeeded"],
+    ]);
     expect(site().issue(issue.key)!.statusId).toBe(DEMO.statuses.inProgress);
     expect(adfToText(site().issue(issue.key)!.comments[0]!.body)).toBe("Picked up by Conveyor");
     const posts = fake.state.requests.filter((r) => r.method === "POST" && r.path.endsWith(`/issue/${issue.key}/transitions`));
@@ -131,7 +152,11 @@ describe("the Jira units through the engine", () => {
     // The transition's comment raised comment_created, which does not match the "rollback" filter: no run of b.
     await fake.webhooks.settled();
     expect(await runsOf(b.id)).toHaveLength(0);
-    site().addComment(site().issue(issue.key)!, { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: "rollback done" }] }] }, DEMO.users.ravi);
+    site().addComment(
+      site().issue(issue.key)!,
+      { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: "rollback done" }] }] },
+      DEMO.users.ravi,
+    );
     await waitFor(async () => (await runsOf(b.id)).some((r) => r.status === "succeeded"), 20_000, "the comment run");
 
     // Jira delivering the same event again (same delivery id) starts no second run.
@@ -186,7 +211,9 @@ describe("the Jira units through the engine", () => {
     const [x, y] = await Promise.all([child(), child()]);
     expect(x).toMatch(/^token at-/);
     expect(y).toBe(x);
-    const refreshes = fake.state.requests.filter((r) => r.path === "/oauth/token" && (r.body as { grant_type?: string }).grant_type === "refresh_token" && r.at >= startAt - 100);
+    const refreshes = fake.state.requests.filter(
+      (r) => r.path === "/oauth/token" && (r.body as { grant_type?: string }).grant_type === "refresh_token" && r.at >= startAt - 100,
+    );
     expect(refreshes.map((r) => r.status)).toEqual([200]);
     const stored = await storedRefreshToken(connectionId);
     expect(stored).not.toBe(before);

@@ -9,11 +9,38 @@ import { apiBaseOf, atlassianHttp, cloudIdOf } from "./ops-client";
 
 type Conn = ConnectionHandle<Record<string, unknown>>;
 
-export interface Page<T> { values: T[]; isLastPage?: boolean; start?: number; limit?: number; size?: number }
-export interface ServiceDesk { id: string; projectId: string; projectKey: string; projectName: string }
-export interface RequestType { id: string; name: string; description?: string; issueTypeId: string; serviceDeskId: string; practice?: string }
-export interface RequestTypeField { fieldId: string; name: string; required: boolean; validValues?: Array<{ value: string; label: string }> }
-export interface UserRef { accountId: string; displayName?: string; emailAddress?: string }
+export interface Page<T> {
+  values: T[];
+  isLastPage?: boolean;
+  start?: number;
+  limit?: number;
+  size?: number;
+}
+export interface ServiceDesk {
+  id: string;
+  projectId: string;
+  projectKey: string;
+  projectName: string;
+}
+export interface RequestType {
+  id: string;
+  name: string;
+  description?: string;
+  issueTypeId: string;
+  serviceDeskId: string;
+  practice?: string;
+}
+export interface RequestTypeField {
+  fieldId: string;
+  name: string;
+  required: boolean;
+  validValues?: Array<{ value: string; label: string }>;
+}
+export interface UserRef {
+  accountId: string;
+  displayName?: string;
+  emailAddress?: string;
+}
 export interface Approval {
   id: string;
   name: string;
@@ -23,7 +50,12 @@ export interface Approval {
   createdDate?: { iso8601: string; jira: string };
   completedDate?: { iso8601: string; jira: string };
 }
-export interface JiraIssue { id: string; key: string; self: string; fields: Record<string, unknown> }
+export interface JiraIssue {
+  id: string;
+  key: string;
+  self: string;
+  fields: Record<string, unknown>;
+}
 
 /** Incident-management work category as reported by `expand=practice` (value strings unconfirmed, §E.3). */
 export function isIncidentPractice(practice: string | undefined): boolean {
@@ -69,7 +101,8 @@ export function jsmClient(conn: Conn | undefined, http: HttpClient) {
     getRequestType: async (serviceDeskId: string, requestTypeId: string) =>
       (await sd.get<RequestType>(`/servicedesk/${enc(serviceDeskId)}/requesttype/${enc(requestTypeId)}`, { expand: "practice" })).body,
     getRequestTypeFields: async (serviceDeskId: string, requestTypeId: string) =>
-      (await sd.get<{ requestTypeFields: RequestTypeField[] }>(`/servicedesk/${enc(serviceDeskId)}/requesttype/${enc(requestTypeId)}/field`)).body.requestTypeFields ?? [],
+      (await sd.get<{ requestTypeFields: RequestTypeField[] }>(`/servicedesk/${enc(serviceDeskId)}/requesttype/${enc(requestTypeId)}/field`)).body
+        .requestTypeFields ?? [],
     /** The customer request behind an issue, or undefined when the issue is not a service-desk request. */
     async getRequest(issueIdOrKey: string): Promise<{ issueId: string; issueKey: string; serviceDeskId: string; requestTypeId: string } | undefined> {
       const res = await sd.request<{ issueId: string; issueKey: string; serviceDeskId: string; requestTypeId: string }>({
@@ -80,11 +113,11 @@ export function jsmClient(conn: Conn | undefined, http: HttpClient) {
       return res.status === 404 ? undefined : res.body;
     },
     listApprovals: (issueIdOrKey: string) => all<Approval>(`/request/${enc(issueIdOrKey)}/approval`),
-    getApproval: async (issueIdOrKey: string, approvalId: string) =>
-      (await sd.get<Approval>(`/request/${enc(issueIdOrKey)}/approval/${enc(approvalId)}`)).body,
+    getApproval: async (issueIdOrKey: string, approvalId: string) => (await sd.get<Approval>(`/request/${enc(issueIdOrKey)}/approval/${enc(approvalId)}`)).body,
     decide: async (issueIdOrKey: string, approvalId: string, decision: "approve" | "decline") =>
       (await sd.post<Approval>(`/request/${enc(issueIdOrKey)}/approval/${enc(approvalId)}`, { decision })).body,
-    listComments: (issueIdOrKey: string) => all<{ id: string; body: string; public: boolean; author?: UserRef }>(`/request/${enc(issueIdOrKey)}/comment`, { public: "true", internal: "false" }),
+    listComments: (issueIdOrKey: string) =>
+      all<{ id: string; body: string; public: boolean; author?: UserRef }>(`/request/${enc(issueIdOrKey)}/comment`, { public: "true", internal: "false" }),
     addPublicComment: async (issueIdOrKey: string, body: string) =>
       (await sd.post<{ id: string }>(`/request/${enc(issueIdOrKey)}/comment`, { body, public: true })).body,
 
@@ -108,12 +141,14 @@ export function jsmClient(conn: Conn | undefined, http: HttpClient) {
       const out: JiraIssue[] = [];
       let nextPageToken: string | undefined;
       while (out.length < max) {
-        const body = (await jira.get<{ issues: JiraIssue[]; nextPageToken?: string }>("/search/jql", {
-          jql,
-          fields: "summary,updated",
-          maxResults: Math.min(100, max - out.length),
-          nextPageToken,
-        })).body;
+        const body = (
+          await jira.get<{ issues: JiraIssue[]; nextPageToken?: string }>("/search/jql", {
+            jql,
+            fields: "summary,updated",
+            maxResults: Math.min(100, max - out.length),
+            nextPageToken,
+          })
+        ).body;
         out.push(...(body.issues ?? []));
         if (!body.nextPageToken || !body.issues?.length) break;
         nextPageToken = body.nextPageToken;

@@ -75,11 +75,25 @@ describe("the JSM and Ops units through the engine", () => {
             name: "incident",
             key: "tracker.createIncident",
             connectionId,
-            config: { serviceDesk: JSM_DEMO.serviceDeskId, requestType: JSM_DEMO.requestTypes.incident, summary: "{{ $trigger.data.alert.message }}", alertIds: ["{{ $trigger.data.alert.alertId }}"] },
+            config: {
+              serviceDesk: JSM_DEMO.serviceDeskId,
+              requestType: JSM_DEMO.requestTypes.incident,
+              summary: "{{ $trigger.data.alert.message }}",
+              alertIds: ["{{ $trigger.data.alert.alertId }}"],
+            },
           },
-          { id: "ack", name: "ack", key: "tracker.updateAlert", connectionId, config: { alert: "{{ $trigger.data.alert.alertId }}", newNote: "Incident {{ $steps.incident.data.key }}", acknowledge: true } },
+          {
+            id: "ack",
+            name: "ack",
+            key: "tracker.updateAlert",
+            connectionId,
+            config: { alert: "{{ $trigger.data.alert.alertId }}", newNote: "Incident {{ $steps.incident.data.key }}", acknowledge: true },
+          },
         ],
-        edges: [{ from: "t", to: "inc" }, { from: "inc", to: "ack" }],
+        edges: [
+          { from: "t", to: "inc" },
+          { from: "inc", to: "ack" },
+        ],
       },
     };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, doc);
@@ -100,13 +114,21 @@ describe("the JSM and Ops units through the engine", () => {
     expect(res.status).toBe(200);
 
     let runId = "";
-    await waitFor(async () => {
-      const rows = await deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ?", a.id);
-      runId = rows[0]?.id ?? "";
-      return rows.some((r) => r.status === "succeeded" || r.status === "failed");
-    }, 20_000, "the run to finish");
+    await waitFor(
+      async () => {
+        const rows = await deps.sql<{ id: string; status: string }>("select id, status from runs where automation_id = ?", a.id);
+        runId = rows[0]?.id ?? "";
+        return rows.some((r) => r.status === "succeeded" || r.status === "failed");
+      },
+      20_000,
+      "the run to finish",
+    );
     const detail = await getRunOrThrow(deps, ws.actor, ws.workspaceId, runId);
-    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([["alert", "succeeded"], ["incident", "succeeded"], ["ack", "succeeded"]]);
+    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([
+      ["alert", "succeeded"],
+      ["incident", "succeeded"],
+      ["ack", "succeeded"],
+    ]);
 
     const alert = [...site.alerts.values()][0]!;
     const incidentKey = (detail.steps[1]!.output as { data: { key: string } }).data.key;
@@ -130,7 +152,10 @@ describe("the JSM and Ops units through the engine", () => {
           nodes: [{ id: "m", name: "m", key: "core.manual", config: {} }, ...nodes.map((n) => ({ ...n, name: n.id, connectionId }))],
           edges: nodes.filter((n) => !n.key.includes(".on")).map((n) => ({ from: "m", to: n.id })),
         },
-      }).then((a) => ({ id: a.id, problems: (a.problems ?? []).filter((p) => p.severity === "error").map((p) => ({ nodeId: p.nodeId, path: p.path, message: p.message })) }));
+      }).then((a) => ({
+        id: a.id,
+        problems: (a.problems ?? []).filter((p) => p.severity === "error").map((p) => ({ nodeId: p.nodeId, path: p.path, message: p.message })),
+      }));
     const bad = await save([
       { id: "inc", key: "tracker.createIncident", config: { serviceDesk: "NOPE", requestType: JSM_DEMO.requestTypes.incident, summary: "x" } },
       { id: "inc2", key: "tracker.createIncident", config: { serviceDesk: "SD", requestType: "999", summary: "x" } },
@@ -172,7 +197,11 @@ describe("the JSM and Ops units through the engine", () => {
 
   it("saving an ops node on a connection without ops features (or without a synced site) says why and how to fix it", async () => {
     const save = async (config: Record<string, unknown>) => {
-      const con = await createConnection(deps, ws.actor, ws.workspaceId, { integration: "tracker", name: `c${Math.random()}`, config: { clientId: "x", clientSecret: "y", apiBaseUrl: fake.url, ...config } });
+      const con = await createConnection(deps, ws.actor, ws.workspaceId, {
+        integration: "tracker",
+        name: `c${Math.random()}`,
+        config: { clientId: "x", clientSecret: "y", apiBaseUrl: fake.url, ...config },
+      });
       const doc = {
         name: `gate ${con.id}`,
         graph: {

@@ -46,13 +46,17 @@ describe("JSM and Ops units contract", () => {
       }
     }
     const onIncident = cat.triggers.find((t) => t.key === "tracker.onIncident")!;
-    expect((onIncident.config.properties as Record<string, { items: { resource: { type: string } } }>).requestTypes.items.resource.type).toBe("incidentRequestTypeRefs");
+    expect((onIncident.config.properties as Record<string, { items: { resource: { type: string } } }>).requestTypes.items.resource.type).toBe(
+      "incidentRequestTypeRefs",
+    );
   });
 
   it("Update Alert and Update Heartbeat sections are togglable switches", () => {
     const cat = describeIntegration(tracker);
     const props = (key: string) => (cat.components.find((c) => c.key === key)!.config.properties ?? {}) as Record<string, { togglable?: boolean }>;
-    for (const k of ["description", "message", "priority", "assignment", "newNote", "updateNote", "acknowledge", "close"]) expect(props("tracker.updateAlert")[k]?.togglable, k).toBe(true);
-    for (const k of ["description", "interval", "intervalUnit", "enabled", "alertMessage", "alertTags", "alertPriority"]) expect(props("tracker.updateHeartbeat")[k]?.togglable, k).toBe(true);
+    for (const k of ["description", "message", "priority", "assignment", "newNote", "updateNote", "acknowledge", "close"])
+      expect(props("tracker.updateAlert")[k]?.togglable, k).toBe(true);
+    for (const k of ["description", "interval", "intervalUnit", "enabled", "alertMessage", "alertTags", "alertPriority"])
+      expect(props("tracker.updateHeartbeat")[k]?.togglable, k).toBe(true);
   });
 });

@@ -92,8 +92,7 @@ export async function findServiceDesk(jsm: JsmClient, conn: ConnectionHandle | u
   return pickDesk(await load(false), value) ?? pickDesk(await load(true), value);
 }
 
-export const deskMissing = (value: string) =>
-  `Service desk "${value}" does not exist or is not visible to the connected user; choose one from the list.`;
+export const deskMissing = (value: string) => `Service desk "${value}" does not exist or is not visible to the connected user; choose one from the list.`;
 
 /** Like findServiceDesk, failing the step with a clear message when there is no such desk. */
 export async function requireServiceDesk(jsm: JsmClient, conn: ConnectionHandle | undefined, value: string): Promise<ServiceDesk> {

@@ -88,8 +88,19 @@ export interface OpsAlert {
   extraProperties: Record<string, unknown>;
 }
 
-export interface Receipt { result: string; requestId: string; took?: number }
-export interface RequestStatus { action: string; processedAt?: string; isSuccess: boolean; status: string; alertId?: string; alias?: string }
+export interface Receipt {
+  result: string;
+  requestId: string;
+  took?: number;
+}
+export interface RequestStatus {
+  action: string;
+  processedAt?: string;
+  isSuccess: boolean;
+  status: string;
+  alertId?: string;
+  alias?: string;
+}
 export interface Heartbeat {
   name: string;
   description?: string;
@@ -155,9 +166,11 @@ export function opsClient(conn: Conn | undefined, http: HttpClient) {
     deleteHeartbeat: (teamId: string, name: string) => send<unknown>("DELETE", `/teams/${enc(teamId)}/heartbeats`, undefined, { name }),
     pingHeartbeat: (teamId: string, name: string) => send<{ message?: string }>("GET", `/teams/${enc(teamId)}/heartbeats/ping`, undefined, { name }),
 
-    listIntegrations: async () => (await send<{ values?: Array<{ id: string; name: string; type: string }> }>("GET", "/integrations", undefined, { type: "Webhook" })).values ?? [],
+    listIntegrations: async () =>
+      (await send<{ values?: Array<{ id: string; name: string; type: string }> }>("GET", "/integrations", undefined, { type: "Webhook" })).values ?? [],
     createIntegration: (body: Record<string, unknown>) => send<{ id: string; name: string }>("POST", "/integrations", body),
-    addIntegrationAction: (integrationId: string, body: Record<string, unknown>) => send<{ id: string }>("POST", `/integrations/${enc(integrationId)}/actions`, body),
+    addIntegrationAction: (integrationId: string, body: Record<string, unknown>) =>
+      send<{ id: string }>("POST", `/integrations/${enc(integrationId)}/actions`, body),
     /** The integration, or undefined when it no longer exists (404). */
     async getIntegration(id: string): Promise<{ id: string; name: string; enabled?: boolean } | undefined> {
       const res = await api.request<{ id: string; name: string; enabled?: boolean }>({ method: "GET", url: `/integrations/${enc(id)}`, okStatuses: [404] });

@@ -141,17 +141,44 @@ export const exampleHeartbeat = {
 export const teamField = z
   .string()
   .min(1)
-  .meta(ui({ title: "Team", description: "Pick a team, or type its name (or id)", widget: "resource", resource: { type: "teams", allowCustom: true }, expression: true, order: 1 }));
+  .meta(
+    ui({
+      title: "Team",
+      description: "Pick a team, or type its name (or id)",
+      widget: "resource",
+      resource: { type: "teams", allowCustom: true },
+      expression: true,
+      order: 1,
+    }),
+  );
 
 export const heartbeatField = z
   .string()
   .min(1)
-  .meta(ui({ title: "Heartbeat", description: "Heartbeat name", widget: "resource", resource: { type: "heartbeats", dependsOn: ["team"], allowCustom: true }, expression: true, order: 2 }));
+  .meta(
+    ui({
+      title: "Heartbeat",
+      description: "Heartbeat name",
+      widget: "resource",
+      resource: { type: "heartbeats", dependsOn: ["team"], allowCustom: true },
+      expression: true,
+      order: 2,
+    }),
+  );
 
 export const alertField = z
   .string()
   .min(1)
-  .meta(ui({ title: "Alert", description: "Alert id, picked from recent alerts", widget: "resource", resource: { type: "alerts", allowCustom: true }, expression: true, order: 1 }));
+  .meta(
+    ui({
+      title: "Alert",
+      description: "Alert id, picked from recent alerts",
+      widget: "resource",
+      resource: { type: "alerts", allowCustom: true },
+      expression: true,
+      order: 1,
+    }),
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Polling of asynchronous requests (without holding a worker)
@@ -190,7 +217,11 @@ export async function pollRequest(
     );
   }
   const delay = POLL_DELAYS_MS[Math.min(st.polls, POLL_DELAYS_MS.length - 1)]!;
-  return ctx.wait(Math.min(delay, POLL_WINDOW_MS - elapsed), { ...st, polls: st.polls + 1 } satisfies PollState, `Waiting for operations request ${st.requestId}`);
+  return ctx.wait(
+    Math.min(delay, POLL_WINDOW_MS - elapsed),
+    { ...st, polls: st.polls + 1 } satisfies PollState,
+    `Waiting for operations request ${st.requestId}`,
+  );
 }
 
 export function isWait(x: unknown): x is WaitResult {
@@ -202,16 +233,15 @@ export function isWait(x: unknown): x is WaitResult {
  * engine's retry would send the request again (a second alert, a second note). Wait instead: the state
  * with the request id is then stored and later looks retry on their own.
  */
-export async function firstLook(
-  ctx: Pick<ComponentContext, "now" | "wait">,
-  ops: OpsClient,
-  st: PollState,
-  what: string,
-): Promise<RequestStatus | WaitResult> {
+export async function firstLook(ctx: Pick<ComponentContext, "now" | "wait">, ops: OpsClient, st: PollState, what: string): Promise<RequestStatus | WaitResult> {
   try {
     return await pollRequest(ctx, ops, st, what);
   } catch (e) {
     if (!isRetryable(e)) throw e;
-    return ctx.wait(Math.max(retryAfterOf(e) ?? 0, POLL_DELAYS_MS[0]!), { ...st, polls: st.polls + 1 } satisfies PollState, `Waiting for operations request ${st.requestId}`);
+    return ctx.wait(
+      Math.max(retryAfterOf(e) ?? 0, POLL_DELAYS_MS[0]!),
+      { ...st, polls: st.polls + 1 } satisfies PollState,
+      `Waiting for operations request ${st.requestId}`,
+    );
   }
 }

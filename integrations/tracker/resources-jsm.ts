@@ -49,7 +49,9 @@ export const incidentRequestTypeRef: ResourceLoader = async ({ connection, http,
 export const approval: ResourceLoader = async ({ connection, http, config }) => {
   const key = str(config.issueKey);
   if (!key || key.includes("{{")) return { options: [] };
-  const list = await jsmClient(connection, http).listApprovals(key).catch(() => []);
+  const list = await jsmClient(connection, http)
+    .listApprovals(key)
+    .catch(() => []);
   return { options: list.map((a) => ({ value: a.id, label: a.name, description: a.finalDecision })) };
 };
 

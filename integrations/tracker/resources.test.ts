@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 afterAll(() => env?.fake.stop());
 
-const load = (type: string, config: Record<string, unknown> = {}, search?: string) => jiraResources[type]!({ connection: env.connection, http: env.http, config, search });
+const load = (type: string, config: Record<string, unknown> = {}, search?: string) =>
+  jiraResources[type]!({ connection: env.connection, http: env.http, config, search });
 
 describe("tracker pickers", () => {
   it("lists projects, and issue types scoped to the chosen project", async () => {
@@ -42,7 +43,10 @@ describe("tracker pickers", () => {
     const site = env.fake.state.site(env.fake.demo.cloudId)!;
     const p = site.project("OPS")!;
     for (let i = 0; i < 505; i++) {
-      site.createIssue({ projectId: p.id, issueTypeId: "10001", summary: `alert ${i}`, description: null, reporterId: env.fake.demo.users.mia, labels: [] }, env.fake.demo.users.mia);
+      site.createIssue(
+        { projectId: p.id, issueTypeId: "10001", summary: `alert ${i}`, description: null, reporterId: env.fake.demo.users.mia, labels: [] },
+        env.fake.demo.users.mia,
+      );
     }
     const oldest = site.issue("OPS-1")!;
     oldest.updated = Date.now() + 60_000;

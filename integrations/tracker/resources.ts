@@ -28,7 +28,9 @@ const issueTypes: ResourceLoader = async ({ connection, http, config, search }) 
   const project = projectOf(config);
   if (!project) return { options: [] };
   const types = await jiraClient(connection, http).issueTypes(project);
-  return { options: types.filter((t) => matches(search, t.name)).map((t) => ({ value: t.id, label: t.name, description: t.subtask ? "Sub-task" : undefined })) };
+  return {
+    options: types.filter((t) => matches(search, t.name)).map((t) => ({ value: t.id, label: t.name, description: t.subtask ? "Sub-task" : undefined })),
+  };
 };
 
 const statuses: ResourceLoader = async ({ connection, http, config, search }) => {
@@ -37,7 +39,8 @@ const statuses: ResourceLoader = async ({ connection, http, config, search }) =>
   const list = project ? (await client.projectStatuses(project)).flatMap((t) => t.statuses) : await client.statuses();
   const seen = new Map<string, ResourceOption>();
   for (const s of list) {
-    if (!seen.has(s.name.toLowerCase()) && matches(search, s.name)) seen.set(s.name.toLowerCase(), { value: s.name, label: s.name, description: s.statusCategory?.name });
+    if (!seen.has(s.name.toLowerCase()) && matches(search, s.name))
+      seen.set(s.name.toLowerCase(), { value: s.name, label: s.name, description: s.statusCategory?.name });
   }
   return { options: [...seen.values()] };
 };

@@ -61,9 +61,19 @@ export function toIssueOutput(issue: { id: string; key: string; self: string; fi
 }
 
 const projectBase = (expression: boolean) =>
-  z.string().trim().meta(
-    ui({ title: "Project", widget: "resource", resource: { type: "projects", allowCustom: true }, expression, order: 1, description: "Project key, e.g. OPS" }),
-  );
+  z
+    .string()
+    .trim()
+    .meta(
+      ui({
+        title: "Project",
+        widget: "resource",
+        resource: { type: "projects", allowCustom: true },
+        expression,
+        order: 1,
+        description: "Project key, e.g. OPS",
+      }),
+    );
 export const projectField = () => projectBase(true).min(1, "Choose a project");
 export const optionalProjectField = () => projectBase(true).optional();
 /** Triggers match deliveries against a fixed project (no expressions: there is no run yet). */
@@ -74,7 +84,16 @@ export const issueKeyField = () =>
     .string()
     .trim()
     .min(1, "Enter an issue key")
-    .meta(ui({ title: "Issue Key", widget: "resource", resource: { type: "issues", dependsOn: ["project"], allowCustom: true }, expression: true, order: 2, placeholder: "OPS-123" }));
+    .meta(
+      ui({
+        title: "Issue Key",
+        widget: "resource",
+        resource: { type: "issues", dependsOn: ["project"], allowCustom: true },
+        expression: true,
+        order: 2,
+        placeholder: "OPS-123",
+      }),
+    );
 
 export const eventsField = () =>
   z

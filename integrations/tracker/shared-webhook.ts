@@ -23,10 +23,15 @@ export const REFRESH_MARGIN_MS = 10 * 24 * 3600 * 1000;
 const ISSUE_EVENTS = { created: "jira:issue_created", updated: "jira:issue_updated", deleted: "jira:issue_deleted" } as const;
 const COMMENT_EVENTS = { created: "comment_created", updated: "comment_updated", deleted: "comment_deleted" } as const;
 
-export interface Interest { projects: string[]; events: string[] }
+export interface Interest {
+  projects: string[];
+  events: string[];
+}
 type Cfg = Record<string, unknown>;
-const eventsOf = (config: Cfg, map: Record<string, string>) => ((config.events as string[] | undefined) ?? []).map((e) => map[e]).filter((e): e is string => Boolean(e));
-const projectsOf = (config: Cfg) => [config.project ?? config.projectKey].filter((p): p is string => typeof p === "string" && p.length > 0).map((p) => p.toUpperCase());
+const eventsOf = (config: Cfg, map: Record<string, string>) =>
+  ((config.events as string[] | undefined) ?? []).map((e) => map[e]).filter((e): e is string => Boolean(e));
+const projectsOf = (config: Cfg) =>
+  [config.project ?? config.projectKey].filter((p): p is string => typeof p === "string" && p.length > 0).map((p) => p.toUpperCase());
 
 /** What each trigger using the shared registration needs. tracker.onIncident has its entry here too. */
 export const INTERESTS: Record<string, (config: Cfg, state?: Record<string, unknown>) => Interest> = {
@@ -57,10 +62,15 @@ export function webhookSpec(users: Array<{ triggerKey: string; config: unknown }
   return [...groups].map(([projects, events]) => ({ events, jqlFilter: `project IN (${projects.split(",").map(jqlString).join(", ")})` }));
 }
 
-interface RegData { webhookIds: number[]; url: string; spec: DynamicWebhookSpec[] }
+interface RegData {
+  webhookIds: number[];
+  url: string;
+  spec: DynamicWebhookSpec[];
+}
 const dataOf = (r: RegistrationRecord): RegData => (r.data ?? { webhookIds: [], url: "", spec: [] }) as unknown as RegData;
 
-const pairs = (spec: DynamicWebhookSpec[]) => new Set(spec.flatMap((w) => w.events.flatMap((e) => [...w.jqlFilter.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => `${e}|${m[1]}`))));
+const pairs = (spec: DynamicWebhookSpec[]) =>
+  new Set(spec.flatMap((w) => w.events.flatMap((e) => [...w.jqlFilter.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => `${e}|${m[1]}`))));
 /** True when `have` delivers every event/project pair of `want` to `url`. */
 export function covers(have: RegistrationRecord, want: DynamicWebhookSpec[], url: string): boolean {
   const d = dataOf(have);
@@ -79,9 +89,16 @@ async function register(jira: JiraClient, url: string, spec: DynamicWebhookSpec[
     throw new NonRetryableError(`Jira refused the webhook registration: ${errors.join("; ") || "no webhook was created"}`);
   }
   const live = await jira.listWebhooks();
-  const expiries = live.filter((w) => ids.includes(w.id)).map((w) => expiryMs(w.expirationDate)).filter((x): x is number => x !== undefined);
+  const expiries = live
+    .filter((w) => ids.includes(w.id))
+    .map((w) => expiryMs(w.expirationDate))
+    .filter((x): x is number => x !== undefined);
   const expiresAt = expiries.length ? Math.min(...expiries) : now + WEBHOOK_TTL_MS;
-  return { upstreamId: ids.join(","), expiresAt: new Date(expiresAt).toISOString(), data: { webhookIds: ids, url, spec } as unknown as Record<string, unknown> };
+  return {
+    upstreamId: ids.join(","),
+    expiresAt: new Date(expiresAt).toISOString(),
+    data: { webhookIds: ids, url, spec } as unknown as Record<string, unknown>,
+  };
 }
 
 /**
@@ -112,7 +129,10 @@ export async function setupShared(ctx: SetupCtx, triggerKey: string): Promise<{ 
   const url = sharedUrl(ctx);
   const jira = jiraClient(ctx.connection!, ctx.http);
   const now = nowOf(ctx);
-  const users = [...others(ctx, await ctx.registrations.users(SHARED_KEY)), { automationId: ctx.automationId, nodeId: ctx.nodeId, triggerKey, config: ctx.config }];
+  const users = [
+    ...others(ctx, await ctx.registrations.users(SHARED_KEY)),
+    { automationId: ctx.automationId, nodeId: ctx.nodeId, triggerKey, config: ctx.config },
+  ];
   const spec = webhookSpec(users, ctx.connection?.state);
   const registration = await ctx.registrations.acquire(
     SHARED_KEY,
@@ -187,7 +207,8 @@ export function verifyJiraDelivery(delivery: IncomingDelivery, ctx: TriggerMatch
   if (head.alg !== "HS256") throw new DeliveryUnauthorizedError(`Unexpected JWT algorithm ${String(head.alg)}`);
   const expected = createHmac("sha256", secret).update(`${h}.${p}`).digest();
   const given = Buffer.from(sig, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new DeliveryUnauthorizedError("JWT signature does not match the app's client secret");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw new DeliveryUnauthorizedError("JWT signature does not match the app's client secret");
   if (typeof claims.exp === "number" && claims.exp * 1000 < ctx.now().getTime() - 5 * 60_000) throw new DeliveryUnauthorizedError("JWT expired");
 }
 

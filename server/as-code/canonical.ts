@@ -38,7 +38,9 @@ export function orderBySchema(value: unknown, schema?: JsonSchema): unknown {
   if (!isObj(value)) return value;
   const props = propsOf(schema);
   const known = [...props.keys()].filter((k) => k in value);
-  const rest = Object.keys(value).filter((k) => !props.has(k)).sort();
+  const rest = Object.keys(value)
+    .filter((k) => !props.has(k))
+    .sort();
   const out: Obj = {};
   for (const k of [...known, ...rest]) if (value[k] !== undefined) out[k] = orderBySchema(value[k], props.get(k));
   return out;

@@ -49,7 +49,8 @@ export function specChanges(before: object, after: object): FieldChange[] {
       continue;
     }
     const path = formatPath(d.path, names);
-    const strip = (v: unknown) => (v && typeof v === "object" && "order" in (v as Obj) ? Object.fromEntries(Object.entries(v as Obj).filter(([k]) => k !== "order")) : v);
+    const strip = (v: unknown) =>
+      v && typeof v === "object" && "order" in (v as Obj) ? Object.fromEntries(Object.entries(v as Obj).filter(([k]) => k !== "order")) : v;
     if (d.type === "CREATE") out.push({ path, op: "add", after: strip(d.value) });
     else if (d.type === "REMOVE") out.push({ path, op: "remove", before: strip(d.oldValue) });
     else out.push({ path, op: "change", before: d.oldValue, after: d.value });

@@ -23,7 +23,8 @@ function forFiles(schema: JsonSchema): JsonSchema {
     else out[k] = v;
   }
   if (schema.sensitive === true) return { $ref: "#/$defs/SecretRef", ...(schema.title ? { title: schema.title } : {}) };
-  if (schema.expression === true) return { ...(schema.title ? { title: schema.title } : {}), ...(schema.description ? { description: schema.description } : {}), anyOf: [out, EXPRESSION] };
+  if (schema.expression === true)
+    return { ...(schema.title ? { title: schema.title } : {}), ...(schema.description ? { description: schema.description } : {}), anyOf: [out, EXPRESSION] };
   return out;
 }
 
@@ -69,4 +70,3 @@ export function buildFilesJsonSchema(): JsonSchema {
     },
   };
 }
-

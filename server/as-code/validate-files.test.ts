@@ -56,25 +56,89 @@ function check(text: string, others: Array<{ file: string; text: string }> = [{ 
 
 const cases: Array<{ name: string; edit: (t: string) => string; at: (t: string) => number; message: RegExp }> = [
   { name: "YAML syntax", edit: (t) => t.replace("        duration: 1h", "       duration: 1h"), at: (t) => lineOf(t, "duration: 1h"), message: /YAML: / },
-  { name: "unknown field", edit: (t) => t.replace("name: Silence disk alerts", "name: Silence disk alerts\ncolour: red"), at: (t) => lineOf(t, "colour"), message: /Unknown field "colour"/ },
-  { name: "unknown component key", edit: (t) => t.replace("key: metrics.getSilence", "key: metrics.getSilense"), at: (t) => lineOf(t, "metrics.getSilense"), message: /Unknown trigger or component "metrics.getSilense"/ },
-  { name: "invalid input", edit: (t) => t.replace("authentication: bearer", "authentication: basic"), at: (t) => lineOf(t, "authentication: basic"), message: /Invalid option/ },
+  {
+    name: "unknown field",
+    edit: (t) => t.replace("name: Silence disk alerts", "name: Silence disk alerts\ncolour: red"),
+    at: (t) => lineOf(t, "colour"),
+    message: /Unknown field "colour"/,
+  },
+  {
+    name: "unknown component key",
+    edit: (t) => t.replace("key: metrics.getSilence", "key: metrics.getSilense"),
+    at: (t) => lineOf(t, "metrics.getSilense"),
+    message: /Unknown trigger or component "metrics.getSilense"/,
+  },
+  {
+    name: "invalid input",
+    edit: (t) => t.replace("authentication: bearer", "authentication: basic"),
+    at: (t) => lineOf(t, "authentication: basic"),
+    message: /Invalid option/,
+  },
   { name: "missing input (named)", edit: (t) => t.replace("        createdBy: conveyor\n", ""), at: (t) => lineOf(t, "matchers:"), message: /^createdBy: / },
-  { name: "unknown input", edit: (t) => t.replace("duration: 1h", "duraton: 1h"), at: (t) => lineOf(t, "duraton"), message: /Unknown input "duraton" for metrics.createSilence/ },
-  { name: "expression syntax", edit: (t) => t.replace("{{ $trigger.data.body.alert }}", "{{ $trigger.data.body.alert + }}"), at: (t) => lineOf(t, "alert + }}"), message: /Expression: syntax error/ },
-  { name: "edge to an unknown node", edit: (t) => t.replace("{ from: s, to: q }", "{ from: s, to: z }"), at: (t) => lineOf(t, "to: z"), message: /Edge refers to unknown node "z"/ },
-  { name: "cycle", edit: (t) => t.replace("    - { from: s, to: q }", "    - { from: s, to: q }\n    - { from: q, to: s }"), at: (t) => lineOf(t, "id: s"), message: /part of a cycle/ },
-  { name: "duplicate node name", edit: (t) => t.replace("name: check", "name: silence"), at: (t) => lineOf(t, "name: silence", "id: q"), message: /Another node is already named "silence"/ },
-  { name: "no path from a trigger", edit: (t) => t.replace("    - { from: s, to: q }\n", ""), at: (t) => lineOf(t, "id: q"), message: /"check" has no path from a trigger/ },
-  { name: "missing connection", edit: (t) => t.replace("      connection: prod prometheus\n      config:\n        silence", "      config:\n        silence"), at: (t) => lineOf(t, "id: q"), message: /^connection: Choose a .* connection/ },
-  { name: "secret value in the file", edit: (t) => t.replace("secret: { secret: disk-hook }", "secret: hunter2-is-long-enough"), at: (t) => lineOf(t, "hunter2"), message: /A secret value must not be in a file: write \{ secret: disk-hook \} and give the value in CONVEYOR_SECRET_DISK_HOOK/ },
-  { name: "error handler not among the files", edit: (t) => t.replace("name: Silence disk alerts", "name: Silence disk alerts\nerrorHandler: on-failure"), at: (t) => lineOf(t, "errorHandler"), message: /No automation file has the key "on-failure"/ },
+  {
+    name: "unknown input",
+    edit: (t) => t.replace("duration: 1h", "duraton: 1h"),
+    at: (t) => lineOf(t, "duraton"),
+    message: /Unknown input "duraton" for metrics.createSilence/,
+  },
+  {
+    name: "expression syntax",
+    edit: (t) => t.replace("{{ $trigger.data.body.alert }}", "{{ $trigger.data.body.alert + }}"),
+    at: (t) => lineOf(t, "alert + }}"),
+    message: /Expression: syntax error/,
+  },
+  {
+    name: "edge to an unknown node",
+    edit: (t) => t.replace("{ from: s, to: q }", "{ from: s, to: z }"),
+    at: (t) => lineOf(t, "to: z"),
+    message: /Edge refers to unknown node "z"/,
+  },
+  {
+    name: "cycle",
+    edit: (t) => t.replace("    - { from: s, to: q }", "    - { from: s, to: q }\n    - { from: q, to: s }"),
+    at: (t) => lineOf(t, "id: s"),
+    message: /part of a cycle/,
+  },
+  {
+    name: "duplicate node name",
+    edit: (t) => t.replace("name: check", "name: silence"),
+    at: (t) => lineOf(t, "name: silence", "id: q"),
+    message: /Another node is already named "silence"/,
+  },
+  {
+    name: "no path from a trigger",
+    edit: (t) => t.replace("    - { from: s, to: q }\n", ""),
+    at: (t) => lineOf(t, "id: q"),
+    message: /"check" has no path from a trigger/,
+  },
+  {
+    name: "missing connection",
+    edit: (t) => t.replace("      connection: prod prometheus\n      config:\n        silence", "      config:\n        silence"),
+    at: (t) => lineOf(t, "id: q"),
+    message: /^connection: Choose a .* connection/,
+  },
+  {
+    name: "secret value in the file",
+    edit: (t) => t.replace("secret: { secret: disk-hook }", "secret: hunter2-is-long-enough"),
+    at: (t) => lineOf(t, "hunter2"),
+    message: /A secret value must not be in a file: write \{ secret: disk-hook \} and give the value in CONVEYOR_SECRET_DISK_HOOK/,
+  },
+  {
+    name: "error handler not among the files",
+    edit: (t) => t.replace("name: Silence disk alerts", "name: Silence disk alerts\nerrorHandler: on-failure"),
+    at: (t) => lineOf(t, "errorHandler"),
+    message: /No automation file has the key "on-failure"/,
+  },
   { name: "bad key", edit: (t) => t.replace("key: disk", "key: Disk Alerts"), at: (t) => lineOf(t, "key: Disk Alerts"), message: /lowercase letters/ },
 ];
 
 describe("conveyor validate (offline)", () => {
   it("accepts a valid set of files and returns the bundle", () => {
-    const r = validateFiles([{ file: "automations/disk.yaml", text: GOOD }, { file: "lines/follow-up.yaml", text: LINE }, { file: "intakes/inbox.yaml", text: INTAKE }]);
+    const r = validateFiles([
+      { file: "automations/disk.yaml", text: GOOD },
+      { file: "lines/follow-up.yaml", text: LINE },
+      { file: "intakes/inbox.yaml", text: INTAKE },
+    ]);
     expect(r.problems).toEqual([]);
     expect(r.bundle.apps[0]!.graph.nodes[0]!.config).toEqual({ authentication: "bearer", secret: { secret: "disk-hook" } });
     expect(r.bundle.lines[0]!.steps).toEqual([{ name: "Silence", automation: "disk" }]);
@@ -93,7 +157,16 @@ describe("conveyor validate (offline)", () => {
   // `$steps` reference checks belong to the shared validator (being added to validate-automation.ts); once it
   // reports them, the as-code layer must place them on the line of the expression.
   const stepsChecked = validateDocument(
-    { name: "x", graph: { nodes: [{ id: "t", name: "t", key: "core.manual", config: {} }, { id: "a", name: "a", key: "core.filter", config: { condition: "{{ $steps.nope.data }}" } }], edges: [{ from: "t", to: "a" }] } },
+    {
+      name: "x",
+      graph: {
+        nodes: [
+          { id: "t", name: "t", key: "core.manual", config: {} },
+          { id: "a", name: "a", key: "core.filter", config: { condition: "{{ $steps.nope.data }}" } },
+        ],
+        edges: [{ from: "t", to: "a" }],
+      },
+    },
     {},
   ).some((p) => /nope/.test(p.message));
   it.skipIf(!stepsChecked)("reports a $steps reference to an unknown node on its line", () => {

@@ -6,7 +6,18 @@
  * YAML node it concerns. The result also carries the bundle, ready for plan/apply.
  */
 import { z } from "zod";
-import { AppSpecSchema, IntakeSpecSchema, isSecretRef, LineSpecSchema, secretEnvName, type AppSpec, type Bundle, type IntakeSpec, type LineSpec, type ResourceKind } from "../contracts/as-code";
+import {
+  AppSpecSchema,
+  IntakeSpecSchema,
+  isSecretRef,
+  LineSpecSchema,
+  secretEnvName,
+  type AppSpec,
+  type Bundle,
+  type IntakeSpec,
+  type LineSpec,
+  type ResourceKind,
+} from "../contracts/as-code";
 import type { DocumentProblem } from "../contracts/automations";
 import { errorsOf, validateDocument } from "../services/automations/validate-automation";
 import { SECRET_PLACEHOLDER } from "../services/automations/node-secrets";
@@ -84,7 +95,13 @@ function secretProblems(file: ParsedFile, spec: AppSpec): FileProblem[] {
       const v = getPath(node.config, p);
       if (typeof v === "string" && v) {
         const name = `${spec.key}-${node.name}`.toLowerCase();
-        out.push(problemAt(file, ["graph", "nodes", i, "config", ...p.split(".")], `A secret value must not be in a file: write { secret: ${name} } and give the value in ${secretEnvName(name)} when applying`));
+        out.push(
+          problemAt(
+            file,
+            ["graph", "nodes", i, "config", ...p.split(".")],
+            `A secret value must not be in a file: write { secret: ${name} } and give the value in ${secretEnvName(name)} when applying`,
+          ),
+        );
       }
     }
   });
@@ -137,7 +154,8 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
     const file = byResource.get(`automation/${spec.key}`)!.parsed;
     problems.push(...secretProblems(file, spec));
     spec.graph.nodes.forEach((node, i) => {
-      for (const k of unknownInputs(node.key, node.config) ?? []) problems.push(problemAt(file, ["graph", "nodes", i, "config", k], `Unknown input "${k}" for ${node.key}`, true));
+      for (const k of unknownInputs(node.key, node.config) ?? [])
+        problems.push(problemAt(file, ["graph", "nodes", i, "config", k], `Unknown input "${k}" for ${node.key}`, true));
     });
     // Errors only: warnings (e.g. a reference the checker cannot prove) do not fail a build, as they do not block a save.
     const found: DocumentProblem[] = errorsOf(validateDocument(offlineDocument(spec), { automationExists, selfId: `key:${spec.key}` }));

@@ -91,6 +91,7 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
 
 /** `file:line:column message` (or a GitHub Actions annotation). */
 export function formatProblem(p: FileProblem, format: "text" | "github" = "text"): string {
-  if (format === "github") return `::error file=${p.file},line=${p.line},col=${p.column}::${p.message.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}`;
+  if (format === "github")
+    return `::error file=${p.file},line=${p.line},col=${p.column}::${p.message.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}`;
   return `${p.file}:${p.line}:${p.column} ${p.message}`;
 }

@@ -44,7 +44,13 @@ async function request(action: string[], method = "GET", body: Record<string, un
     },
     end() {},
   };
-  const req = { query: { nextauth: action }, method, headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" }, cookies, body };
+  const req = {
+    query: { nextauth: action },
+    method,
+    headers: { host: "evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" },
+    cookies,
+    body,
+  };
   await NextAuth(req, res, authOptions);
   return out;
 }

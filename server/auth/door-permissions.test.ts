@@ -38,17 +38,37 @@ describe("door permission table", () => {
 
   it("gives the same action to the same capability on both doors", () => {
     const pairs: Array<[DoorKey, DoorKey]> = [
-      ["rest:verifyConnection", "trpc:connections.verify"], ["rest:createConnection", "trpc:connections.create"], ["rest:listConnections", "trpc:connections.list"],
-      ["rest:deleteConnection", "trpc:connections.delete"], ["rest:updateConnection", "trpc:connections.update"],
-      ["rest:createFactory", "trpc:workspaces.create"], ["rest:updateFactory", "trpc:workspaces.rename"], ["rest:deleteFactory", "trpc:workspaces.delete"],
-      ["rest:createApp", "trpc:automations.create"], ["rest:replaceApp", "trpc:automations.save"], ["rest:patchApp", "trpc:automations.patch"], ["rest:deleteApp", "trpc:automations.delete"],
-      ["rest:listApps", "trpc:automations.list"], ["rest:listVersions", "trpc:automations.versions"],
-      ["rest:startRun", "trpc:runs.start"], ["rest:cancelRun", "trpc:runs.cancel"], ["rest:retryRun", "trpc:runs.retry"], ["rest:listRuns", "trpc:runs.list"],
+      ["rest:verifyConnection", "trpc:connections.verify"],
+      ["rest:createConnection", "trpc:connections.create"],
+      ["rest:listConnections", "trpc:connections.list"],
+      ["rest:deleteConnection", "trpc:connections.delete"],
+      ["rest:updateConnection", "trpc:connections.update"],
+      ["rest:createFactory", "trpc:workspaces.create"],
+      ["rest:updateFactory", "trpc:workspaces.rename"],
+      ["rest:deleteFactory", "trpc:workspaces.delete"],
+      ["rest:createApp", "trpc:automations.create"],
+      ["rest:replaceApp", "trpc:automations.save"],
+      ["rest:patchApp", "trpc:automations.patch"],
+      ["rest:deleteApp", "trpc:automations.delete"],
+      ["rest:listApps", "trpc:automations.list"],
+      ["rest:listVersions", "trpc:automations.versions"],
+      ["rest:startRun", "trpc:runs.start"],
+      ["rest:cancelRun", "trpc:runs.cancel"],
+      ["rest:retryRun", "trpc:runs.retry"],
+      ["rest:listRuns", "trpc:runs.list"],
       ["rest:startTestRun", "trpc:runs.test"],
-      ["rest:createLine", "trpc:lines.create"], ["rest:updateLine", "trpc:lines.update"], ["rest:deleteLine", "trpc:lines.delete"],
-      ["rest:createOrder", "trpc:tasks.create"], ["rest:patchOrder", "trpc:tasks.patch"], ["rest:transitionOrder", "trpc:tasks.transition"], ["rest:commentOrder", "trpc:tasks.comment"],
-      ["rest:createIntake", "trpc:intakes.createWebhook"], ["rest:deleteIntake", "trpc:intakes.delete"], ["rest:getUsage", "trpc:usage.get"],
-      ["rest:getEgressPolicy", "trpc:settings.egress"], ["rest:updateEgressPolicy", "trpc:settings.updateEgress"],
+      ["rest:createLine", "trpc:lines.create"],
+      ["rest:updateLine", "trpc:lines.update"],
+      ["rest:deleteLine", "trpc:lines.delete"],
+      ["rest:createOrder", "trpc:tasks.create"],
+      ["rest:patchOrder", "trpc:tasks.patch"],
+      ["rest:transitionOrder", "trpc:tasks.transition"],
+      ["rest:commentOrder", "trpc:tasks.comment"],
+      ["rest:createIntake", "trpc:intakes.createWebhook"],
+      ["rest:deleteIntake", "trpc:intakes.delete"],
+      ["rest:getUsage", "trpc:usage.get"],
+      ["rest:getEgressPolicy", "trpc:settings.egress"],
+      ["rest:updateEgressPolicy", "trpc:settings.updateEgress"],
     ];
     for (const [rest, trpc] of pairs) expect(DOOR_PERMISSIONS[rest], `${rest} vs ${trpc}`).toBe(DOOR_PERMISSIONS[trpc]);
   });
@@ -77,7 +97,12 @@ describe("door permission table", () => {
   it("walks every REST operation with a key of each role", async () => {
     for (const op of ALL_OPERATIONS) {
       expect(op.role).toBe(minimumRole(DOOR_PERMISSIONS[`rest:${op.id}` as DoorKey]));
-      const path = "/api/v1" + op.path.replace("{factoryId}", s.other).replace("{version}", "1").replace(/\{\w+\}/g, "zz_missing");
+      const path =
+        "/api/v1" +
+        op.path
+          .replace("{factoryId}", s.other)
+          .replace("{version}", "1")
+          .replace(/\{\w+\}/g, "zz_missing");
       for (const role of keyRoles) {
         const res = await api.request(op.method, path, { key: s.keys[role], ...(op.body ? { body: {} } : {}) });
         const allowed = roleRank(role as Role) >= roleRank(op.role);

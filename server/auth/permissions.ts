@@ -73,7 +73,10 @@ export function assertCan(actor: Actor, action: Action): void {
 /** Installation-wide changes (new workspaces, settings) are refused to API keys limited to some workspaces. */
 export function assertOrganizationWide(actor: Actor, what: string): void {
   if (actor.kind === "apiKey" && actor.workspaceIds) {
-    throw new AppError("forbidden", `This key is limited to ${actor.workspaceIds.length === 1 ? "one workspace" : "some workspaces"}; it cannot ${what}. Use a key without a workspace list.`);
+    throw new AppError(
+      "forbidden",
+      `This key is limited to ${actor.workspaceIds.length === 1 ? "one workspace" : "some workspaces"}; it cannot ${what}. Use a key without a workspace list.`,
+    );
   }
 }
 

@@ -6,7 +6,18 @@ import type { Actor, ApiKeyRole } from "../auth/permissions";
 import { setProcessRole } from "../roles/process-role";
 import type { StartedRole } from "../roles/start";
 
-type Values = { email?: string; password?: string; name?: string; role?: string; workspace?: string[]; expires?: string; from?: string; to?: string; "dry-run"?: boolean; port?: string };
+type Values = {
+  email?: string;
+  password?: string;
+  name?: string;
+  role?: string;
+  workspace?: string[];
+  expires?: string;
+  from?: string;
+  to?: string;
+  "dry-run"?: boolean;
+  port?: string;
+};
 
 function portOf(value: string | undefined, fallback: number | undefined): number | undefined {
   if (value === undefined) return fallback;
@@ -99,7 +110,9 @@ export async function runCommand(positionals: string[], values: Values): Promise
       const port = portOf(values.port, env.CONVEYOR_INGRESS_PORT)!;
       const { startIngress } = await import("../roles/start");
       const started = await startIngress(await getDeps(), env, { port });
-      console.error(`Conveyor ingress listening on http://${env.HOST}:${started.port} (/hooks/…, /api/health, /api/health/ready, /metrics) against ${env.scaleOut ? "PostgreSQL + Redis" : env.databasePath}. Ctrl+C to stop.`);
+      console.error(
+        `Conveyor ingress listening on http://${env.HOST}:${started.port} (/hooks/…, /api/health, /api/health/ready, /metrics) against ${env.scaleOut ? "PostgreSQL + Redis" : env.databasePath}. Ctrl+C to stop.`,
+      );
       return untilSignal(started, "ingress");
     }
     default:

@@ -115,7 +115,10 @@ beforeAll(async () => {
   const leased = (await startRun(deps, actor, { workspaceId: ws, automationId: a.id, payload: { n: 4 } })).id;
   const claimed: StepJob[] = [];
   const consumer = deps.queue.consumer({ owner: "old-worker", leaseMs: 600_000, pollMs: 10, runs: 1 });
-  consumer.start((jobs) => claimed.push(...jobs), () => 1 - claimed.length);
+  consumer.start(
+    (jobs) => claimed.push(...jobs),
+    () => 1 - claimed.length,
+  );
   await waitFor(() => claimed.length === 1, 5000, "a claimed step");
   consumer.drain();
   const queued = (await startRun(deps, actor, { workspaceId: ws, automationId: a.id, payload: { n: 5 } })).id;
@@ -144,7 +147,12 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code: code ?? 1, stdout, stderr })));
 }
 
-const row = (out: string, table: string) => out.split("\n").find((l) => l.startsWith(`${table} `))?.trim().split(/\s+/);
+const row = (out: string, table: string) =>
+  out
+    .split("\n")
+    .find((l) => l.startsWith(`${table} `))
+    ?.trim()
+    .split(/\s+/);
 
 describe("npx conveyor migrate-to-postgres", () => {
   it("a dry run reports the counts and writes nothing", async () => {
@@ -161,7 +169,24 @@ describe("npx conveyor migrate-to-postgres", () => {
     const r = await cli(["--to", target]);
     expect(r.code, r.stderr).toBe(0);
     const counts = await tableCounts(target);
-    for (const t of ["organizations", "users", "memberships", "workspaces", "lines", "automations", "automation_versions", "connections", "events", "runs", "run_steps", "tasks", "task_activity", "intakes", "usage_counters", "audit_log"]) {
+    for (const t of [
+      "organizations",
+      "users",
+      "memberships",
+      "workspaces",
+      "lines",
+      "automations",
+      "automation_versions",
+      "connections",
+      "events",
+      "runs",
+      "run_steps",
+      "tasks",
+      "task_activity",
+      "intakes",
+      "usage_counters",
+      "audit_log",
+    ]) {
       expect(counts[t], t).toBeGreaterThan(0);
       expect(row(r.stdout, t), t).toEqual([t, String(counts[t]), String(counts[t]), "ok"]);
     }
@@ -206,18 +231,27 @@ describe("npx conveyor migrate-to-postgres", () => {
     const sql = async <T>(q: string, ...p: unknown[]) => (await (storage.backend as import("@/db/pg/backend").PgBackend).pool.query(q, p)).rows as T[];
     try {
       expect((await sql<{ run_id: string }>("select run_id from outbox order by run_id")).map((r) => r.run_id)).toEqual([ids.leased, ids.queued].sort());
-      const jobs = await sql<{ run_id: string; status: string; lease_owner: string | null; payload: unknown }>("select run_id, status, lease_owner, payload from jobs");
-      expect(jobs.map((j) => [j.status, j.lease_owner])).toEqual([["queued", null], ["queued", null]]);
+      const jobs = await sql<{ run_id: string; status: string; lease_owner: string | null; payload: unknown }>(
+        "select run_id, status, lease_owner, payload from jobs",
+      );
+      expect(jobs.map((j) => [j.status, j.lease_owner])).toEqual([
+        ["queued", null],
+        ["queued", null],
+      ]);
       expect(jsonCol<{ stops?: number }>(jobs.find((j) => j.run_id === ids.leased)!.payload).stops).toBe(1);
       expect(jsonCol<{ stops?: number }>(jobs.find((j) => j.run_id === ids.queued)!.payload).stops).toBeUndefined();
 
       const runner = startRunner(deps, runnerHooks(deps), { pollMs: 20, maintenance: false });
       try {
-        await waitFor(async () => {
-          await deps.queue.sweepNow();
-          const s = await Promise.all([ids.leased, ids.queued].map(async (id) => (await deps.store.runs.get(id))?.status));
-          return s.every((x) => x === "succeeded");
-        }, 20_000, "the runs in flight to finish on PostgreSQL");
+        await waitFor(
+          async () => {
+            await deps.queue.sweepNow();
+            const s = await Promise.all([ids.leased, ids.queued].map(async (id) => (await deps.store.runs.get(id))?.status));
+            return s.every((x) => x === "succeeded");
+          },
+          20_000,
+          "the runs in flight to finish on PostgreSQL",
+        );
       } finally {
         await runner.stop();
       }
@@ -233,7 +267,9 @@ describe("npx conveyor migrate-to-postgres", () => {
     const countsBefore = await tableCounts(target);
     const r = await cli(["--to", target]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/conveyor: The target database postgres:\/\/conveyor:\*\*\*@.* already holds Conveyor data \(.*runs: 5 row\(s\).*\)\. migrate-to-postgres only copies into an empty database, so nothing was changed/);
+    expect(r.stderr).toMatch(
+      /conveyor: The target database postgres:\/\/conveyor:\*\*\*@.* already holds Conveyor data \(.*runs: 5 row\(s\).*\)\. migrate-to-postgres only copies into an empty database, so nothing was changed/,
+    );
     expect(await tableCounts(target)).toEqual(countsBefore);
   }, 60_000);
 

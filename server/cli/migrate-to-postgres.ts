@@ -19,7 +19,11 @@ export interface MigrateArgs {
 type Out = { log: (s: string) => void; err: (s: string) => void };
 const stdio: Out = { log: (s) => console.log(s), err: (s) => console.error(s) };
 
-export async function migrateToPostgresCommand(args: MigrateArgs, env: Pick<Env, "scaleOut" | "databasePath" | "dataDir" | "CONVEYOR_SECRET_KEY" | "NEXTAUTH_SECRET" | "AUTH_SECRET" | "REDIS_URL">, out: Out = stdio): Promise<number> {
+export async function migrateToPostgresCommand(
+  args: MigrateArgs,
+  env: Pick<Env, "scaleOut" | "databasePath" | "dataDir" | "CONVEYOR_SECRET_KEY" | "NEXTAUTH_SECRET" | "AUTH_SECRET" | "REDIS_URL">,
+  out: Out = stdio,
+): Promise<number> {
   if (!args.to) throw new Error("migrate-to-postgres needs --to postgres://user:password@host:5432/database (an existing, empty database)");
   if (!/^postgres(ql)?:\/\//i.test(args.to)) throw new Error("--to must be a postgres:// or postgresql:// URL");
   const from = args.from ?? (env.scaleOut ? undefined : env.databasePath);
@@ -40,7 +44,9 @@ export async function migrateToPostgresCommand(args: MigrateArgs, env: Pick<Env,
 
   out.log(`${report.dryRun ? "Dry run: " : ""}${report.from} → ${report.to}`);
   if (report.walBytesAtOpen > 0) {
-    out.err(`Warning: the SQLite WAL held ${report.walBytesAtOpen.toLocaleString("en")} bytes: the installation did not shut down cleanly. Its committed work was read; no process had the file open.`);
+    out.err(
+      `Warning: the SQLite WAL held ${report.walBytesAtOpen.toLocaleString("en")} bytes: the installation did not shut down cleanly. Its committed work was read; no process had the file open.`,
+    );
   }
   out.log(countsTable(report));
   if (report.dryRun) {
@@ -54,7 +60,9 @@ export async function migrateToPostgresCommand(args: MigrateArgs, env: Pick<Env,
     return 0;
   }
   if (!report.committed) {
-    out.err("The copy does not match SQLite (see MISMATCH above): it was rolled back, no row was committed to the target database. Find what changes rows on the target (triggers, rules) and run again.");
+    out.err(
+      "The copy does not match SQLite (see MISMATCH above): it was rolled back, no row was committed to the target database. Find what changes rows on the target (triggers, rules) and run again.",
+    );
     return 1;
   }
   out.log(
@@ -106,7 +114,11 @@ function authAdvice(from: string, env: Pick<Env, "dataDir" | "NEXTAUTH_SECRET" |
   return file ? `NEXTAUTH_SECRET="$(cat ${file})" (keeps users signed in)` : "NEXTAUTH_SECRET=<a new secret: openssl rand -base64 32> (users sign in again)";
 }
 
-function nextSteps(r: MigrationReport, from: string, env: Pick<Env, "dataDir" | "CONVEYOR_SECRET_KEY" | "NEXTAUTH_SECRET" | "AUTH_SECRET" | "REDIS_URL">): string {
+function nextSteps(
+  r: MigrationReport,
+  from: string,
+  env: Pick<Env, "dataDir" | "CONVEYOR_SECRET_KEY" | "NEXTAUTH_SECRET" | "AUTH_SECRET" | "REDIS_URL">,
+): string {
   return [
     "",
     "Next steps:",
@@ -117,6 +129,6 @@ function nextSteps(r: MigrationReport, from: string, env: Pick<Env, "dataDir" | 
     `       ${keyAdvice(r, from, env)}`,
     `       ${authAdvice(from, env)}`,
     `  3. Start Conveyor (npm start; npx conveyor worker). ${r.outboxAdded ? `${r.outboxAdded} run(s) with queued work are published to Redis on first start` : "No work was in flight"}${r.leasesReset ? `; ${r.leasesReset} step(s) interrupted by the SQLite installation run again` : ""}.`,
-    "  See docs/scale-out.md (\"Moving from SQLite to PostgreSQL\").",
+    '  See docs/scale-out.md ("Moving from SQLite to PostgreSQL").',
   ].join("\n");
 }

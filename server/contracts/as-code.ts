@@ -17,7 +17,10 @@ export const ResourceKeySchema = z
 
 export const SecretRefSchema = z
   .strictObject({
-    secret: z.string().regex(SECRET_NAME_RE, "Use letters, digits, . - and _, e.g. webhook-bearer").meta({ description: "Secret name; its value comes from CONVEYOR_SECRET_<NAME> at apply time or stays as stored." }),
+    secret: z
+      .string()
+      .regex(SECRET_NAME_RE, "Use letters, digits, . - and _, e.g. webhook-bearer")
+      .meta({ description: "Secret name; its value comes from CONVEYOR_SECRET_<NAME> at apply time or stays as stored." }),
   })
   .meta({ id: "SecretRef", description: "A reference to a secret value, which is never written to files." });
 export type SecretRef = z.infer<typeof SecretRefSchema>;
@@ -63,7 +66,15 @@ export const LineSpecSchema = z
   .strictObject({
     key: ResourceKeySchema,
     name: z.string().trim().min(1).max(100),
-    steps: z.array(z.strictObject({ name: z.string().trim().min(1).max(100), automation: ResourceKeySchema.meta({ description: "Key of the automation run by this step." }) })).max(50).default([]),
+    steps: z
+      .array(
+        z.strictObject({
+          name: z.string().trim().min(1).max(100),
+          automation: ResourceKeySchema.meta({ description: "Key of the automation run by this step." }),
+        }),
+      )
+      .max(50)
+      .default([]),
   })
   .meta({ id: "LineSpec", description: "A line as a file: ordered steps naming automations by key." });
 export type LineSpec = z.output<typeof LineSpecSchema>;
@@ -88,7 +99,10 @@ export type Bundle = z.output<typeof BundleSchema>;
 
 export const ExportBundleSchema = BundleSchema.extend({
   workspace: z.object({ id: z.string(), name: z.string() }),
-}).meta({ id: "ExportBundle", description: "Every automation, line and webhook intake of a workspace in file form (keys, connection names, secret references)." });
+}).meta({
+  id: "ExportBundle",
+  description: "Every automation, line and webhook intake of a workspace in file form (keys, connection names, secret references).",
+});
 
 export const ImportBodySchema = BundleSchema.extend({
   dryRun: z.boolean().default(false).meta({ description: "Plan only: validate and report what would change, write nothing." }),
@@ -101,7 +115,10 @@ export const ImportBodySchema = BundleSchema.extend({
     .object({
       repository: z.string().max(500).optional(),
       commit: z.string().max(100).optional(),
-      files: z.record(z.string(), z.string().max(1000)).default({}).meta({ description: "File of each resource, by `automation/<key>`, `line/<key>` or `intake/<key>`." }),
+      files: z
+        .record(z.string(), z.string().max(1000))
+        .default({})
+        .meta({ description: "File of each resource, by `automation/<key>`, `line/<key>` or `intake/<key>`." }),
     })
     .default({ files: {} })
     .meta({ description: "Where the bundle comes from, recorded on each applied resource (shown in the editor)." }),
@@ -124,7 +141,9 @@ export const PlanEntrySchema = z.object({
   kind: ResourceKindSchema,
   key: z.string(),
   id: z.string().nullable(),
-  action: z.enum(["create", "update", "delete", "unchanged", "unmanaged"]).meta({ description: "`unmanaged`: in the workspace but not in the bundle (deleted only with prune)." }),
+  action: z
+    .enum(["create", "update", "delete", "unchanged", "unmanaged"])
+    .meta({ description: "`unmanaged`: in the workspace but not in the bundle (deleted only with prune)." }),
   file: z.string().nullable(),
   changes: z.array(FieldChangeSchema),
 });
@@ -141,7 +160,13 @@ export const ImportResultSchema = z
   .object({
     dryRun: z.boolean(),
     applied: z.boolean(),
-    summary: z.object({ create: z.number().int(), update: z.number().int(), delete: z.number().int(), unchanged: z.number().int(), unmanaged: z.number().int() }),
+    summary: z.object({
+      create: z.number().int(),
+      update: z.number().int(),
+      delete: z.number().int(),
+      unchanged: z.number().int(),
+      unmanaged: z.number().int(),
+    }),
     entries: z.array(PlanEntrySchema),
     conflicts: z.array(ConflictSchema).meta({ description: "Resources changed outside the files since the last apply; apply refuses (409) unless force." }),
     setupProblems: z.array(z.object({ key: z.string(), nodeId: z.string(), message: z.string() })).default([]),

@@ -24,11 +24,13 @@ export type AutomationDocument = z.input<typeof AutomationDocumentSchema>;
  * a 422 naming it). Stored graphs are read with the lenient schema above.
  */
 export const AutomationDocumentBodySchema = AutomationDocumentSchema.extend({
-  graph: z.strictObject({
-    nodes: z.array(GraphNodeSchema.extend({ position: z.strictObject({ x: z.number(), y: z.number() }).optional() }).strict()).max(MAX_GRAPH_NODES),
-    edges: z.array(GraphEdgeSchema.strict()).max(2000).default([]),
-    notes: z.array(GraphNoteSchema.strict()).max(500).optional(),
-  }).superRefine(pinnedTotal),
+  graph: z
+    .strictObject({
+      nodes: z.array(GraphNodeSchema.extend({ position: z.strictObject({ x: z.number(), y: z.number() }).optional() }).strict()).max(MAX_GRAPH_NODES),
+      edges: z.array(GraphEdgeSchema.strict()).max(2000).default([]),
+      notes: z.array(GraphNoteSchema.strict()).max(500).optional(),
+    })
+    .superRefine(pinnedTotal),
 }).strict();
 
 export const AutomationPatchSchema = z.strictObject({
@@ -57,7 +59,9 @@ export const ManagedSourceSchema = z
     appliedBy: z.string(),
     appliedVersion: z.number().int().nullable(),
   })
-  .describe("Set when the automation was applied from files (`conveyor apply`): it is managed in Git; editing it elsewhere makes the next apply refuse unless forced.");
+  .describe(
+    "Set when the automation was applied from files (`conveyor apply`): it is managed in Git; editing it elsewhere makes the next apply refuse unless forced.",
+  );
 export type ManagedSourceView = z.infer<typeof ManagedSourceSchema>;
 
 export const RunStatusSchema = z.enum(["queued", "running", "waiting", "succeeded", "failed", "cancelled"]);
@@ -78,7 +82,9 @@ export const AutomationSchema = z.object({
   lastRun: z.object({ id: z.string(), status: RunStatusSchema, createdAt: z.string() }).nullable().optional(),
   problems: z
     .array(z.lazy(() => DocumentProblemSchema))
-    .describe("Problems of the saved version, as of its save (a disabled automation may be saved as a draft with problems; enabling and running need none of severity error)."),
+    .describe(
+      "Problems of the saved version, as of its save (a disabled automation may be saved as a draft with problems; enabling and running need none of severity error).",
+    ),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

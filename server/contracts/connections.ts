@@ -10,8 +10,14 @@ export const ConnectionSchema = z
     integration: z.string().meta({ example: "metrics" }),
     kind: z.enum(["form", "oauth2"]).optional().meta({ description: "oauth2 connections are authorised in the browser." }),
     name: z.string().meta({ example: "prod prometheus" }),
-    config: z.record(z.string(), z.unknown()).meta({ description: "Settings with secret fields omitted.", example: { metricsBaseUrl: "http://prometheus:9090", alertRouterBaseUrl: "http://alertmanager:9093", apiAuth: { type: "none" } } }),
-    secretsSet: z.array(z.string()).optional().meta({ description: "Secret fields that have a value (the values are never returned).", example: ["webhookSecret"] }),
+    config: z.record(z.string(), z.unknown()).meta({
+      description: "Settings with secret fields omitted.",
+      example: { metricsBaseUrl: "http://prometheus:9090", alertRouterBaseUrl: "http://alertmanager:9093", apiAuth: { type: "none" } },
+    }),
+    secretsSet: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "Secret fields that have a value (the values are never returned).", example: ["webhookSecret"] }),
     status: ConnectionStatusSchema,
     statusMessage: z.string().nullable().optional(),
     state: z.record(z.string(), z.unknown()).optional().meta({ description: "Non-secret integration state (e.g. the tracker site)." }),
@@ -26,7 +32,12 @@ export const CreateConnectionBodySchema = z
     name: z.string().trim().min(1).max(100),
     config: z.record(z.string(), z.unknown()).meta({
       description: "Integration settings (camelCase); checked against the integration's connection schema.",
-      example: { metricsBaseUrl: "http://127.0.0.1:9090", alertRouterBaseUrl: "http://127.0.0.1:9093", apiAuth: { type: "none" }, webhookSecret: "s3cret-value" },
+      example: {
+        metricsBaseUrl: "http://127.0.0.1:9090",
+        alertRouterBaseUrl: "http://127.0.0.1:9093",
+        apiAuth: { type: "none" },
+        webhookSecret: "s3cret-value",
+      },
     }),
   })
   .meta({ id: "CreateConnectionBody" });
@@ -58,4 +69,7 @@ export const CatalogSchema = z
     ),
   })
   .loose()
-  .meta({ id: "Catalog", description: "Every integration with its triggers and components: key, title, description, config JSON Schema, output type and example." });
+  .meta({
+    id: "Catalog",
+    description: "Every integration with its triggers and components: key, title, description, config JSON Schema, output type and example.",
+  });

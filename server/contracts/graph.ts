@@ -49,12 +49,15 @@ export const jsonBytes = (v: unknown): number => new TextEncoder().encode(JSON.s
  */
 export const PinnedDataSchema = z
   .object({
-    output: z.object({ type: z.string().max(200), timestamp: z.string().max(64), data: z.unknown().optional() }).describe("The envelope later steps read as $steps.<name> (or $trigger)."),
+    output: z
+      .object({ type: z.string().max(200), timestamp: z.string().max(64), data: z.unknown().optional() })
+      .describe("The envelope later steps read as $steps.<name> (or $trigger)."),
     runId: z.string().max(100).optional().describe("The run it was pinned from, when not typed by hand."),
   })
   .superRefine((p, ctx) => {
     const n = jsonBytes(p.output);
-    if (n > MAX_PINNED_BYTES) ctx.addIssue({ code: "custom", path: ["output"], message: `Pinned data is ${n} bytes, above the ${MAX_PINNED_BYTES}-byte limit` });
+    if (n > MAX_PINNED_BYTES)
+      ctx.addIssue({ code: "custom", path: ["output"], message: `Pinned data is ${n} bytes, above the ${MAX_PINNED_BYTES}-byte limit` });
   });
 export type PinnedData = z.output<typeof PinnedDataSchema>;
 
@@ -106,7 +109,12 @@ export const GraphSchema = z
 export function pinnedTotal(g: { nodes: Array<{ pinned?: { output: unknown } }> }, ctx: z.RefinementCtx): void {
   let total = 0;
   for (const n of g.nodes) if (n.pinned) total += jsonBytes(n.pinned.output);
-  if (total > MAX_PINNED_TOTAL_BYTES) ctx.addIssue({ code: "custom", path: ["nodes"], message: `Pinned data of all nodes is ${total} bytes, above the ${MAX_PINNED_TOTAL_BYTES}-byte limit per automation` });
+  if (total > MAX_PINNED_TOTAL_BYTES)
+    ctx.addIssue({
+      code: "custom",
+      path: ["nodes"],
+      message: `Pinned data of all nodes is ${total} bytes, above the ${MAX_PINNED_TOTAL_BYTES}-byte limit per automation`,
+    });
 }
 
 export type GraphNode = z.output<typeof GraphNodeSchema>;

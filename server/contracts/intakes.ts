@@ -7,7 +7,8 @@ export const IntakeSchema = z
   .object({
     id: z.string().meta({ example: "int_0a1b2c3d4e5f6g7h" }),
     kind: z.enum(["trigger", "shared", "webhook", "tracker"]).meta({
-      description: "`trigger`: the webhook URL of a trigger node; `shared`: one upstream registration shared by a connection's triggers; `webhook`: creates tasks on a line; `tracker`: tracker project intake.",
+      description:
+        "`trigger`: the webhook URL of a trigger node; `shared`: one upstream registration shared by a connection's triggers; `webhook`: creates tasks on a line; `tracker`: tracker project intake.",
     }),
     key: z.string().nullable().meta({ description: "Stable key of a webhook intake, unique in the workspace (null for trigger intakes)." }),
     name: z.string(),

@@ -11,9 +11,14 @@ export const LineStepSchema = z.strictObject({
 export const LineSchema = z
   .object({
     id: z.string().meta({ example: "lin_0a1b2c3d4e5f6g7h" }),
-    key: z.string().nullable().meta({ description: "Stable key, unique in the workspace (null for lines made before keys existed, until the next apply).", example: "incident-follow-up" }),
+    key: z.string().nullable().meta({
+      description: "Stable key, unique in the workspace (null for lines made before keys existed, until the next apply).",
+      example: "incident-follow-up",
+    }),
     name: z.string().meta({ example: "Incident follow-up" }),
-    steps: z.array(z.object({ name: z.string(), appId: z.string() })).meta({ description: "Run in order; a task advances when a step's run succeeds.", example: [{ name: "Triage", appId: "aut_0a1b2c3d4e5f6g7h" }] }),
+    steps: z
+      .array(z.object({ name: z.string(), appId: z.string() }))
+      .meta({ description: "Run in order; a task advances when a step's run succeeds.", example: [{ name: "Triage", appId: "aut_0a1b2c3d4e5f6g7h" }] }),
     openTasks: z.number().int().meta({ description: "Tasks on the line that are not closed (draft or open)." }),
     createdAt: IsoTimestampSchema,
     updatedAt: IsoTimestampSchema,

@@ -15,7 +15,9 @@ export const OrderSchema = z
     data: JsonData,
     lineId: z.string().meta({ description: "The line the task moves along.", example: "lin_0a1b2c3d4e5f6g7h" }),
     status: TaskStatusSchema.meta({ description: "`draft` → `open` → `closed`." }),
-    outcome: TaskOutcomeSchema.nullable().meta({ description: "Set when closed: `completed`, `rejected` or `failed` (a step's run failed; `retry` re-runs it)." }),
+    outcome: TaskOutcomeSchema.nullable().meta({
+      description: "Set when closed: `completed`, `rejected` or `failed` (a step's run failed; `retry` re-runs it).",
+    }),
     currentStep: z.number().int().nullable().meta({ description: "Index of the line step being (or last) run; null before opening." }),
     intakeId: z.string().nullable().meta({ description: "The webhook intake that created the task, if any." }),
     createdBy: z.string().nullable().meta({ description: "Who created it: `user:<email>`, `api-key:<prefix> (<name>)` or `intake:<id>`." }),
@@ -78,7 +80,7 @@ export const ActivityEntrySchema = z
     kind: z.string().meta({ description: "created, opened, step_started, step_finished, comment, closed, …", example: "step_finished" }),
     runId: z.string().nullable().meta({ description: "The step's run (step_started / step_finished)." }),
     stepIndex: z.number().int().nullable().meta({ description: "0-based index of the line step." }),
-    message: z.string().meta({ example: "Step 1 \"triage\" started" }),
+    message: z.string().meta({ example: 'Step 1 "triage" started' }),
     actor: z.string().nullable().meta({ description: "Who did it (user, API key prefix, intake or `runner`); never a secret." }),
     data: z.record(z.string(), z.unknown()).nullable().meta({ description: "Details, e.g. `{ outcome }` on closed or the run status on step_finished." }),
   })

@@ -26,7 +26,9 @@ export const RunSchema = z.object({
   }),
   taskId: z.string().nullable(),
   retryOf: z.string().nullable().describe("The failed run this one retries with the current version (a new run); null otherwise."),
-  mode: z.enum(["production", "test"]).describe("`test`: started from the editor (or `test-runs`) at one node with earlier data; not counted as a production run, no task, no error handler."),
+  mode: z
+    .enum(["production", "test"])
+    .describe("`test`: started from the editor (or `test-runs`) at one node with earlier data; not counted as a production run, no task, no error handler."),
   test: z
     .object({ nodeId: z.string(), single: z.boolean().describe("Only that step ran (else it and everything after it).") })
     .nullable()
@@ -57,7 +59,9 @@ export const StepOriginSchema = z
     z.object({ kind: z.literal("pinned"), version: z.number().int() }),
   ])
   .nullable()
-  .describe("Where the output came from when the step did not run in this run: a step of an earlier run (reused by a retry, or upstream data of a test run) with the version it ran on, or the node's pinned data (test runs). Null: it ran here.");
+  .describe(
+    "Where the output came from when the step did not run in this run: a step of an earlier run (reused by a retry, or upstream data of a test run) with the version it ran on, or the node's pinned data (test runs). Null: it ran here.",
+  );
 
 export const RunStepSchema = z.object({
   id: z.string(),
@@ -77,10 +81,14 @@ export const RunStepSchema = z.object({
 export type RunStep = z.infer<typeof RunStepSchema>;
 
 export const RunTimingSchema = z.object({
-  workMs: z.number().describe("Time spent working: the durations of the attempts of the steps that ran in this run, summed (steps taken over from elsewhere excluded)."),
+  workMs: z
+    .number()
+    .describe("Time spent working: the durations of the attempts of the steps that ran in this run, summed (steps taken over from elsewhere excluded)."),
   retryWaitMs: z
     .number()
-    .describe("Time spent waiting between a failed attempt and the next one: automatic retry backoff, the wait until someone retried the run, and for a retry with the current version the time since the retried run failed."),
+    .describe(
+      "Time spent waiting between a failed attempt and the next one: automatic retry backoff, the wait until someone retried the run, and for a retry with the current version the time since the retried run failed.",
+    ),
 });
 
 export const RunDetailSchema = RunSchema.extend({
@@ -102,11 +110,16 @@ export const RetryRunSchema = z.strictObject({
 
 export const TestRunBodySchema = z.strictObject({
   nodeId: z.string().min(1).max(100).describe("The node to test (a component; or a trigger, to run everything after it)."),
-  scope: z.enum(["step", "downstream"]).optional().describe("`step` (default for a component): that step only. `downstream` (default for a trigger): it and everything after it."),
+  scope: z
+    .enum(["step", "downstream"])
+    .optional()
+    .describe("`step` (default for a component): that step only. `downstream` (default for a trigger): it and everything after it."),
   source: z
     .enum(["auto", "pinned", "run"])
     .default("auto")
-    .describe("Earlier data: `auto` pinned output where a node has some, else the newest run that reached the node; `pinned` only pinned data; `run` one run only (`runId`, default the newest that fits)."),
+    .describe(
+      "Earlier data: `auto` pinned output where a node has some, else the newest run that reached the node; `pinned` only pinned data; `run` one run only (`runId`, default the newest that fits).",
+    ),
   runId: z.string().max(100).optional().describe("The run whose trigger event and outputs to use."),
 });
 

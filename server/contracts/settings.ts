@@ -5,7 +5,8 @@ import { isValidAllowEntry } from "@/integrations/core/egress";
 export const EgressPolicySchema = z
   .strictObject({
     allowPrivateNetworks: z.boolean().meta({
-      description: "Allow loopback, RFC 1918, carrier-grade NAT and IPv6 unique-local addresses (self-hosted Prometheus lives there). Metadata, link-local and this service's own ports are refused either way.",
+      description:
+        "Allow loopback, RFC 1918, carrier-grade NAT and IPv6 unique-local addresses (self-hosted Prometheus lives there). Metadata, link-local and this service's own ports are refused either way.",
     }),
     allowList: z
       .array(z.string().trim().min(1).max(64).refine(isValidAllowEntry, "An IP address or CIDR, e.g. 10.0.5.0/24"))

@@ -13,16 +13,20 @@ export type UsageQuery = z.output<typeof UsageQuerySchema>;
 
 export const UsageTotalsSchema = z
   .object({
-    runs: z
-      .record(z.string(), z.number())
-      .meta({
-        description: "Finished production runs by their latest outcome: a retried run is one run (counted in the hour of its latest end), its retries are in `retries`.",
-        example: { succeeded: 12, failed: 1 },
-      }),
+    runs: z.record(z.string(), z.number()).meta({
+      description:
+        "Finished production runs by their latest outcome: a retried run is one run (counted in the hour of its latest end), its retries are in `retries`.",
+      example: { succeeded: 12, failed: 1 },
+    }),
     steps: z.record(z.string(), z.number()).meta({ description: "Node runs of production runs by status." }),
-    runTimeMs: z.number().meta({ description: "Working time of production runs in milliseconds: the time their steps spent running, summed over steps (the waits between retries are in `retryWaitMs`)." }),
+    runTimeMs: z.number().meta({
+      description:
+        "Working time of production runs in milliseconds: the time their steps spent running, summed over steps (the waits between retries are in `retryWaitMs`).",
+    }),
     retries: z.number().meta({ description: "Retries of finished runs (each is another attempt of the same run, not a new run)." }),
-    retryWaitMs: z.number().meta({ description: "Time between a failed attempt and the next one (automatic backoff, or until someone retried the run), in milliseconds." }),
+    retryWaitMs: z
+      .number()
+      .meta({ description: "Time between a failed attempt and the next one (automatic backoff, or until someone retried the run), in milliseconds." }),
     testRuns: z.record(z.string(), z.number()).meta({ description: "Test runs (started from the editor at one node) by status; not counted in `runs`." }),
     eventsReceived: z.number(),
     tasksCreated: z.number(),

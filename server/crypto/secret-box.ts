@@ -51,9 +51,7 @@ export function createSecretBox(key: Buffer): SecretBox {
         decipher.setAuthTag(Buffer.from(tag, "base64url"));
         return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
       } catch {
-        throw new SecretKeyError(
-          "Cannot decrypt a stored secret: the data was altered or CONVEYOR_SECRET_KEY is not the key it was encrypted with",
-        );
+        throw new SecretKeyError("Cannot decrypt a stored secret: the data was altered or CONVEYOR_SECRET_KEY is not the key it was encrypted with");
       }
     },
     encryptJson: (value) => box.encrypt(JSON.stringify(value)),

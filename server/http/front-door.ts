@@ -13,7 +13,11 @@ export function malformedPathResponse(rawUrl: string): Response | null {
   const q = rawUrl.indexOf("?");
   const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
   if (/%00/.test(rawUrl) || rawUrl.includes("\u0000")) {
-    return problemResponse("bad_request", NUL_MESSAGE, { instance: pathname.slice(0, 200), requestId: newId("req"), errors: [{ path: "path", message: "NUL character" }] });
+    return problemResponse("bad_request", NUL_MESSAGE, {
+      instance: pathname.slice(0, 200),
+      requestId: newId("req"),
+      errors: [{ path: "path", message: "NUL character" }],
+    });
   }
   for (const segment of pathname.split("/")) {
     if (!segment.includes("%")) continue;

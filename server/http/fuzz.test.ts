@@ -34,7 +34,7 @@ async function beforeRequest(): Promise<Record<string, string>> {
   return b;
 }
 async function afterRequest(): Promise<Record<string, string>> {
-  last = (await t.fingerprint());
+  last = await t.fingerprint();
   return last;
 }
 
@@ -51,19 +51,45 @@ function checkProblem(status: number, contentType: string | null, body: any, wha
   expect(status, what).toBeLessThan(500);
   if (status < 400) return;
   expect(contentType, what).toBe("application/problem+json");
-  expect(body, what).toMatchObject({ status, type: expect.stringMatching(/\/problems\/[a-z_]+$/), code: expect.stringMatching(/^[a-z_]+$/), title: expect.any(String) });
+  expect(body, what).toMatchObject({
+    status,
+    type: expect.stringMatching(/\/problems\/[a-z_]+$/),
+    code: expect.stringMatching(/^[a-z_]+$/),
+    title: expect.any(String),
+  });
   expect(typeof body.detail === "string" && body.detail.length >= 12, `${what}: detail "${body.detail}"`).toBe(true);
   expect(body.detail, what).not.toMatch(/Something went wrong|Internal server error|undefined|\[object Object\]/);
-  if (status === 422) expect(Array.isArray(body.errors) && body.errors.every((e: any) => typeof e.path === "string" && e.message), `${what}: field problems`).toBe(true);
+  if (status === 422)
+    expect(Array.isArray(body.errors) && body.errors.every((e: any) => typeof e.path === "string" && e.message), `${what}: field problems`).toBe(true);
 }
 
 describe("fuzz", () => {
   it(`REST: ${REST_RUNS} hostile requests derived from the OpenAPI document`, { timeout: 240_000 }, async () => {
-    const keys = { viewer: t.seed.keys.viewer, operator: t.seed.keys.operator, editor: t.seed.keys.editor, admin: t.seed.keys.admin, limitedAdmin: t.seed.keys.limitedAdmin };
+    const keys = {
+      viewer: t.seed.keys.viewer,
+      operator: t.seed.keys.operator,
+      editor: t.seed.keys.editor,
+      admin: t.seed.keys.admin,
+      limitedAdmin: t.seed.keys.limitedAdmin,
+    };
     const request = fc.constantFrom(...ops).chain((op) =>
       fc.record({
         op: fc.constant(op),
-        segments: fc.tuple(...op.params.map((p) => pathSegment(p === "factoryId" ? [t.seed.ws, t.seed.other] : p === "appId" ? [t.appId] : p === "lineId" ? [t.lineId] : p === "version" ? ["1"] : ["zz_missing"]))),
+        segments: fc.tuple(
+          ...op.params.map((p) =>
+            pathSegment(
+              p === "factoryId"
+                ? [t.seed.ws, t.seed.other]
+                : p === "appId"
+                  ? [t.appId]
+                  : p === "lineId"
+                    ? [t.lineId]
+                    : p === "version"
+                      ? ["1"]
+                      : ["zz_missing"],
+            ),
+          ),
+        ),
         query: queryString(op.query, validCursor),
         body: op.method === "GET" ? fc.constant(null) : fc.option(hostileBody(op.body, defs as never), { nil: null, freq: 8 }),
         auth: credential(keys),
@@ -99,14 +125,39 @@ describe("fuzz", () => {
     const alertmanager = {
       type: "object",
       required: ["version", "status", "alerts"],
-      properties: { version: { const: "4" }, status: { enum: ["firing", "resolved"] }, receiver: { type: "string" }, groupLabels: { type: "object" }, alerts: { type: "array" }, externalURL: { type: "string" } },
+      properties: {
+        version: { const: "4" },
+        status: { enum: ["firing", "resolved"] },
+        receiver: { type: "string" },
+        groupLabels: { type: "object" },
+        alerts: { type: "array" },
+        externalURL: { type: "string" },
+      },
     };
     const intakeShape = { type: "object", properties: { title: { type: "string" }, description: { type: "string" }, data: {} } };
-    const delivery = fc.oneof(
-      fc.record({ token: fc.constant(intakeToken), body: hostileBody(intakeShape, {}), auth: fc.constantFrom(`Bearer ${t.hookSecret}`, `Bearer ${t.hookSecret}`, "Bearer wrong", null, "sha256=00") }),
-      fc.record({ token: fc.constant(alertToken), body: hostileBody(alertmanager, {}), auth: fc.constantFrom(`Bearer ${t.alertSecret}`, `Bearer ${t.alertSecret}`, "Bearer wrong", null) }),
-      fc.record({ token: pathSegment(["nope", intakeToken + "x"]), body: hostileBody(intakeShape, {}), auth: fc.constant(null) }),
-    ).chain((d) => fc.record({ token: fc.constant(d.token), body: fc.constant(d.body), auth: fc.constant(d.auth), method: fc.constantFrom("POST", "POST", "POST", "PUT", "GET", "DELETE", "PATCH"), query: fc.constantFrom("", "?a=1", "?%ZZ=1", "?x=%E0%A4%A") }));
+    const delivery = fc
+      .oneof(
+        fc.record({
+          token: fc.constant(intakeToken),
+          body: hostileBody(intakeShape, {}),
+          auth: fc.constantFrom(`Bearer ${t.hookSecret}`, `Bearer ${t.hookSecret}`, "Bearer wrong", null, "sha256=00"),
+        }),
+        fc.record({
+          token: fc.constant(alertToken),
+          body: hostileBody(alertmanager, {}),
+          auth: fc.constantFrom(`Bearer ${t.alertSecret}`, `Bearer ${t.alertSecret}`, "Bearer wrong", null),
+        }),
+        fc.record({ token: pathSegment(["nope", intakeToken + "x"]), body: hostileBody(intakeShape, {}), auth: fc.constant(null) }),
+      )
+      .chain((d) =>
+        fc.record({
+          token: fc.constant(d.token),
+          body: fc.constant(d.body),
+          auth: fc.constant(d.auth),
+          method: fc.constantFrom("POST", "POST", "POST", "PUT", "GET", "DELETE", "PATCH"),
+          query: fc.constantFrom("", "?a=1", "?%ZZ=1", "?x=%E0%A4%A"),
+        }),
+      );
     await fc.assert(
       fc.asyncProperty(delivery, async ({ token: tk, method, auth, body, query }) => {
         const headers: Record<string, string> = {};

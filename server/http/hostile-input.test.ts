@@ -19,7 +19,11 @@ const expectProblem = (res: { status: number; headers: Headers; body: any }, sta
 };
 
 async function hook(body: string, headers: Record<string, string> = {}) {
-  const res = await fetch(t.hookUrl, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${t.hookSecret}`, ...headers }, body });
+  const res = await fetch(t.hookUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${t.hookSecret}`, ...headers },
+    body,
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };
 }
@@ -32,14 +36,21 @@ describe("hostile input", () => {
   });
 
   it("refuses JSON nested deeper than the limit on REST and on hooks, storing nothing", async () => {
-    const before = (await t.fingerprint());
-    const rest = await t.api.post(`/api/v1/factories/${t.seed.ws}/orders`, { key: t.seed.keys.operator, raw: `{"title":"x","data":${deep(5000)}}`, headers: { "content-type": "application/json" } });
+    const before = await t.fingerprint();
+    const rest = await t.api.post(`/api/v1/factories/${t.seed.ws}/orders`, {
+      key: t.seed.keys.operator,
+      raw: `{"title":"x","data":${deep(5000)}}`,
+      headers: { "content-type": "application/json" },
+    });
     expectProblem(rest, 400, new RegExp(`more than ${MAX_JSON_DEPTH} levels`));
     expectProblem(await hook(`{"data":${deep(5000)}}`), 400, /more than 64 levels/);
     // Just under the limit is fine.
-    const ok = await t.api.post(`/api/v1/factories/${t.seed.ws}/orders`, { key: t.seed.keys.operator, body: { title: "deep enough", data: JSON.parse(deep(MAX_JSON_DEPTH - 1)) } });
+    const ok = await t.api.post(`/api/v1/factories/${t.seed.ws}/orders`, {
+      key: t.seed.keys.operator,
+      body: { title: "deep enough", data: JSON.parse(deep(MAX_JSON_DEPTH - 1)) },
+    });
     expect(ok.status).toBe(201);
-    const after = (await t.fingerprint());
+    const after = await t.fingerprint();
     expect(after.tasks).not.toBe(before.tasks);
     expect({ ...after, tasks: "", task_activity: "", usage_counters: "" }).toEqual({ ...before, tasks: "", task_activity: "", usage_counters: "" });
   });
@@ -50,12 +61,12 @@ describe("hostile input", () => {
 
   it("start-a-run is strict: unknown fields and non-object payloads are 422 with their paths", async () => {
     const url = `/api/v1/factories/${t.seed.ws}/apps/${t.appId}/runs`;
-    const before = (await t.fingerprint());
+    const before = await t.fingerprint();
     const res = await t.api.post(url, { key: t.seed.keys.operator, body: { payload: 1, extra: true } });
     expectProblem(res, 422, /not valid/);
     expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["extra", "payload"]);
     expect((await t.api.post(url, { key: t.seed.keys.operator, body: { payload: [1, 2] } })).status).toBe(422);
-    expect((await t.fingerprint())).toEqual(before);
+    expect(await t.fingerprint()).toEqual(before);
     expect((await t.api.post(url, { key: t.seed.keys.operator, body: { payload: { ok: true } } })).status).toBe(202);
   });
 
@@ -70,21 +81,27 @@ describe("hostile input", () => {
   });
 
   it("validates intake deliveries against the intake's shape (422 with the field path), storing nothing", async () => {
-    const before = (await t.fingerprint());
+    const before = await t.fingerprint();
     const titled = await hook('{"title":{"x":1}}');
     expectProblem(titled, 422, /does not match the intake's shape/);
     expect(titled.body.errors[0].path).toBe("title");
     const array = await hook("[1,2]");
     expectProblem(array, 422, /JSON object/);
     expect(array.body.errors[0]).toMatchObject({ path: "" });
-    expect((await t.fingerprint())).toEqual(before);
+    expect(await t.fingerprint()).toEqual(before);
     expect((await hook('{"title":"Disk full","data":{"host":"db1"}}')).status).toBe(202);
   });
 
   it("logs are JSON lines and a failed step's line carries run, node and reason but no secret", () => {
     const lines: string[] = [];
     const log = createLogger({ service: "conveyor" }, "info", (l) => lines.push(l));
-    log.error("step failed", { runId: "run_1", nodeId: "n2", reason: "GET /api → 401: denied", authorization: "Bearer s3cr3t", headers: { cookie: "sid=abc" } });
+    log.error("step failed", {
+      runId: "run_1",
+      nodeId: "n2",
+      reason: "GET /api → 401: denied",
+      authorization: "Bearer s3cr3t",
+      headers: { cookie: "sid=abc" },
+    });
     const line = JSON.parse(lines[0]!);
     expect(line).toMatchObject({ level: "error", msg: "step failed", runId: "run_1", nodeId: "n2", reason: "GET /api → 401: denied" });
     expect(lines[0]).not.toContain("s3cr3t");

@@ -46,7 +46,14 @@ export async function liveness(deps: Pick<AppDeps, "store">): Promise<HealthAnsw
     return {
       status: ok ? 200 : 503,
       headers,
-      body: { status: ok ? "ok" : "degraded", version: pkg.version, database: "ok", migrations: { applied: migrations.applied, pending: migrations.pending }, node: process.version, uptimeS: Math.round(process.uptime()) },
+      body: {
+        status: ok ? "ok" : "degraded",
+        version: pkg.version,
+        database: "ok",
+        migrations: { applied: migrations.applied, pending: migrations.pending },
+        node: process.version,
+        uptimeS: Math.round(process.uptime()),
+      },
     };
   } catch (e) {
     return { status: 503, headers, body: { status: "error", version: pkg.version, database: message(e) } };
@@ -74,7 +81,11 @@ export async function readiness(deps: Pick<AppDeps, "store" | "queue">, role: Pr
   const down = deciding.filter(([, c]) => c !== "ok").map(([name]) => name);
   const shown = Object.fromEntries(Object.entries(checks).map(([k, c]) => [k, c === "ok" ? "ok" : `down: ${c.down}`]));
   if (!down.length) {
-    return { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: { status: "ready", role: role.role, checks: shown } };
+    return {
+      status: 200,
+      headers: { "content-type": "application/json", "cache-control": "no-store" },
+      body: { status: "ready", role: role.role, checks: shown },
+    };
   }
   const detail = `Not ready (${role.role}): ${down.map((d) => `${d} ${shown[d]}`).join("; ")}.`;
   return {

@@ -22,7 +22,10 @@ describe("/metrics registry", () => {
     const run = (id: string, status: string) =>
       deps!.sql(
         "insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, created_at, updated_at) values (?, 'ws_m', 'aut_m', 1, ?, 't', 'evt', ?, ?)",
-        id, status, at, at,
+        id,
+        status,
+        at,
+        at,
       );
     await run("run_1", "succeeded");
     await run("run_2", "succeeded");

@@ -45,10 +45,7 @@ function create(): ConveyorMetrics {
     const pending = inFlight.get(key);
     if (pending) return pending as Promise<T | undefined>;
     let timer: NodeJS.Timeout | undefined;
-    const p = Promise.race([
-      read(deps),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), SCRAPE_DB_TIMEOUT_MS))),
-    ])
+    const p = Promise.race([read(deps), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), SCRAPE_DB_TIMEOUT_MS)))])
       .catch(() => undefined)
       .finally(() => {
         clearTimeout(timer);
@@ -61,8 +58,18 @@ function create(): ConveyorMetrics {
   const queue = () => fromDb("queue", (d) => d.store.runs.queueDepth(Date.now()));
   const m: ConveyorMetrics = {
     registry,
-    webhookDeliveries: new Counter({ name: "conveyor_webhook_deliveries_total", help: "Webhook deliveries by result (accepted, duplicate, unauthorized, rejected, not_found, too_large, unavailable: not stored, 503)", labelNames: ["result"], registers: [registry] }),
-    runsFinished: new Counter({ name: "conveyor_runs_finished_total", help: "Runs that reached a final status in this process", labelNames: ["status"], registers: [registry] }),
+    webhookDeliveries: new Counter({
+      name: "conveyor_webhook_deliveries_total",
+      help: "Webhook deliveries by result (accepted, duplicate, unauthorized, rejected, not_found, too_large, unavailable: not stored, 503)",
+      labelNames: ["result"],
+      registers: [registry],
+    }),
+    runsFinished: new Counter({
+      name: "conveyor_runs_finished_total",
+      help: "Runs that reached a final status in this process",
+      labelNames: ["status"],
+      registers: [registry],
+    }),
     stepDuration: new Histogram({
       name: "conveyor_step_duration_seconds",
       help: "Duration of step attempts per component key",
@@ -70,15 +77,35 @@ function create(): ConveyorMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     }),
-    upstreamErrors: new Counter({ name: "conveyor_upstream_errors_total", help: "Failed upstream calls by integration and kind (retryable, permanent)", labelNames: ["integration", "kind"], registers: [registry] }),
-    apiRequests: new Counter({ name: "conveyor_api_requests_total", help: "REST API requests by method and status", labelNames: ["method", "status"], registers: [registry] }),
-    expressionStops: new Counter({ name: "conveyor_expression_stops_total", help: "Expression evaluations stopped by a limit (time, heap, crash)", labelNames: ["reason"], registers: [registry] }),
+    upstreamErrors: new Counter({
+      name: "conveyor_upstream_errors_total",
+      help: "Failed upstream calls by integration and kind (retryable, permanent)",
+      labelNames: ["integration", "kind"],
+      registers: [registry],
+    }),
+    apiRequests: new Counter({
+      name: "conveyor_api_requests_total",
+      help: "REST API requests by method and status",
+      labelNames: ["method", "status"],
+      registers: [registry],
+    }),
+    expressionStops: new Counter({
+      name: "conveyor_expression_stops_total",
+      help: "Expression evaluations stopped by a limit (time, heap, crash)",
+      labelNames: ["reason"],
+      registers: [registry],
+    }),
     bind(d, r) {
       deps = d;
       role = r ?? processRole().role;
       // Taken before the scrape's own database reads, which would show up as pool pressure.
       pool = d.store.poolStats();
-      if (d.queue?.kind === "bullmq" && !scaleOut) scaleOut = registerScaleOutGauges(registry, () => deps, () => pool);
+      if (d.queue?.kind === "bullmq" && !scaleOut)
+        scaleOut = registerScaleOutGauges(
+          registry,
+          () => deps,
+          () => pool,
+        );
     },
   };
   new Gauge({
@@ -111,7 +138,12 @@ function create(): ConveyorMetrics {
       if (q) this.set(q.oldestAgeMs / 1000);
     },
   });
-  registerClusterGauges(registry, () => deps, () => role, fromDb);
+  registerClusterGauges(
+    registry,
+    () => deps,
+    () => role,
+    fromDb,
+  );
   return m;
 }
 

@@ -76,7 +76,13 @@ describe("request handling", () => {
 
   const bad: Array<{ name: string; raw?: string; body?: unknown; headers?: Record<string, string>; status: number; code: string; path?: string }> = [
     { name: "malformed JSON", raw: '{"name": ', headers: { "content-type": "application/json" }, status: 400, code: "bad_request" },
-    { name: "a non-JSON content type", raw: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415, code: "unsupported_media_type" },
+    {
+      name: "a non-JSON content type",
+      raw: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      status: 415,
+      code: "unsupported_media_type",
+    },
     { name: "a wrong type", body: { name: 42 }, status: 422, code: "validation_failed", path: "name" },
     { name: "an unknown field", body: { name: "x", colour: "red" }, status: 422, code: "validation_failed", path: "colour" },
     { name: "an empty name", body: { name: "   " }, status: 422, code: "validation_failed", path: "name" },
@@ -152,7 +158,11 @@ describe("Idempotency-Key", () => {
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(first.body.id);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    const spaced = await api.post("/api/v1/factories", { key: s.keys.admin, raw: '{ "name" :  "Idem" }', headers: { ...headers, "content-type": "application/json" } });
+    const spaced = await api.post("/api/v1/factories", {
+      key: s.keys.admin,
+      raw: '{ "name" :  "Idem" }',
+      headers: { ...headers, "content-type": "application/json" },
+    });
     expect(spaced.body.id).toBe(first.body.id);
     const other = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "Different" }, headers });
     expect(other.status).toBe(422);

@@ -89,12 +89,20 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       const rl = await rateLimiter(deps.store).take(actor.keyId);
       extraHeaders = rl.headers;
       if (!rl.ok) {
-        throw new AppError("rate_limited", `This key made more than ${rl.headers["RateLimit-Limit"]} requests in the current window; retry after ${rl.retryAfterS} s.`, undefined, {
-          "Retry-After": String(rl.retryAfterS),
-        });
+        throw new AppError(
+          "rate_limited",
+          `This key made more than ${rl.headers["RateLimit-Limit"]} requests in the current window; retry after ${rl.retryAfterS} s.`,
+          undefined,
+          {
+            "Retry-After": String(rl.retryAfterS),
+          },
+        );
       }
       if (roleRank(actor.role) < roleRank(op.role)) {
-        throw new AppError("forbidden", `This key's role (${actor.role}) cannot ${op.summary.toLowerCase()}; it needs ${op.role} or higher (${ROLES.slice(roleRank(op.role), 4).join(", ")}).`);
+        throw new AppError(
+          "forbidden",
+          `This key's role (${actor.role}) cannot ${op.summary.toLowerCase()}; it needs ${op.role} or higher (${ROLES.slice(roleRank(op.role), 4).join(", ")}).`,
+        );
       }
       const rawParams = await nextCtx.params;
       const params = op.params ? parse(op.params, rawParams, "params") : undefined;
@@ -130,7 +138,11 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       };
       const idemKey = op.idempotent ? request.headers.get("idempotency-key") : null;
       const res = idemKey
-        ? await withIdempotency(deps.store, { apiKeyId: actor.keyId, key: checkIdempotencyKey(idemKey), method: request.method, path: url.pathname, rawBody: raw, now: deps.now().getTime() }, run)
+        ? await withIdempotency(
+            deps.store,
+            { apiKeyId: actor.keyId, key: checkIdempotencyKey(idemKey), method: request.method, path: url.pathname, rawBody: raw, now: deps.now().getTime() },
+            run,
+          )
         : await run();
       const headers = new Headers(res.headers);
       headers.set("x-request-id", requestId);
@@ -164,4 +176,3 @@ export function routes(...handlers: RouteHandler[]): Record<HttpMethod, (request
   for (const m of HTTP_METHODS) out[m] = handlers.find((h) => h.method === m) ?? methodNotAllowed(allowed);
   return out;
 }
-

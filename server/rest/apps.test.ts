@@ -82,7 +82,10 @@ describe("apps", () => {
     for (const e of res.body.errors) expect(e.path).toMatch(/^graph\./);
     expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: "graph.nodes.1.key", nodeId: "n2" })]));
     // Shape problems (schema level) are also listed together.
-    const shape = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: { name: "", graph: { nodes: [{ id: "a", name: "bad name!", key: "core.manual" }, { name: "x" }] } } });
+    const shape = await api.post(`/api/v1/factories/${s.ws}/apps`, {
+      key: s.keys.editor,
+      body: { name: "", graph: { nodes: [{ id: "a", name: "bad name!", key: "core.manual" }, { name: "x" }] } },
+    });
     expect(shape.status).toBe(422);
     expect(shape.body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(["name", "graph.nodes.0.name", "graph.nodes.1.id"]));
   });
@@ -90,13 +93,21 @@ describe("apps", () => {
   it("saves a disabled automation as a draft with its problems; enabling or running it is a 422 listing them", async () => {
     const base = `/api/v1/factories/${s.ws}/apps`;
     const draftDoc = { ...doc("Draft"), enabled: false };
-    draftDoc.graph.nodes.push({ id: "n3", name: "after", key: "core.filter", config: { condition: "{{ $steps.gaet.data.passed }}" }, position: { x: 560, y: 0 } });
+    draftDoc.graph.nodes.push({
+      id: "n3",
+      name: "after",
+      key: "core.filter",
+      config: { condition: "{{ $steps.gaet.data.passed }}" },
+      position: { x: 560, y: 0 },
+    });
     draftDoc.graph.edges.push({ from: "n2", to: "n3" });
     const created = await api.post(base, { key: s.keys.editor, body: draftDoc });
     expect(created.status).toBe(201);
     expect(created.body.enabled).toBe(false);
     expect(created.body.problems).toEqual(
-      expect.arrayContaining([{ path: "graph.nodes.2.config.condition", nodeId: "n3", severity: "error", message: 'No step is named "gaet". Did you mean $steps.gate?' }]),
+      expect.arrayContaining([
+        { path: "graph.nodes.2.config.condition", nodeId: "n3", severity: "error", message: 'No step is named "gaet". Did you mean $steps.gate?' },
+      ]),
     );
     const enable = await api.patch(`${base}/${created.body.id}`, { key: s.keys.editor, body: { enabled: true } });
     expect(enable.status).toBe(422);
@@ -169,10 +180,19 @@ describe("with the runner (served app only)", () => {
     const app = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Usage") })).body;
     const base = `/api/v1/factories/${s.ws}/apps/${app.id}/runs`;
     const run = (await api.post(base, { key: s.keys.operator, body: { payload: { go: true } } })).body;
-    const done = await eventually(() => api.get(`${base}/${run.id}`, { key: s.keys.viewer }), (r) => r.body.status === "succeeded");
+    const done = await eventually(
+      () => api.get(`${base}/${run.id}`, { key: s.keys.viewer }),
+      (r) => r.body.status === "succeeded",
+    );
     expect(done.body.status).toBe("succeeded");
-    expect(done.body.steps.map((st: { nodeId: string; status: string }) => [st.nodeId, st.status])).toEqual([["n1", "succeeded"], ["n2", "succeeded"]]);
-    const usage = await eventually(() => api.get(`/api/v1/factories/${s.ws}/usage?granularity=hour`, { key: s.keys.viewer }), (r) => (r.body.totals.runs.succeeded ?? 0) >= 1);
+    expect(done.body.steps.map((st: { nodeId: string; status: string }) => [st.nodeId, st.status])).toEqual([
+      ["n1", "succeeded"],
+      ["n2", "succeeded"],
+    ]);
+    const usage = await eventually(
+      () => api.get(`/api/v1/factories/${s.ws}/usage?granularity=hour`, { key: s.keys.viewer }),
+      (r) => (r.body.totals.runs.succeeded ?? 0) >= 1,
+    );
     expect(usage.body.totals.runs.succeeded).toBeGreaterThanOrEqual(1);
     expect(usage.body.totals.steps.succeeded).toBeGreaterThanOrEqual(1);
     expect(usage.body.totals.eventsReceived).toBeGreaterThanOrEqual(1);
@@ -181,10 +201,24 @@ describe("with the runner (served app only)", () => {
   it.runIf(OVER_HTTP)("a task moves along a two-step line and closes completed; a failing step closes it failed and retry re-runs it", async () => {
     const a1 = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Step one", true) })).body;
     const a2 = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Step two", true) })).body;
-    const line = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Two steps", steps: [{ name: "one", appId: a1.id }, { name: "two", appId: a2.id }] } })).body;
+    const line = (
+      await api.post(`/api/v1/factories/${s.ws}/lines`, {
+        key: s.keys.editor,
+        body: {
+          name: "Two steps",
+          steps: [
+            { name: "one", appId: a1.id },
+            { name: "two", appId: a2.id },
+          ],
+        },
+      })
+    ).body;
     const task = (await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: line.id, title: "walk", status: "open" } })).body;
     const url = `/api/v1/factories/${s.ws}/orders/${task.id}`;
-    const closed = await eventually(() => api.get(url, { key: s.keys.viewer }), (r) => r.body.status === "closed");
+    const closed = await eventually(
+      () => api.get(url, { key: s.keys.viewer }),
+      (r) => r.body.status === "closed",
+    );
     expect(closed.body).toMatchObject({ status: "closed", outcome: "completed" });
     const kinds = (await api.get(`${url}/activity`, { key: s.keys.viewer })).body.data.map((e: { kind: string }) => e.kind);
     expect(kinds).toEqual(["created", "opened", "step_started", "step_finished", "step_started", "step_finished", "closed"]);
@@ -192,17 +226,43 @@ describe("with the runner (served app only)", () => {
     // A step whose automation fails (an expression calling an unknown function) fails the task;
     // after fixing the line, retry re-runs that step. The automation cannot be deleted while a line uses it.
     const broken = (await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: doc("Broken", "{{ $noSuchFunction() }}") })).body;
-    const fragile = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Fragile", steps: [{ name: "one", appId: a1.id }, { name: "two", appId: broken.id }] } })).body;
+    const fragile = (
+      await api.post(`/api/v1/factories/${s.ws}/lines`, {
+        key: s.keys.editor,
+        body: {
+          name: "Fragile",
+          steps: [
+            { name: "one", appId: a1.id },
+            { name: "two", appId: broken.id },
+          ],
+        },
+      })
+    ).body;
     const del = await api.delete(`/api/v1/factories/${s.ws}/apps/${broken.id}`, { key: s.keys.editor });
     expect(del.status).toBe(409);
     expect(del.body.detail).toContain('"Fragile"');
-    const t2 = (await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: fragile.id, title: "breaks", status: "open" } })).body;
-    const failed = await eventually(() => api.get(`/api/v1/factories/${s.ws}/orders/${t2.id}`, { key: s.keys.viewer }), (r) => r.body.status === "closed");
+    const t2 = (await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId: fragile.id, title: "breaks", status: "open" } }))
+      .body;
+    const failed = await eventually(
+      () => api.get(`/api/v1/factories/${s.ws}/orders/${t2.id}`, { key: s.keys.viewer }),
+      (r) => r.body.status === "closed",
+    );
     expect(failed.body).toMatchObject({ outcome: "failed", currentStep: 1 });
-    await api.patch(`/api/v1/factories/${s.ws}/lines/${fragile.id}`, { key: s.keys.editor, body: { steps: [{ name: "one", appId: a1.id }, { name: "two", appId: a2.id }] } });
+    await api.patch(`/api/v1/factories/${s.ws}/lines/${fragile.id}`, {
+      key: s.keys.editor,
+      body: {
+        steps: [
+          { name: "one", appId: a1.id },
+          { name: "two", appId: a2.id },
+        ],
+      },
+    });
     const retried = await api.post(`/api/v1/factories/${s.ws}/orders/${t2.id}/transitions`, { key: s.keys.operator, body: { action: "retry" } });
     expect(retried.status).toBe(200);
-    const after = await eventually(() => api.get(`/api/v1/factories/${s.ws}/orders/${t2.id}`, { key: s.keys.viewer }), (r) => r.body.status === "closed");
+    const after = await eventually(
+      () => api.get(`/api/v1/factories/${s.ws}/orders/${t2.id}`, { key: s.keys.viewer }),
+      (r) => r.body.status === "closed",
+    );
     expect(after.body.outcome).toBe("completed");
   });
 });

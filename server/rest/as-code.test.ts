@@ -15,7 +15,11 @@ const INTAKE_SECRET = "intake-secret-value-5678";
 const connection = (ws: string) =>
   api.post(`/api/v1/factories/${ws}/connections`, {
     key: s.keys.admin,
-    body: { integration: "metrics", name: "prod prometheus", config: { metricsBaseUrl: "http://127.0.0.1:9", alertRouterBaseUrl: "http://127.0.0.1:9", apiAuth: { type: "none" } } },
+    body: {
+      integration: "metrics",
+      name: "prod prometheus",
+      config: { metricsBaseUrl: "http://127.0.0.1:9", alertRouterBaseUrl: "http://127.0.0.1:9", apiAuth: { type: "none" } },
+    },
   });
 
 beforeAll(async () => {
@@ -32,7 +36,14 @@ beforeAll(async () => {
       graph: {
         nodes: [
           { id: "t", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: HOOK_SECRET }, position: { x: 0, y: 0 } },
-          { id: "s", name: "silence", key: "metrics.createSilence", connectionId: con.body.id, config: { matchers: [{ name: "alertname", value: "{{ $trigger.data.body.alert }}" }], duration: "1h", createdBy: "conveyor", comment: "auto" }, position: { x: 280, y: 0 } },
+          {
+            id: "s",
+            name: "silence",
+            key: "metrics.createSilence",
+            connectionId: con.body.id,
+            config: { matchers: [{ name: "alertname", value: "{{ $trigger.data.body.alert }}" }], duration: "1h", createdBy: "conveyor", comment: "auto" },
+            position: { x: 280, y: 0 },
+          },
         ],
         edges: [{ from: "t", to: "s" }],
       },
@@ -40,7 +51,10 @@ beforeAll(async () => {
   });
   expect(app.status).toBe(201);
   expect(app.body.key).toBe("silence-disk-alerts");
-  const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Disk follow-up", steps: [{ name: "Silence", appId: app.body.id }] } });
+  const line = await api.post(`/api/v1/factories/${s.ws}/lines`, {
+    key: s.keys.editor,
+    body: { name: "Disk follow-up", steps: [{ name: "Silence", appId: app.body.id }] },
+  });
   expect(line.body.key).toBe("disk-follow-up");
   const intake = await api.post(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.editor, body: { name: "Disk inbox", lineId: line.body.id } });
   expect(intake.status).toBe(201);
@@ -76,7 +90,9 @@ describe("automations as code over REST", () => {
     expect(missing.status).toBe(422);
     const paths = missing.body.errors.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`).join("\n");
     expect(paths).toMatch(/apps\.0\.graph\.nodes\.1\.connection: No connection named "prod prometheus"/);
-    expect(paths).toMatch(/apps\.0\.graph\.nodes\.0\.config\.secret: Secret "silence-disk-alerts-hook" has no value in this workspace: set CONVEYOR_SECRET_SILENCE_DISK_ALERTS_HOOK/);
+    expect(paths).toMatch(
+      /apps\.0\.graph\.nodes\.0\.config\.secret: Secret "silence-disk-alerts-hook" has no value in this workspace: set CONVEYOR_SECRET_SILENCE_DISK_ALERTS_HOOK/,
+    );
     expect(paths).toMatch(/intakes\.0\.secret: Secret "intake-disk-inbox"/);
     expect(missing.text).not.toContain(HOOK_SECRET);
     expect((await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data).toHaveLength(0);
@@ -89,7 +105,15 @@ describe("automations as code over REST", () => {
     expect(planned.body.summary).toEqual({ create: 3, update: 0, delete: 0, unchanged: 1, unmanaged: 0 });
     expect((await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data).toHaveLength(0);
 
-    const applied = await importInto(s.other, { ...bundle, secrets, source: { repository: "git@example.test:ops/automations.git", commit: "abc1234", files: { "automation/silence-disk-alerts": "automations/silence-disk-alerts.yaml" } } });
+    const applied = await importInto(s.other, {
+      ...bundle,
+      secrets,
+      source: {
+        repository: "git@example.test:ops/automations.git",
+        commit: "abc1234",
+        files: { "automation/silence-disk-alerts": "automations/silence-disk-alerts.yaml" },
+      },
+    });
     expect(applied.status).toBe(200);
     expect(applied.body.applied).toBe(true);
     const again = await exportOf(s.other);
@@ -112,7 +136,11 @@ describe("automations as code over REST", () => {
   });
 
   it("shows field-level changes, refuses (409) over an editor change unless forced, and deletes only with prune", async () => {
-    const bundle = bundleOf((await exportOf(s.other)).body) as { apps: Array<{ graph: { nodes: Array<{ config: Record<string, unknown> }> } }>; lines: Array<{ key: string }>; intakes: unknown[] };
+    const bundle = bundleOf((await exportOf(s.other)).body) as {
+      apps: Array<{ graph: { nodes: Array<{ config: Record<string, unknown> }> } }>;
+      lines: Array<{ key: string }>;
+      intakes: unknown[];
+    };
     const changed = structuredClone(bundle);
     changed.apps[0]!.graph.nodes[1].config.duration = "2h";
     const plan = await importInto(s.other, { ...changed, dryRun: true });
@@ -123,10 +151,24 @@ describe("automations as code over REST", () => {
 
     // Someone edits the automation in the editor (any save through the services counts).
     const app = (await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data[0];
-    const put = await api.put(`/api/v1/factories/${s.other}/apps/${app.id}`, { key: s.keys.editor, body: { name: app.name, enabled: app.enabled, graph: { ...app.graph, nodes: app.graph.nodes.map((n: { id: string; config: object }) => (n.id === "s" ? { ...n, config: { ...n.config, comment: "edited in the editor" } } : n)) } } });
+    const put = await api.put(`/api/v1/factories/${s.other}/apps/${app.id}`, {
+      key: s.keys.editor,
+      body: {
+        name: app.name,
+        enabled: app.enabled,
+        graph: {
+          ...app.graph,
+          nodes: app.graph.nodes.map((n: { id: string; config: object }) =>
+            n.id === "s" ? { ...n, config: { ...n.config, comment: "edited in the editor" } } : n,
+          ),
+        },
+      },
+    });
     expect(put.status).toBe(200);
     const conflictPlan = await importInto(s.other, { ...changed, dryRun: true });
-    expect(conflictPlan.body.conflicts).toEqual([expect.objectContaining({ kind: "automation", key: "silence-disk-alerts", message: expect.stringMatching(/version 1 → 2, last saved by api-key:/) })]);
+    expect(conflictPlan.body.conflicts).toEqual([
+      expect.objectContaining({ kind: "automation", key: "silence-disk-alerts", message: expect.stringMatching(/version 1 → 2, last saved by api-key:/) }),
+    ]);
     const refused = await importInto(s.other, changed);
     expect(refused.status).toBe(409);
     expect(refused.body.errors[0].path).toBe("apps.0");

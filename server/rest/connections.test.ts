@@ -40,7 +40,11 @@ describe("connections", () => {
     const token = "bearer-token-value";
     const created = await api.post(base, {
       key: s.keys.admin,
-      body: { integration: "metrics", name: "prom", config: { metricsBaseUrl: fakeUrl, alertRouterBaseUrl: fakeUrl, apiAuth: { type: "bearer", token }, webhookSecret: secret } },
+      body: {
+        integration: "metrics",
+        name: "prom",
+        config: { metricsBaseUrl: fakeUrl, alertRouterBaseUrl: fakeUrl, apiAuth: { type: "bearer", token }, webhookSecret: secret },
+      },
     });
     expect(created.status).toBe(201);
     expect(created.text).not.toContain(secret);
@@ -69,7 +73,10 @@ describe("connections", () => {
 
   it("marks a connection whose upstream is down", async () => {
     const base = `/api/v1/factories/${s.ws}/connections`;
-    const created = await api.post(base, { key: s.keys.admin, body: { integration: "metrics", name: "down", config: { metricsBaseUrl: "http://127.0.0.1:9", apiAuth: { type: "none" } } } });
+    const created = await api.post(base, {
+      key: s.keys.admin,
+      body: { integration: "metrics", name: "down", config: { metricsBaseUrl: "http://127.0.0.1:9", apiAuth: { type: "none" } } },
+    });
     const verified = await api.post(`${base}/${created.body.id}/verify`, { key: s.keys.editor });
     expect(verified.body.ok).toBe(false);
     expect(verified.body.connection.status).toBe("error");

@@ -47,9 +47,22 @@ const ERROR_HELP: Record<number, string> = {
 };
 
 function toOperationObject(op: Operation): ZodOpenApiOperationObject {
-  const errors = new Set([400, 401, 403, 404, 429, ...(op.body ? [413, 415, 422] : []), ...(op.query ? [422] : []), ...(op.idempotent ? [409] : []), ...(op.errors ?? [])]);
+  const errors = new Set([
+    400,
+    401,
+    403,
+    404,
+    429,
+    ...(op.body ? [413, 415, 422] : []),
+    ...(op.query ? [422] : []),
+    ...(op.idempotent ? [409] : []),
+    ...(op.errors ?? []),
+  ]);
   const responses: Record<string, unknown> = {};
-  const okHeaders = { ...RATE_HEADERS, ...(op.etag === "returns" ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}) };
+  const okHeaders = {
+    ...RATE_HEADERS,
+    ...(op.etag === "returns" ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}),
+  };
   if (op.response) {
     responses[String(op.status ?? 200)] = { description: op.summary, headers: okHeaders, content: { "application/json": { schema: op.response } } };
   } else {
@@ -59,12 +72,21 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
     responses[String(s)] = problem(
       s,
       `${statusText(s)}. ${ERROR_HELP[s] ?? ""}`.trim(),
-      s === 401 ? { "WWW-Authenticate": { schema: { type: "string" } } } : s === 429 ? { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } } : undefined,
+      s === 401
+        ? { "WWW-Authenticate": { schema: { type: "string" } } }
+        : s === 429
+          ? { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } }
+          : undefined,
     );
   }
   const headerParams: Record<string, z.ZodType> = {};
-  if (op.idempotent) headerParams["Idempotency-Key"] = z.string().min(1).max(255).optional().meta({ description: "Makes retries safe: a repeat within 24 h returns the first response; the same key with a different body is a 422; a repeat while the first is still running is a 409." });
-  if (op.etag === "if-match") headerParams["If-Match"] = z.string().optional().meta({ description: "The ETag from GET; the save is refused with 412 when it no longer matches." });
+  if (op.idempotent)
+    headerParams["Idempotency-Key"] = z.string().min(1).max(255).optional().meta({
+      description:
+        "Makes retries safe: a repeat within 24 h returns the first response; the same key with a different body is a 422; a repeat while the first is still running is a 409.",
+    });
+  if (op.etag === "if-match")
+    headerParams["If-Match"] = z.string().optional().meta({ description: "The ETag from GET; the save is refused with 412 when it no longer matches." });
   return {
     operationId: op.id,
     summary: op.summary,

@@ -8,7 +8,10 @@ export function zodProblems(error: ZodError, prefix: string[] = []): FieldProble
   return error.issues.map((i) => {
     const path = [...prefix, ...i.path.map(String)].join(".");
     if (i.code === "unrecognized_keys") {
-      return { path: [...prefix, ...i.path.map(String), ...(i.keys.length === 1 ? i.keys : [])].join("."), message: `Unknown field${i.keys.length > 1 ? "s" : ""}: ${i.keys.join(", ")}` };
+      return {
+        path: [...prefix, ...i.path.map(String), ...(i.keys.length === 1 ? i.keys : [])].join("."),
+        message: `Unknown field${i.keys.length > 1 ? "s" : ""}: ${i.keys.join(", ")}`,
+      };
     }
     return { path, message: i.message };
   });
@@ -60,7 +63,11 @@ export function toErrorResponse(
     return problemResponse(error.code, error.message, { errors: error.errors, headers: error.headers, instance: ctx.instance, requestId: ctx.requestId });
   }
   if (error instanceof ZodError) {
-    return problemResponse("validation_failed", "The request is not valid; see `errors` for each field.", { errors: zodProblems(error), instance: ctx.instance, requestId: ctx.requestId });
+    return problemResponse("validation_failed", "The request is not valid; see `errors` for each field.", {
+      errors: zodProblems(error),
+      instance: ctx.instance,
+      requestId: ctx.requestId,
+    });
   }
   ctx.log?.error("rest: unhandled error", { requestId: ctx.requestId, path: ctx.instance, error: error instanceof Error ? error.stack : String(error) });
   return problemResponse("internal", `Something went wrong on our side; quote request id ${ctx.requestId ?? "?"} when reporting it.`, {

@@ -31,9 +31,13 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const raw = Buffer.concat(chunks).toString("utf8");
   if (raw.trim() === "") return { value: undefined, raw: "" };
   if (!isJsonContentType(request.headers.get("content-type"))) {
-    throw new AppError("unsupported_media_type", `Send the body as JSON with \`Content-Type: application/json\` (got ${request.headers.get("content-type") ?? "none"}).`);
+    throw new AppError(
+      "unsupported_media_type",
+      `Send the body as JSON with \`Content-Type: application/json\` (got ${request.headers.get("content-type") ?? "none"}).`,
+    );
   }
-  if (jsonDepth(raw) > MAX_JSON_DEPTH) throw new AppError("bad_request", tooDeepMessage(), [{ path: "", message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+  if (jsonDepth(raw) > MAX_JSON_DEPTH)
+    throw new AppError("bad_request", tooDeepMessage(), [{ path: "", message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }]);
   if (hasNulEscape(raw)) throw new AppError("bad_request", NUL_MESSAGE, [{ path: "", message: "NUL character" }]);
   try {
     return { value: JSON.parse(raw), raw };

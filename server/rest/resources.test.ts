@@ -52,7 +52,9 @@ describe("lines", () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].path).toBe("steps.0.appId");
     const foreign = await insertAutomation(deps, s.other);
-    expect((await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: foreign }] } })).status).toBe(422);
+    expect(
+      (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "L", steps: [{ name: "a", appId: foreign }] } })).status,
+    ).toBe(422);
     const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Triage", steps: [{ name: "first", appId }] } });
     expect(line.status).toBe(201);
     expect(line.body).toMatchObject({ name: "Triage", steps: [{ name: "first", appId }], openTasks: 0 });
@@ -83,7 +85,10 @@ describe("orders", () => {
     expect(t.status).toBe(201);
     expect(t.body).toMatchObject({ status: "draft", outcome: null, lineId, data: { host: "db1" }, currentStep: null });
     const url = `/api/v1/factories/${s.ws}/orders/${t.body.id}`;
-    expect((await api.patch(url, { key: s.keys.operator, body: { title: "Disk full on db1", data: [1, 2] } })).body).toMatchObject({ title: "Disk full on db1", data: [1, 2] });
+    expect((await api.patch(url, { key: s.keys.operator, body: { title: "Disk full on db1", data: [1, 2] } })).body).toMatchObject({
+      title: "Disk full on db1",
+      data: [1, 2],
+    });
     expect((await api.post(`${url}/transitions`, { key: s.keys.operator, body: { action: "open" } })).body.status).toBe("open");
     expect((await api.post(`${url}/transitions`, { key: s.keys.operator, body: { action: "open" } })).status).toBe(409);
     expect((await api.post(`${url}/transitions`, { key: s.keys.operator, body: { action: "retry" } })).status).toBe(409);
@@ -179,7 +184,11 @@ describe("intake deliveries (served app only: /hooks is the custom server's)", (
     const intake = (await api.post(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.editor, body: { name: "Hook", lineId } })).body;
     const bad = await fetch(intake.url, { method: "POST", headers: { authorization: "Bearer wrong", "content-type": "application/json" }, body: "{}" });
     expect(bad.status).toBe(401);
-    const ok = await fetch(intake.url, { method: "POST", headers: { authorization: `Bearer ${intake.secret}`, "content-type": "application/json" }, body: JSON.stringify({ title: "Über-alert ✓", data: { sev: 1 } }) });
+    const ok = await fetch(intake.url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${intake.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Über-alert ✓", data: { sev: 1 } }),
+    });
     expect(ok.status).toBe(202);
     const { taskId } = (await ok.json()) as { taskId: string };
     const task = await api.get(`/api/v1/factories/${s.ws}/orders/${taskId}`, { key: s.keys.viewer });

@@ -50,13 +50,22 @@ const doc = (checkPath: string, pinned?: unknown) => ({
     nodes: [
       { id: "n1", name: "start", key: "core.manual", config: {} },
       { id: "n2", name: "silence", key: "core.http", config: { method: "GET", url: `${base}/silence` }, ...(pinned ? { pinned } : {}) },
-      { id: "n3", name: "issue", key: "core.http", config: { method: "GET", url: `${base}${checkPath}`, query: { silence: "{{ $steps.silence.data.body.path }}" } } },
+      {
+        id: "n3",
+        name: "issue",
+        key: "core.http",
+        config: { method: "GET", url: `${base}${checkPath}`, query: { silence: "{{ $steps.silence.data.body.path }}" } },
+      },
     ],
-    edges: [{ from: "n1", to: "n2" }, { from: "n2", to: "n3" }],
+    edges: [
+      { from: "n1", to: "n2" },
+      { from: "n2", to: "n3" },
+    ],
   },
 });
 
-async function settle(url: string): Promise<{ status: number; body: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function settle(url: string): Promise<{ status: number; body: Record<string, any> }> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const end = Date.now() + 20_000;
   for (;;) {
     const r = await api.get(url, { key: s.keys.viewer });
@@ -87,7 +96,11 @@ describe("run recovery over REST", () => {
     expect(next.body).toMatchObject({ version: 2, retryOf: first.id, mode: "production" });
     const done = (await settle(`${runs}/${next.body.id}`)).body;
     expect(done.status).toBe("succeeded");
-    expect(done.steps.map((st: { name: string; origin?: { kind: string } | null }) => [st.name, st.origin?.kind ?? null])).toEqual([["start", null], ["silence", "run"], ["issue", null]]);
+    expect(done.steps.map((st: { name: string; origin?: { kind: string } | null }) => [st.name, st.origin?.kind ?? null])).toEqual([
+      ["start", null],
+      ["silence", "run"],
+      ["issue", null],
+    ]);
     expect(done.steps[2].output.data.body).toMatchObject({ path: "/issue" });
     expect(done.timing.workMs).toBeGreaterThanOrEqual(0);
     expect(done.timing.retryWaitMs).toBeGreaterThan(0);
@@ -115,7 +128,9 @@ describe("run recovery over REST", () => {
 
   it("tests one step with pinned data: the step calls its upstream, the pinned one is not called", async () => {
     const apps = `/api/v1/factories/${s.ws}/apps`;
-    const pinned = { output: { type: "core.http.response", timestamp: "2030-01-01T00:00:00.000Z", data: { status: 200, headers: {}, body: { path: "/pinned-silence" } } } };
+    const pinned = {
+      output: { type: "core.http.response", timestamp: "2030-01-01T00:00:00.000Z", data: { status: 200, headers: {}, body: { path: "/pinned-silence" } } },
+    };
     const app = (await api.post(apps, { key: s.keys.editor, body: doc("/issue", pinned) })).body;
     expect((await api.get(`${apps}/${app.id}`, { key: s.keys.viewer })).body.graph.nodes[1].pinned).toEqual(pinned);
     const before = { silence: hits.get("/silence") ?? 0, issue: hits.get("/issue") ?? 0 };
@@ -127,7 +142,11 @@ describe("run recovery over REST", () => {
     expect(r.body).toMatchObject({ mode: "test", test: { nodeId: "n3", single: true }, dataFrom: "an empty manual event and pinned data" });
     const done = (await settle(`${apps}/${app.id}/runs/${r.body.id}`)).body;
     expect(done.status).toBe("succeeded");
-    expect(done.steps.map((st: { name: string; origin?: { kind: string } | null }) => [st.name, st.origin?.kind ?? null])).toEqual([["start", null], ["silence", "pinned"], ["issue", null]]);
+    expect(done.steps.map((st: { name: string; origin?: { kind: string } | null }) => [st.name, st.origin?.kind ?? null])).toEqual([
+      ["start", null],
+      ["silence", "pinned"],
+      ["issue", null],
+    ]);
     expect(done.steps[2].input.query).toEqual({ silence: "/pinned-silence" });
     expect({ silence: hits.get("/silence") ?? 0, issue: hits.get("/issue") ?? 0 }).toEqual({ silence: before.silence, issue: before.issue + 1 });
     expect((await api.post(tests, { key: s.keys.viewer, body: { nodeId: "n3" } })).status).toBe(403);

@@ -71,23 +71,27 @@ describe("embedded mode: several processes on one SQLite file", () => {
     await waitFor(async () => (await usage("events.received")) === 5, 15_000, "the ingress's usage flushed");
   }, 90_000);
 
-  it.skipIf(!BUILT)("conveyor ingress next to npm start (CONVEYOR_RUNNER=0) and a worker: both doors accept, the web process is ready and flushes its usage", async () => {
-    const web = spawnWeb(await freePort(), { ...env, CONVEYOR_RUNNER: "0", NEXT_DIST_DIR: DIST });
-    const ingress = spawnRole("ingress", await freePort(), env);
-    const worker = spawnRole("worker", await freePort(), env);
-    procs.push(web, ingress, worker);
-    const wr = await until(web, `${web.base}/api/health/ready`, ready, "web ready", 120_000);
-    expect(wr.body).toMatchObject({ status: "ready", role: "web", checks: { database: "ok" } });
-    expect((wr.body.checks as Record<string, string>).runner).toBeUndefined();
-    await until(ingress, `${ingress.base}/api/health/ready`, ready, "ingress ready");
-    await until(worker, `${worker.base}/api/health/ready`, ready, "worker ready");
+  it.skipIf(!BUILT)(
+    "conveyor ingress next to npm start (CONVEYOR_RUNNER=0) and a worker: both doors accept, the web process is ready and flushes its usage",
+    async () => {
+      const web = spawnWeb(await freePort(), { ...env, CONVEYOR_RUNNER: "0", NEXT_DIST_DIR: DIST });
+      const ingress = spawnRole("ingress", await freePort(), env);
+      const worker = spawnRole("worker", await freePort(), env);
+      procs.push(web, ingress, worker);
+      const wr = await until(web, `${web.base}/api/health/ready`, ready, "web ready", 120_000);
+      expect(wr.body).toMatchObject({ status: "ready", role: "web", checks: { database: "ok" } });
+      expect((wr.body.checks as Record<string, string>).runner).toBeUndefined();
+      await until(ingress, `${ingress.base}/api/health/ready`, ready, "ingress ready");
+      await until(worker, `${worker.base}/api/health/ready`, ready, "worker ready");
 
-    const a = await postJson(web.base + seeded.hookPath, { ok: true, via: "web" });
-    const b = await postJson(ingress.base + seeded.hookPath, { ok: true, via: "ingress" });
-    expect([a.status, b.status]).toEqual([202, 202]);
-    for (const r of [a, b]) expect(await waitForRun(deps, (r.body.runIds as string[])[0]!, ["succeeded", "failed"], 30_000)).toBe("succeeded");
-    expect(sample((await get(`${web.base}/metrics`)).text, 'conveyor_process_role{role="web"}')).toBe(1);
-    // Each process flushed what it received; the totals add up.
-    await waitFor(async () => (await usage("events.received")) === 2 && (await usage("runs.succeeded")) === 2, 15_000, "usage of both doors and the worker");
-  }, 180_000);
+      const a = await postJson(web.base + seeded.hookPath, { ok: true, via: "web" });
+      const b = await postJson(ingress.base + seeded.hookPath, { ok: true, via: "ingress" });
+      expect([a.status, b.status]).toEqual([202, 202]);
+      for (const r of [a, b]) expect(await waitForRun(deps, (r.body.runIds as string[])[0]!, ["succeeded", "failed"], 30_000)).toBe("succeeded");
+      expect(sample((await get(`${web.base}/metrics`)).text, 'conveyor_process_role{role="web"}')).toBe(1);
+      // Each process flushed what it received; the totals add up.
+      await waitFor(async () => (await usage("events.received")) === 2 && (await usage("runs.succeeded")) === 2, 15_000, "usage of both doors and the worker");
+    },
+    180_000,
+  );
 });

@@ -55,7 +55,11 @@ export function opsRoute(req: http.IncomingMessage, res: http.ServerResponse, ct
   req.resume();
   const head = req.method === "HEAD";
   if (req.method !== "GET" && !head) {
-    write(res, { ...problemText(405, "method_not_allowed", `${path} answers GET.`), headers: { "content-type": "application/problem+json", allow: "GET, HEAD" } }, false);
+    write(
+      res,
+      { ...problemText(405, "method_not_allowed", `${path} answers GET.`), headers: { "content-type": "application/problem+json", allow: "GET, HEAD" } },
+      false,
+    );
     return true;
   }
   void answer(path, ctx).then((a) => write(res, a, head));
@@ -93,7 +97,14 @@ export async function startRoleServer(o: RoleServerOptions): Promise<RoleServer>
     if (opsRoute(req, res, o)) return;
     req.resume();
     const what = o.hooks ? "webhook deliveries (/hooks/…) and the operations endpoints" : "the operations endpoints";
-    write(res, { ...problemText(404, "not_found", `This ${o.role().role} process serves only ${what}: /api/health, /api/health/ready, /metrics.`), headers: { "content-type": "application/problem+json" } }, req.method === "HEAD");
+    write(
+      res,
+      {
+        ...problemText(404, "not_found", `This ${o.role().role} process serves only ${what}: /api/health, /api/health/ready, /metrics.`),
+        headers: { "content-type": "application/problem+json" },
+      },
+      req.method === "HEAD",
+    );
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -50,7 +50,11 @@ describe.skipIf(!HAVE_SERVERS)("scale-out processes (PostgreSQL + Redis)", () =>
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-roles-"));
     const key = randomBytes(32);
     storage = await openStorage(pg.url, { pg: { max: 3 } });
-    deps = await depsFromStorage(storage, { box: createSecretBox(key), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() }, { url: redis.url });
+    deps = await depsFromStorage(
+      storage,
+      { box: createSecretBox(key), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() },
+      { url: redis.url },
+    );
     ({ hookPath, workspaceId } = await seedHookAutomation(deps));
     env = {
       DATABASE_URL: pg.url,
@@ -154,7 +158,12 @@ describe.skipIf(!HAVE_SERVERS)("scale-out processes (PostgreSQL + Redis)", () =>
       const rw = await until(worker, `${worker.base}/api/health/ready`, unready, "worker unready without Redis");
       expect(rw.body.down).toEqual(expect.arrayContaining(["queue"]));
       // The ingress stays ready (work is kept in PostgreSQL's outbox) and says Redis is down.
-      const ri = await until(ingress, `${ingress.base}/api/health/ready`, (a) => String((a.body.checks as Record<string, string>)?.queue).startsWith("down"), "ingress sees Redis down");
+      const ri = await until(
+        ingress,
+        `${ingress.base}/api/health/ready`,
+        (a) => String((a.body.checks as Record<string, string>)?.queue).startsWith("down"),
+        "ingress sees Redis down",
+      );
       expect(ri.status).toBe(200);
       const d = await deliver(ingress);
       expect(d.status).toBe(202);

@@ -54,14 +54,18 @@ describe("runner processes", () => {
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
     const doneBeforeKill = new Set((await q(deps, "select id from run_steps where status = 'succeeded'")).map((r) => r.id as string));
-    expect((await n(deps, "select count(*) as n from runs where status in ('succeeded','failed')"))).toBeLessThan(16);
+    expect(await n(deps, "select count(*) as n from runs where status in ('succeeded','failed')")).toBeLessThan(16);
 
     const second = await spawnWorker(deps.childEnv, key, { LEASE_MS: "1500", CONCURRENCY: "4" });
     await waitFor(async () => (await n(deps, "select count(*) as n from runs where status = 'succeeded'")) === 16, 40_000, "all runs");
     second.kill("SIGTERM");
     await new Promise((r) => second.once("exit", r));
 
-    const lines = fs.readFileSync(marks, "utf8").trim().split("\n").map((l) => l.split(" "));
+    const lines = fs
+      .readFileSync(marks, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" "));
     const bySecond = lines.filter(([pid]) => Number(pid) === second.pid).map(([, stepId]) => stepId!);
     for (const id of bySecond) expect(doneBeforeKill.has(id), `completed step ${id} ran again`).toBe(false);
     const perStep = new Map<string, number>();
@@ -71,7 +75,7 @@ describe("runner processes", () => {
     for (const r of succeeded) expect(perStep.get(r.id as string)).toBeGreaterThanOrEqual(1);
     const twice = [...perStep.values()].filter((n) => n > 1).length;
     expect(twice).toBeLessThanOrEqual(4); // only steps in flight at the kill (concurrency 4) may have run twice
-    expect((await n(deps, "select count(*) as n from jobs"))).toBe(0);
+    expect(await n(deps, "select count(*) as n from jobs")).toBe(0);
     await deps.close();
   }, 90_000);
 
@@ -86,7 +90,11 @@ describe("runner processes", () => {
     w1.kill("SIGTERM");
     w2.kill("SIGTERM");
     await Promise.all([new Promise((r) => w1.once("exit", r)), new Promise((r) => w2.once("exit", r))]);
-    const lines = fs.readFileSync(marks, "utf8").trim().split("\n").map((l) => l.split(" "));
+    const lines = fs
+      .readFileSync(marks, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(" "));
     expect(lines).toHaveLength(300);
     expect(new Set(lines.map((l) => l[1])).size).toBe(300);
     const pids = new Set(lines.map((l) => l[0]));

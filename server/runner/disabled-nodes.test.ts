@@ -28,7 +28,13 @@ afterEach(async () => {
   deps.close();
 });
 
-const node = (id: string, name: string, key: string, config: Record<string, unknown> = {}, disabled?: boolean) => ({ id, name, key, config, ...(disabled ? { disabled } : {}) });
+const node = (id: string, name: string, key: string, config: Record<string, unknown> = {}, disabled?: boolean) => ({
+  id,
+  name,
+  key,
+  config,
+  ...(disabled ? { disabled } : {}),
+});
 
 describe("disabled nodes", () => {
   it("skips a disabled middle node: its downstream still runs, and $steps.<disabled> is absent", async () => {
@@ -41,7 +47,11 @@ describe("disabled nodes", () => {
           node("b", "middle", "stub.echo", { value: "should not run" }, true),
           node("c", "last", "stub.echo", { value: "{{ $exists($steps.middle) ? 'middle ran' : 'first said ' & $steps.first.data.value }}" }),
         ],
-        edges: [{ from: "t", to: "a" }, { from: "a", to: "b" }, { from: "b", to: "c" }],
+        edges: [
+          { from: "t", to: "a" },
+          { from: "a", to: "b" },
+          { from: "b", to: "c" },
+        ],
       },
     });
     // The flag is part of the saved document.
@@ -49,14 +59,30 @@ describe("disabled nodes", () => {
     const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id, payload: { n: 7 } });
     expect(await waitForRun(deps, r.id)).toBe("succeeded");
     const detail = await getRunOrThrow(deps, ws.actor, ws.workspaceId, r.id);
-    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([["start", "succeeded"], ["first", "succeeded"], ["last", "succeeded"]]);
+    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([
+      ["start", "succeeded"],
+      ["first", "succeeded"],
+      ["last", "succeeded"],
+    ]);
     expect(detail.steps.find((s) => s.name === "last")!.output!.data).toEqual({ value: "first said 7" });
   });
 
   it("rewires edges around a chain of disabled nodes, reaching a node once when it was reached both ways", () => {
     const g = indexGraph({
-      nodes: [node("t", "t", "core.manual"), node("x", "x", "stub.echo", {}, true), node("y", "y", "stub.echo", {}, true), node("z", "z", "stub.echo"), node("w", "w", "stub.echo")],
-      edges: [{ from: "t", to: "x" }, { from: "x", to: "y" }, { from: "y", to: "z" }, { from: "t", to: "z" }, { from: "x", to: "w" }],
+      nodes: [
+        node("t", "t", "core.manual"),
+        node("x", "x", "stub.echo", {}, true),
+        node("y", "y", "stub.echo", {}, true),
+        node("z", "z", "stub.echo"),
+        node("w", "w", "stub.echo"),
+      ],
+      edges: [
+        { from: "t", to: "x" },
+        { from: "x", to: "y" },
+        { from: "y", to: "z" },
+        { from: "t", to: "z" },
+        { from: "x", to: "w" },
+      ],
     });
     expect(g.children.get("t")?.sort()).toEqual(["w", "z"]);
     expect(g.byId.has("x")).toBe(false);

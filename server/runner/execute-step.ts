@@ -93,7 +93,16 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const run = item.run ?? (await engine.loadRun(job.runId));
   const base = { job, owner: opts.owner, leaseMs: opts.leaseMs };
   if (!run || !ACTIVE.includes(run.status)) {
-    if (run) await engine.commitStep({ ...base, now: deps.now(), run, step: cancelledStep(job, run, deps.now()), queue: { kind: "complete" }, runEffect: { kind: "none" }, nodeInfo: nodeInfoOf(undefined) });
+    if (run)
+      await engine.commitStep({
+        ...base,
+        now: deps.now(),
+        run,
+        step: cancelledStep(job, run, deps.now()),
+        queue: { kind: "complete" },
+        runEffect: { kind: "none" },
+        nodeInfo: nodeInfoOf(undefined),
+      });
     return { next: [] };
   }
   let graph: IndexedGraph;
@@ -104,7 +113,13 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     // again (found by the chaos suite: runs failed "automation deleted" on a loaded database).
     if (!(e instanceof VersionMissingError)) throw e;
     // The automation (or its workspace) was deleted while work was queued: end the run.
-    const finished = await deps.store.runs.finish(run.id, "failed", { message: "The automation was deleted", code: "automation_deleted" }, deps.now(), nodeInfoOf(undefined));
+    const finished = await deps.store.runs.finish(
+      run.id,
+      "failed",
+      { message: "The automation was deleted", code: "automation_deleted" },
+      deps.now(),
+      nodeInfoOf(undefined),
+    );
     if (finished) countFinishedRun(run, "failed", deps.now());
     return { next: [], finished: finished ? { runId: run.id, status: "failed" } : undefined };
   }
@@ -113,7 +128,10 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   // Test runs only: where the test started (that node always really runs), and the pinned outputs that
   // stand in for the other nodes after it. A production run never reads pinned data.
   const test = run.mode === "test" ? (item.test !== undefined ? item.test : ((await deps.store.runs.get(run.id))?.test ?? null)) : null;
-  const pin = test && node && node.id !== test.nodeId && graph.pinned.has(node.id) ? (await pinnedOutputs(deps.store, run.automationId, run.version)).get(node.id) : undefined;
+  const pin =
+    test && node && node.id !== test.nodeId && graph.pinned.has(node.id)
+      ? (await pinnedOutputs(deps.store, run.automationId, run.version)).get(node.id)
+      : undefined;
   let origin: StepOrigin | null = null;
   const existing = item.fresh ? undefined : await engine.loadStep(job.id);
   const chain: Chain = item.chain ?? { trigger: await engine.loadEvent(run.eventId), steps: await engine.loadChain(job.parentStepId) };
@@ -130,9 +148,18 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     logs.push({ at: startedAt.toISOString(), level: "info", message: "test run: emitted this node's pinned output instead of running it" });
   } else if (job.stops >= opts.quarantineAfter) {
     // Its process died or hung while running it, again and again: resuming it would take the next one down too.
-    outcome = { kind: "error", retryable: false, message: `this step stopped its worker ${job.stops} times (its process died or hung while running it), so it was not run again` };
+    outcome = {
+      kind: "error",
+      retryable: false,
+      message: `this step stopped its worker ${job.stops} times (its process died or hung while running it), so it was not run again`,
+    };
   } else {
-    if (job.stops > 0) logs.push({ at: startedAt.toISOString(), level: "warn", message: `resumed: the worker running this step stopped (${job.stops} of ${opts.quarantineAfter} allowed)` });
+    if (job.stops > 0)
+      logs.push({
+        at: startedAt.toISOString(),
+        level: "warn",
+        message: `resumed: the worker running this step stopped (${job.stops} of ${opts.quarantineAfter} allowed)`,
+      });
     const controller = new AbortController();
     const untrack = opts.track(run.id, controller);
     let timedOut = false;
@@ -144,30 +171,53 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () =>
-        reject(signal.reason instanceof ShutdownAbort ? signal.reason : timedOut ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`) : new Error("cancelled"));
+        reject(
+          signal.reason instanceof ShutdownAbort
+            ? signal.reason
+            : timedOut
+              ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`)
+              : new Error("cancelled"),
+        );
       signal.addEventListener("abort", onAbort, { once: true });
     });
     aborted.catch(() => undefined);
     try {
-      const resolved = withLegacyDefaults(unit, await Promise.race([resolveExpressions(opts.hooks.openSecrets(node.config), chain, { plain: true, signal }), aborted]));
+      const resolved = withLegacyDefaults(
+        unit,
+        await Promise.race([resolveExpressions(opts.hooks.openSecrets(node.config), chain, { plain: true, signal }), aborted]),
+      );
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
       if (!parsed.success) {
-        const first = parsed.error.issues.map((i: { path: PropertyKey[]; message: string }) => `${i.path.map(String).join(".") || "config"}: ${i.message}`).join("; ");
+        const first = parsed.error.issues
+          .map((i: { path: PropertyKey[]; message: string }) => `${i.path.map(String).join(".") || "config"}: ${i.message}`)
+          .join("; ");
         throw Object.assign(new Error(`invalid input after resolving expressions: ${first}`), { permanent: true });
       }
       const connection = node.connectionId ? await opts.hooks.loadConnection(node.connectionId) : undefined;
       if (unit.needsConnection !== false && !connection) throw Object.assign(new Error("this step needs a connection"), { permanent: true });
       const log = stepLogger(logs, deps.log, { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: node.id });
       const now = () => deps.now();
+      let http: ReturnType<typeof createHttpClient> | undefined;
       const result: ComponentResult = await Promise.race([
         unit.run({
           config: parsed.data,
           connection,
-          http: createHttpClient({ signal }),
+          // Made on first use: most steps (filters, transforms) never call out.
+          get http() {
+            return (http ??= createHttpClient({ signal }));
+          },
           log,
           signal,
-          run: { runId: run.id, automationId: run.automationId, workspaceId: run.workspaceId, nodeId: node.id, nodeName: node.name, attempt: job.attempts, stepId: job.id },
+          run: {
+            runId: run.id,
+            automationId: run.automationId,
+            workspaceId: run.workspaceId,
+            nodeId: node.id,
+            nodeName: node.name,
+            attempt: job.attempts,
+            stepId: job.id,
+          },
           trigger: chain.trigger,
           steps: chain.steps,
           state: existing?.state,
@@ -179,7 +229,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
         aborted,
       ]);
       if (!result || typeof result !== "object") throw new Error("component returned nothing");
-      if ("kind" in result && result.kind === "wait") outcome = { kind: "wait", delayMs: Math.max(0, result.delayMs), state: result.state, reason: result.reason };
+      if ("kind" in result && result.kind === "wait")
+        outcome = { kind: "wait", delayMs: Math.max(0, result.delayMs), state: result.state, reason: result.reason };
       else if ("kind" in result && result.kind === "stop") outcome = { kind: "stop", reason: result.reason };
       else outcome = { kind: "emit", output: result as Envelope };
     } catch (e) {
@@ -201,10 +252,29 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     }
   }
   const finishedAt = deps.now();
-  const attempt: StepAttempt = { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), durationMs: finishedAt.getTime() - startedAt.getTime() };
+  const attempt: StepAttempt = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+  };
   if (outcome.kind === "error") Object.assign(attempt, { error: outcome.message, retryable: outcome.retryable });
-  if (outcome.kind === "error") deps.log[outcome.retryable ? "warn" : "error"]("step failed", { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: job.nodeId, key: node?.key, attempt: job.attempts, retryable: outcome.retryable, reason: outcome.message.slice(0, 500) });
-  if (!origin) recordStepMetrics(node?.key ?? "unknown", outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind, attempt.durationMs ?? 0);
+  if (outcome.kind === "error")
+    deps.log[outcome.retryable ? "warn" : "error"]("step failed", {
+      workspaceId: run.workspaceId,
+      automationId: run.automationId,
+      runId: run.id,
+      nodeId: job.nodeId,
+      key: node?.key,
+      attempt: job.attempts,
+      retryable: outcome.retryable,
+      reason: outcome.message.slice(0, 500),
+    });
+  if (!origin)
+    recordStepMetrics(
+      node?.key ?? "unknown",
+      outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind,
+      attempt.durationMs ?? 0,
+    );
   // A pinned node did not run: no attempt. Otherwise the wait since a failed attempt is waiting between retries.
   const previous = existing?.attempts.at(-1);
   const waitedMs = previous?.error && previous.finishedAt ? Math.max(0, startedAt.getTime() - Date.parse(previous.finishedAt)) : 0;
@@ -213,8 +283,18 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const now = deps.now();
   const iso = now.toISOString();
   const row = {
-    id: job.id, runId: run.id, nodeId: job.nodeId, name: node?.name ?? job.nodeId, key: node?.key ?? "unknown", parentStepId: job.parentStepId,
-    input, attempts, logs, createdAt: existing?.createdAt ?? startedAt.toISOString(), startedAt: existing?.startedAt ?? startedAt.toISOString(), origin,
+    id: job.id,
+    runId: run.id,
+    nodeId: job.nodeId,
+    name: node?.name ?? job.nodeId,
+    key: node?.key ?? "unknown",
+    parentStepId: job.parentStepId,
+    input,
+    attempts,
+    logs,
+    createdAt: existing?.createdAt ?? startedAt.toISOString(),
+    startedAt: existing?.startedAt ?? startedAt.toISOString(),
+    origin,
   };
   const commit: Omit<StepCommit, "step" | "queue" | "runEffect"> = { ...base, now, run, nodeInfo: nodeInfoOf(graph) };
   let c: StepCommit;
@@ -222,21 +302,31 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   switch (outcome.kind) {
     case "emit":
       c = {
-        ...commit, step: { ...row, status: "succeeded", output: outcome.output, state: null, error: null, finishedAt: iso }, queue: { kind: "complete" },
-        children: test?.single ? [] : (graph.children.get(job.nodeId) ?? []), runEffect: { kind: "completeIfDone" },
+        ...commit,
+        step: { ...row, status: "succeeded", output: outcome.output, state: null, error: null, finishedAt: iso },
+        queue: { kind: "complete" },
+        children: test?.single ? [] : (graph.children.get(job.nodeId) ?? []),
+        runEffect: { kind: "completeIfDone" },
       };
       counted = "steps.succeeded";
       break;
     case "stop":
       logs.push({ at: iso, level: "info", message: `branch stopped${outcome.reason ? `: ${outcome.reason}` : ""}` });
-      c = { ...commit, step: { ...row, status: "skipped", output: null, state: null, error: null, finishedAt: iso }, queue: { kind: "complete" }, runEffect: { kind: "completeIfDone" } };
+      c = {
+        ...commit,
+        step: { ...row, status: "skipped", output: null, state: null, error: null, finishedAt: iso },
+        queue: { kind: "complete" },
+        runEffect: { kind: "completeIfDone" },
+      };
       counted = "steps.skipped";
       break;
     case "wait":
       logs.push({ at: iso, level: "info", message: outcome.reason ?? `waiting ${outcome.delayMs} ms` });
       c = {
-        ...commit, step: { ...row, status: "waiting", output: null, state: outcome.state, error: null, finishedAt: null },
-        queue: { kind: "reschedule", atMs: now.getTime() + outcome.delayMs, resetAttempts: true }, runEffect: { kind: "waitingIfIdle" },
+        ...commit,
+        step: { ...row, status: "waiting", output: null, state: outcome.state, error: null, finishedAt: null },
+        queue: { kind: "reschedule", atMs: now.getTime() + outcome.delayMs, resetAttempts: true },
+        runEffect: { kind: "waitingIfIdle" },
       };
       break;
     case "error":
@@ -244,13 +334,17 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
         const delay = retryDelayMs(job.attempts, opts.retry, outcome.retryAfterMs);
         logs.push({ at: iso, level: "warn", message: `attempt ${job.attempts} failed, retrying in ${delay} ms: ${outcome.message}` });
         c = {
-          ...commit, step: { ...row, status: "queued", output: null, state: existing?.state ?? null, error: outcome.message, finishedAt: null },
-          queue: { kind: "reschedule", atMs: now.getTime() + delay, resetAttempts: false }, runEffect: { kind: "none" },
+          ...commit,
+          step: { ...row, status: "queued", output: null, state: existing?.state ?? null, error: outcome.message, finishedAt: null },
+          queue: { kind: "reschedule", atMs: now.getTime() + delay, resetAttempts: false },
+          runEffect: { kind: "none" },
         };
       } else {
         const message = outcome.retryable ? `${outcome.message} (gave up after ${job.attempts} attempts)` : outcome.message;
         c = {
-          ...commit, step: { ...row, status: "failed", output: null, state: null, error: message, finishedAt: iso }, queue: { kind: "complete" },
+          ...commit,
+          step: { ...row, status: "failed", output: null, state: null, error: message, finishedAt: iso },
+          queue: { kind: "complete" },
           runEffect: { kind: "fail", error: { message: `${node?.name ?? job.nodeId}: ${message}`, nodeId: job.nodeId } },
         };
         counted = "steps.failed";
@@ -266,17 +360,35 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   if (result.finished) countFinishedRun(run, result.finished.status, now);
   // The chain holds plain JSON only (expressions skip their defensive copy): re-parse the output once.
   const nextChain: Chain | undefined =
-    outcome.kind === "emit" && result.next.length ? { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(JSON.stringify(outcome.output)) } } : undefined;
+    outcome.kind === "emit" && result.next.length
+      ? { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(JSON.stringify(outcome.output)) } }
+      : undefined;
   return {
     next: result.next.map((j) => ({ job: j, run: { ...run, status: "running" }, chain: nextChain, fresh: true, test })),
-    finished: result.finished ? { runId: run.id, status: result.finished.status } : undefined,
+    // Only a failed run or a line task's run has follow-ups (the engine set its followupAt then): a
+    // succeeded run of an automation skips the lookup (it was a quarter of the runner's CPU).
+    finished: result.finished && (run.taskId || result.finished.status !== "succeeded") ? { runId: run.id, status: result.finished.status } : undefined,
   };
 }
 
 function cancelledStep(job: StepJob, run: RunRow, now: Date) {
   const iso = now.toISOString();
   return {
-    id: job.id, runId: run.id, nodeId: job.nodeId, name: job.nodeId, key: "unknown", parentStepId: job.parentStepId, status: "cancelled" as const,
-    input: null, output: null, state: null, attempts: [], logs: [], error: "run was cancelled", createdAt: iso, startedAt: null, finishedAt: iso,
+    id: job.id,
+    runId: run.id,
+    nodeId: job.nodeId,
+    name: job.nodeId,
+    key: "unknown",
+    parentStepId: job.parentStepId,
+    status: "cancelled" as const,
+    input: null,
+    output: null,
+    state: null,
+    attempts: [],
+    logs: [],
+    error: "run was cancelled",
+    createdAt: iso,
+    startedAt: null,
+    finishedAt: iso,
   };
 }

@@ -55,7 +55,14 @@ async function startErrorHandler(store: Store, run: RunRecord, now: Date): Promi
     dedupeKey: run.finishedAt ? `${run.id}@${run.finishedAt}` : run.id,
     envelope: envelope(
       "core.error",
-      { automationId: run.automationId, automationName: a.name, runId: run.id, failedNodeId: run.error?.nodeId ?? null, failedNodeName, error: run.error?.message ?? "failed" },
+      {
+        automationId: run.automationId,
+        automationName: a.name,
+        runId: run.id,
+        failedNodeId: run.error?.nodeId ?? null,
+        failedNodeName,
+        error: run.error?.message ?? "failed",
+      },
       now,
     ),
     at: now,

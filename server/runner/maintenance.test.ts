@@ -24,7 +24,10 @@ const count = async (sql: string, ...a: unknown[]) => Number((await deps.sql<{ n
 
 describe("maintenance", () => {
   it("fires a schedule trigger once per tick, in its time zone, only while enabled", async () => {
-    const doc = linearGraph([{ key: "stub.echo", config: { value: "{{ $trigger.data.scheduledAt }}" } }], { key: "core.schedule", config: { cron: "0 10 * * *", timezone: "Europe/Paris" } });
+    const doc = linearGraph([{ key: "stub.echo", config: { value: "{{ $trigger.data.scheduledAt }}" } }], {
+      key: "core.schedule",
+      config: { cron: "0 10 * * *", timezone: "Europe/Paris" },
+    });
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { ...doc, enabled: true });
     expect(await fireSchedules(deps)).toBe(0);
     clock = new Date("2026-01-05T09:00:01.000Z"); // 10:00 in Paris (UTC+1)
@@ -42,7 +45,7 @@ describe("maintenance", () => {
     const a = await createAutomation(realDeps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.echo", config: { value: 1 } }]));
     const runner = startRunner(realDeps, runnerHooks(realDeps), { pollMs: 10, maintenance: false });
     for (let i = 0; i < 12; i++) await startRun(realDeps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
-    await waitFor(async () => (await count("select count(*) as n from runs where status = 'succeeded'") ) === 12, 10_000);
+    await waitFor(async () => (await count("select count(*) as n from runs where status = 'succeeded'")) === 12, 10_000);
     await runner.stop();
     await flushUsage(deps.store);
     expect(await count("select coalesce(sum(value), 0) as n from usage_counters where metric = 'runs.succeeded' and bucket not like 'd:%'")).toBe(12);

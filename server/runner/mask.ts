@@ -8,7 +8,9 @@ export const MASK = "••••••";
 function pathsFor(unit: AnyComponent): string[][] {
   let p = cache.get(unit.key);
   if (!p) {
-    p = sensitivePaths(toJsonSchema(unit.config)).filter(Boolean).map((s) => s.split("."));
+    p = sensitivePaths(toJsonSchema(unit.config))
+      .filter(Boolean)
+      .map((s) => s.split("."));
     cache.set(unit.key, p);
   }
   return p;

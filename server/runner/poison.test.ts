@@ -25,7 +25,12 @@ const upstreamHits: string[] = [];
 beforeAll(async () => {
   deps = await createTestDeps();
   ws = await seedWorkspace(deps);
-  runner = startRunner(deps, runnerHooks(deps), { concurrency: 16, pollMs: 20, maintenance: false, expressions: { timeoutMs: 4000, maxHeapMb: 64, workers: 2 } }); // roomy: the heap limit must win on a loaded machine
+  runner = startRunner(deps, runnerHooks(deps), {
+    concurrency: 16,
+    pollMs: 20,
+    maintenance: false,
+    expressions: { timeoutMs: 4000, maxHeapMb: 64, workers: 2 },
+  }); // roomy: the heap limit must win on a loaded machine
   // Stands in for the doors: /health answers from this process; anything else is the (never reached) upstream.
   server = http.createServer((req, res) => {
     if (req.url !== "/health") upstreamHits.push(req.url!);
@@ -51,9 +56,12 @@ describe("poison automations", () => {
   it("each fails its own step at once with node and field named, while the process keeps serving HTTP", async () => {
     const runs: Record<string, string> = {};
     for (const [kind, expr] of Object.entries(POISON)) {
-      const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([
-        { key: "core.http", name: `call_${kind}`, config: { method: "POST", url: `${health}/upstream`, body: { note: "fine", value: expr } } },
-      ]));
+      const a = await createAutomation(
+        deps,
+        ws.actor,
+        ws.workspaceId,
+        linearGraph([{ key: "core.http", name: `call_${kind}`, config: { method: "POST", url: `${health}/upstream`, body: { note: "fine", value: expr } } }]),
+      );
       runs[kind] = (await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id })).id;
     }
     const rssBefore = process.memoryUsage().rss;
@@ -87,10 +95,15 @@ describe("poison automations", () => {
   }, 60_000);
 
   it("keeps evaluating ordinary expressions after workers were stopped", async () => {
-    const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([
-      { key: "core.filter", name: "cheap", config: { condition: "{{ $trigger.data.n = 2 }}" } },
-      { key: "core.filter", name: "pooled", config: { condition: "{{ $join($map([1, 2], function($v){ $string($v) }), '') = '12' }}" } },
-    ]));
+    const a = await createAutomation(
+      deps,
+      ws.actor,
+      ws.workspaceId,
+      linearGraph([
+        { key: "core.filter", name: "cheap", config: { condition: "{{ $trigger.data.n = 2 }}" } },
+        { key: "core.filter", name: "pooled", config: { condition: "{{ $join($map([1, 2], function($v){ $string($v) }), '') = '12' }}" } },
+      ]),
+    );
     const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id, payload: { n: 2 } });
     expect(await waitForRun(deps, r.id)).toBe("succeeded");
   });

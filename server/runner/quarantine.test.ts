@@ -22,7 +22,11 @@ const children: ChildProcess[] = [];
 afterEach(async () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill("SIGKILL")));
 
 /** Starts a worker process and resolves when it has exited (it is expected to die or be stopped). */
-function runWorker(shared: Record<string, string>, key: string, env: Record<string, string>): { exited: Promise<NodeJS.Signals | number | null>; child: ChildProcess } {
+function runWorker(
+  shared: Record<string, string>,
+  key: string,
+  env: Record<string, string>,
+): { exited: Promise<NodeJS.Signals | number | null>; child: ChildProcess } {
   const child = spawn(process.execPath, ["--import", "tsx", "server/runner/testing/worker-child.ts"], {
     cwd: process.cwd(),
     env: { ...process.env, ...shared, SECRET_HEX: key, LEASE_MS: "600", CONCURRENCY: "2", ...env },
@@ -42,11 +46,16 @@ describe("quarantine", () => {
   it("fails the run after the step stopped its worker N times, and never runs it again", async () => {
     const { deps, key, ws } = await setup();
     const marks = path.join(deps.dir, "marks.log");
-    const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([
-      { key: "stub.echo", name: "before", config: { value: 1 } },
-      { key: "stub.crash", name: "poison", config: { file: marks } },
-      { key: "stub.echo", name: "after", config: { value: 2 } },
-    ]));
+    const a = await createAutomation(
+      deps,
+      ws.actor,
+      ws.workspaceId,
+      linearGraph([
+        { key: "stub.echo", name: "before", config: { value: 1 } },
+        { key: "stub.crash", name: "poison", config: { file: marks } },
+        { key: "stub.echo", name: "after", config: { value: 2 } },
+      ]),
+    );
     const run = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
 
     // Three workers in turn: each resumes the step and dies running it.
@@ -77,7 +86,12 @@ describe("quarantine", () => {
     const { deps, key, ws } = await setup();
     const marks = path.join(deps.dir, "marks.log");
     const healed = path.join(deps.dir, "healed");
-    const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.crash", name: "flaky", config: { file: marks, unlessFile: healed } }]));
+    const a = await createAutomation(
+      deps,
+      ws.actor,
+      ws.workspaceId,
+      linearGraph([{ key: "stub.crash", name: "flaky", config: { file: marks, unlessFile: healed } }]),
+    );
     const run = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
     expect(await runWorker(deps.childEnv, key, { QUARANTINE_AFTER: "2" }).exited).toBe("SIGKILL");
     fs.writeFileSync(healed, "");

@@ -57,11 +57,15 @@ async function failedRun(marks: string) {
  */
 async function usageWhen(ready: (t: Awaited<ReturnType<typeof getUsage>>["totals"]) => boolean) {
   let u = await getUsage(deps, ws.actor, ws.workspaceId, {});
-  await waitFor(async () => {
-    await flushUsage(deps.store);
-    u = await getUsage(deps, ws.actor, ws.workspaceId, {});
-    return ready(u.totals);
-  }, 5_000, "usage counted");
+  await waitFor(
+    async () => {
+      await flushUsage(deps.store);
+      u = await getUsage(deps, ws.actor, ws.workspaceId, {});
+      return ready(u.totals);
+    },
+    5_000,
+    "usage counted",
+  );
   return u;
 }
 
@@ -118,7 +122,12 @@ describe("retry with the original or the current version", () => {
     const work = [old, d].flatMap((x) => x.steps.filter((s) => !s.origin).flatMap((s) => s.attempts)).reduce((n, x) => n + (x.durationMs ?? 0), 0);
     expect(u.totals.runTimeMs).toBe(work);
     expect(d.timing.retryWaitMs).toBeGreaterThan(0);
-    expect(d.timing.workMs).toBe(d.steps.filter((s) => !s.origin).flatMap((s) => s.attempts).reduce((n, x) => n + (x.durationMs ?? 0), 0));
+    expect(d.timing.workMs).toBe(
+      d.steps
+        .filter((s) => !s.origin)
+        .flatMap((s) => s.attempts)
+        .reduce((n, x) => n + (x.durationMs ?? 0), 0),
+    );
   });
 
   it("queues only nodes that did not succeed: a node added before the failed step runs, a node whose key changed runs again", async () => {
@@ -128,12 +137,23 @@ describe("retry with the original or the current version", () => {
     const v2 = silenceThenIssue(marks, { unlessFile: marks });
     // first → added → second → third, with `first` now a different component (so not reused).
     v2.graph.nodes.push({ id: "added", name: "added", key: "stub.mark", config: { file: extra } });
-    v2.graph.edges = [{ from: "t", to: "n1" }, { from: "n1", to: "added" }, { from: "added", to: "n2" }, { from: "n2", to: "n3" }];
+    v2.graph.edges = [
+      { from: "t", to: "n1" },
+      { from: "n1", to: "added" },
+      { from: "added", to: "n2" },
+      { from: "n2", to: "n3" },
+    ];
     await replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { ...v2, name: a.name });
     const next = await retryRun(deps, ws.actor, ws.workspaceId, r.id, { version: "current" });
     expect(await waitForRun(deps, next.id)).toBe("succeeded");
     const d = await getRunOrThrow(deps, ws.actor, ws.workspaceId, next.id);
-    expect(d.steps.map((s) => [s.name, s.origin?.kind ?? null])).toEqual([["start", null], ["first", "run"], ["added", null], ["second", null], ["third", null]]);
+    expect(d.steps.map((s) => [s.name, s.origin?.kind ?? null])).toEqual([
+      ["start", null],
+      ["first", "run"],
+      ["added", null],
+      ["second", null],
+      ["third", null],
+    ]);
     expect(lines(extra)).toHaveLength(1);
 
     // A key change: the node is not the same step any more, so it runs (once) in the new run.
@@ -186,13 +206,21 @@ describe("retry with the original or the current version", () => {
     const next = await retryRun(deps, ws.actor, ws.workspaceId, failed.id, { version: "current" });
     expect(next.taskId).toBe(t.id);
     await waitFor(async () => (await task()).status === "closed" && (await task()).outcome === "completed", 10_000, "task completed");
-    const kinds = await deps.sql<{ kind: string; runId: string | null }>('select kind, run_id as "runId" from task_activity where task_id = ? order by seq', t.id);
+    const kinds = await deps.sql<{ kind: string; runId: string | null }>(
+      'select kind, run_id as "runId" from task_activity where task_id = ? order by seq',
+      t.id,
+    );
     expect(kinds.map((k) => k.kind)).toEqual(["created", "opened", "step_started", "step_finished", "closed", "retried", "step_finished", "closed"]);
     expect(kinds.filter((k) => k.kind === "retried" || k.kind === "step_finished").at(-1)!.runId).toBe(next.id);
   });
 
   it("a run retried on its own version that fails again reaches the error handler again", async () => {
-    const handler = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.echo", name: "h", config: { value: "{{ $trigger.data.runId }}" } }]));
+    const handler = await createAutomation(
+      deps,
+      ws.actor,
+      ws.workspaceId,
+      linearGraph([{ key: "stub.echo", name: "h", config: { value: "{{ $trigger.data.runId }}" } }]),
+    );
     const { a, r } = await failedRun(path.join(deps.dir, "marks"));
     // That failure's follow-ups are done before the handler is set (else they could already reach it).
     await waitFor(async () => !(await deps.store.runs.get(r.id))!.followupAt, 5_000, "the first failure's follow-ups");

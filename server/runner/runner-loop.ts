@@ -153,16 +153,19 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
     () => (stopping ? 0 : concurrency - inFlight - local.length),
   );
 
-  const heartbeat = setInterval(async () => {
-    try {
-      await consumer.renew();
-      if (controllers.size) for (const id of await deps.store.runs.cancelledAmong([...controllers.keys()])) controllers.get(id)?.forEach((c) => c.abort());
-      healthy = consumer.healthy();
-    } catch (e) {
-      healthy = false;
-      deps.log.warn("lease renewal failed", { error: (e as Error).message });
-    }
-  }, Math.max(200, Math.floor(leaseMs / 3)));
+  const heartbeat = setInterval(
+    async () => {
+      try {
+        await consumer.renew();
+        if (controllers.size) for (const id of await deps.store.runs.cancelledAmong([...controllers.keys()])) controllers.get(id)?.forEach((c) => c.abort());
+        healthy = consumer.healthy();
+      } catch (e) {
+        healthy = false;
+        deps.log.warn("lease renewal failed", { error: (e as Error).message });
+      }
+    },
+    Math.max(200, Math.floor(leaseMs / 3)),
+  );
 
   let maintaining = false;
   const maintenance =

@@ -23,7 +23,7 @@ const hits = new Map<string, number[]>();
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const list = script.get(req.url!) ?? [];
-    const next = list.length > 1 ? list.shift()! : list[0] ?? { status: 404 };
+    const next = list.length > 1 ? list.shift()! : (list[0] ?? { status: 404 });
     hits.set(req.url!, [...(hits.get(req.url!) ?? []), Date.now()]);
     setTimeout(() => {
       res.writeHead(next.status, { "content-type": "application/json", ...next.headers });
@@ -66,7 +66,12 @@ describe("runner", () => {
       ]),
     );
     expect(detail.status).toBe("succeeded");
-    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([["start", "succeeded"], ["a", "succeeded"], ["b", "succeeded"], ["c", "succeeded"]]);
+    expect(detail.steps.map((s) => [s.name, s.status])).toEqual([
+      ["start", "succeeded"],
+      ["a", "succeeded"],
+      ["b", "succeeded"],
+      ["c", "succeeded"],
+    ]);
     expect(detail.steps[1]!.output).toMatchObject({ type: "stub.echo", data: { value: 20 } });
     expect(detail.steps[1]!.output!.timestamp).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
     expect(detail.steps[1]!.input).toEqual({ value: 20, secret: "••••••" });
@@ -86,7 +91,12 @@ describe("runner", () => {
     const { detail } = await run(linearGraph([{ key: "stub.fetch", name: "get", config: { url: `${base}/flaky`, timeoutMs: 500 } }]));
     expect(detail.status).toBe("succeeded");
     const step = detail.steps[1]!;
-    expect(step.attempts.map((a) => a.error ?? "ok")).toEqual([expect.stringContaining("429"), expect.stringContaining("503"), expect.stringContaining("timed out"), "ok"]);
+    expect(step.attempts.map((a) => a.error ?? "ok")).toEqual([
+      expect.stringContaining("429"),
+      expect.stringContaining("503"),
+      expect.stringContaining("timed out"),
+      "ok",
+    ]);
     const t = hits.get("/flaky")!;
     expect(t[1]! - t[0]!).toBeGreaterThanOrEqual(950); // Retry-After: 1
     expect(step.output!.data).toEqual({ body: { ok: 2 } });
@@ -94,7 +104,12 @@ describe("runner", () => {
 
   it("fails at once on a 400 with the upstream's message", async () => {
     script.set("/bad", [{ status: 400, body: { message: "matchers are invalid" } }]);
-    const { detail } = await run(linearGraph([{ key: "stub.fetch", name: "get", config: { url: `${base}/bad` } }, { key: "stub.echo", name: "after", config: { value: 1 } }]));
+    const { detail } = await run(
+      linearGraph([
+        { key: "stub.fetch", name: "get", config: { url: `${base}/bad` } },
+        { key: "stub.echo", name: "after", config: { value: 1 } },
+      ]),
+    );
     expect(detail.status).toBe("failed");
     expect(detail.error!.message).toContain("matchers are invalid");
     expect(detail.error!.nodeId).toBe("n1");
@@ -119,11 +134,13 @@ describe("runner", () => {
 
     const flag = path.join(deps.dir, "fixed");
     const marks = path.join(deps.dir, "marks");
-    const { detail } = await run(linearGraph([
-      { key: "stub.mark", name: "first", config: { file: marks } },
-      { key: "stub.fail", name: "second", config: { unlessFile: flag, message: "upstream rule: subtasks exist" } },
-      { key: "stub.echo", name: "third", config: { value: "{{ $steps.first.data.ok }}" } },
-    ]));
+    const { detail } = await run(
+      linearGraph([
+        { key: "stub.mark", name: "first", config: { file: marks } },
+        { key: "stub.fail", name: "second", config: { unlessFile: flag, message: "upstream rule: subtasks exist" } },
+        { key: "stub.echo", name: "third", config: { value: "{{ $steps.first.data.ok }}" } },
+      ]),
+    );
     expect(detail.status).toBe("failed");
     expect(detail.error!.message).toContain("subtasks exist");
     fs.writeFileSync(flag, "");
@@ -138,23 +155,37 @@ describe("runner", () => {
 
   it("bounds concurrency per automation (excess runs wait queued)", async () => {
     const marks = path.join(deps.dir, "marks");
-    const a = await createAutomation(deps, ws.actor, ws.workspaceId, { ...linearGraph([{ key: "stub.mark", name: "m", config: { file: marks, sleepMs: 300 } }]), concurrency: 1 });
+    const a = await createAutomation(deps, ws.actor, ws.workspaceId, {
+      ...linearGraph([{ key: "stub.mark", name: "m", config: { file: marks, sleepMs: 300 } }]),
+      concurrency: 1,
+    });
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id })).id);
     for (const id of ids) await waitForRun(deps, id);
     // With a concurrency of 1 the runs never overlapped: each started after the previous one finished.
-    const runs = (await Promise.all(ids.map((id) => deps.store.runs.get(id)))).map((r) => ({ start: r!.startedAt!, end: r!.finishedAt! })).sort((x, y) => x.start.localeCompare(y.start));
+    const runs = (await Promise.all(ids.map((id) => deps.store.runs.get(id))))
+      .map((r) => ({ start: r!.startedAt!, end: r!.finishedAt! }))
+      .sort((x, y) => x.start.localeCompare(y.start));
     for (let i = 1; i < runs.length; i++) expect(runs[i]!.start >= runs[i - 1]!.end).toBe(true);
   });
 
   it("starts the error-handler automation with the failed run's summary", async () => {
-    const handler = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.echo", name: "h", config: { value: "{{ $trigger.data.error }}" } }]));
+    const handler = await createAutomation(
+      deps,
+      ws.actor,
+      ws.workspaceId,
+      linearGraph([{ key: "stub.echo", name: "h", config: { value: "{{ $trigger.data.error }}" } }]),
+    );
     const failing = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.fail", name: "f", config: { message: "nope" } }]));
     await patchAutomation(deps, ws.actor, ws.workspaceId, failing.id, { errorHandlerId: handler.id });
     const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: failing.id });
     await waitForRun(deps, r.id);
     let hr: { id: string } | undefined;
-    await waitFor(async () => !!(hr = (await deps.sql<{ id: string }>("select id from runs where automation_id = ?", handler.id))[0]), 10_000, "the handler's run");
+    await waitFor(
+      async () => !!(hr = (await deps.sql<{ id: string }>("select id from runs where automation_id = ?", handler.id))[0]),
+      10_000,
+      "the handler's run",
+    );
     await waitForRun(deps, hr!.id);
     const d = await getRunOrThrow(deps, ws.actor, ws.workspaceId, hr!.id);
     expect(d.event).toMatchObject({ type: "core.error", data: { runId: r.id, failedNodeName: "f" } });
@@ -186,7 +217,12 @@ describe("runner", () => {
 
   it("counts attempts of a step that follows another (retry limit holds for chained steps)", async () => {
     script.set("/down", [{ status: 503, body: { message: "down" } }]);
-    const { detail } = await run(linearGraph([{ key: "stub.echo", name: "first", config: { value: 1 } }, { key: "stub.fetch", name: "get", config: { url: `${base}/down` } }]));
+    const { detail } = await run(
+      linearGraph([
+        { key: "stub.echo", name: "first", config: { value: 1 } },
+        { key: "stub.fetch", name: "get", config: { url: `${base}/down` } },
+      ]),
+    );
     expect(detail.status).toBe("failed");
     expect(detail.steps[2]!.attempts).toHaveLength(5);
     expect(detail.error!.message).toContain("gave up after 5 attempts");

@@ -31,12 +31,24 @@ it("logs the failure once with run, node and reason", async () => {
   const ws = await seedWorkspace(deps);
   const runner = startRunner(deps, runnerHooks(deps), { concurrency: 2, pollMs: 20, maintenance: false });
   try {
-    const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.fetch", name: "get", config: { url: `${base}/bad?token=s3cr3t-token` } }]));
+    const a = await createAutomation(
+      deps,
+      ws.actor,
+      ws.workspaceId,
+      linearGraph([{ key: "stub.fetch", name: "get", config: { url: `${base}/bad?token=s3cr3t-token` } }]),
+    );
     const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id, payload: {} });
     await waitForRun(deps, r.id);
     const failures = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === "step failed");
     expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ level: "error", runId: r.id, nodeId: "n1", automationId: a.id, retryable: false, reason: expect.stringContaining("matchers are invalid") });
+    expect(failures[0]).toMatchObject({
+      level: "error",
+      runId: r.id,
+      nodeId: "n1",
+      automationId: a.id,
+      retryable: false,
+      reason: expect.stringContaining("matchers are invalid"),
+    });
     expect(lines.join("\n")).not.toContain("s3cr3t-token");
   } finally {
     await runner.stop();

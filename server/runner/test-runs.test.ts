@@ -54,11 +54,15 @@ const test = (automationId: string, nodeId: string, extra: Partial<Parameters<ty
  */
 async function usageWhen(ready: (t: Awaited<ReturnType<typeof getUsage>>["totals"]) => boolean) {
   let u = await getUsage(deps, ws.actor, ws.workspaceId, {});
-  await waitFor(async () => {
-    await flushUsage(deps.store);
-    u = await getUsage(deps, ws.actor, ws.workspaceId, {});
-    return ready(u.totals);
-  }, 5_000, "usage counted");
+  await waitFor(
+    async () => {
+      await flushUsage(deps.store);
+      u = await getUsage(deps, ws.actor, ws.workspaceId, {});
+      return ready(u.totals);
+    },
+    5_000,
+    "usage counted",
+  );
   return u;
 }
 
@@ -71,7 +75,11 @@ describe("test runs", () => {
     expect(r).toMatchObject({ mode: "test", test: { nodeId: "n2", single: true }, dataFrom: "an empty manual event and pinned data" });
     expect(await waitForRun(deps, r.id)).toBe("succeeded");
     const d = await getRunOrThrow(deps, ws.actor, ws.workspaceId, r.id);
-    expect(d.steps.map((s) => [s.name, s.status, s.origin?.kind ?? null])).toEqual([["start", "succeeded", null], ["upstream", "succeeded", "pinned"], ["target", "succeeded", null]]);
+    expect(d.steps.map((s) => [s.name, s.status, s.origin?.kind ?? null])).toEqual([
+      ["start", "succeeded", null],
+      ["upstream", "succeeded", "pinned"],
+      ["target", "succeeded", null],
+    ]);
     expect(d.steps[2]!.output!.data).toEqual({ value: { ok: "pinned", silenceID: "s-1" } });
     expect(lines(path.join(deps.dir, "upstream"))).toEqual([]);
     expect(lines(path.join(deps.dir, "after"))).toEqual([]);
@@ -110,7 +118,12 @@ describe("test runs", () => {
     expect(await waitForRun(deps, r.id)).toBe("succeeded");
     const d = await getRunOrThrow(deps, ws.actor, ws.workspaceId, r.id);
     expect(d.event).toEqual(first.event);
-    expect(d.steps.map((s) => [s.name, s.origin?.kind ?? null])).toEqual([["start", null], ["upstream", "run"], ["target", null], ["after", null]]);
+    expect(d.steps.map((s) => [s.name, s.origin?.kind ?? null])).toEqual([
+      ["start", null],
+      ["upstream", "run"],
+      ["target", null],
+      ["after", null],
+    ]);
     expect(d.steps[1]!.origin).toEqual({ kind: "run", runId: prod.id, stepId: first.steps[1]!.id, version: 1 });
     expect(lines(path.join(deps.dir, "upstream"))).toHaveLength(1); // not called again
     expect(lines(path.join(deps.dir, "after"))).toHaveLength(2); // downstream ran in the test
@@ -142,7 +155,11 @@ describe("test runs", () => {
     expect(await waitForRun(deps, r.id)).toBe("succeeded");
     const d = await getRunOrThrow(deps, ws.actor, ws.workspaceId, r.id);
     expect(d.steps.map((s) => [s.name, s.origin?.kind ?? null, s.attempts.length])).toEqual([
-      ["start", null, 0], ["upstream", "pinned", 0], ["target", null, 1], ["after", "pinned", 0], ["last", null, 1],
+      ["start", null, 0],
+      ["upstream", "pinned", 0],
+      ["target", null, 1],
+      ["after", "pinned", 0],
+      ["last", null, 1],
     ]);
     expect(d.steps.at(-1)!.output!.data).toEqual({ value: "pinned after" });
     expect(lines(path.join(deps.dir, "upstream"))).toEqual([]);

@@ -14,11 +14,31 @@ import { deliverWebhook, type DeliverOptions } from "./deliver";
 export type HookOptions = DeliverOptions;
 
 const RESULT_BY_STATUS: Record<number, string> = {
-  202: "accepted", 200: "duplicate", 401: "unauthorized", 404: "not_found", 413: "too_large", 400: "rejected", 415: "rejected", 422: "rejected", 503: "unavailable",
+  202: "accepted",
+  200: "duplicate",
+  401: "unauthorized",
+  404: "not_found",
+  413: "too_large",
+  400: "rejected",
+  415: "rejected",
+  422: "rejected",
+  503: "unavailable",
 };
 
+// The counter's child per result, looked up once (prom-client hashes the label set on every inc otherwise).
+const byResult = new WeakMap<object, Map<string, { inc(): void }>>();
+function countDelivery(status: number): void {
+  const counter = getMetrics().webhookDeliveries;
+  let children = byResult.get(counter);
+  if (!children) byResult.set(counter, (children = new Map()));
+  const result = RESULT_BY_STATUS[status] ?? (status >= 500 ? "error" : "other");
+  let child = children.get(result);
+  if (!child) children.set(result, (child = counter.labels({ result })));
+  child.inc();
+}
+
 function send(res: ServerResponse, r: WebhookResponse): void {
-  getMetrics().webhookDeliveries.inc({ result: RESULT_BY_STATUS[r.status] ?? (r.status >= 500 ? "error" : "other") });
+  countDelivery(r.status);
   const text = JSON.stringify(r.body);
   res.writeHead(r.status, { "content-type": "application/json", ...r.headers, "content-length": Buffer.byteLength(text) });
   res.end(text);
@@ -63,6 +83,8 @@ export function handleHookRequest(req: IncomingMessage, res: ServerResponse, dep
     const query: Record<string, string> = {};
     if (q >= 0) new URLSearchParams(raw.slice(q + 1)).forEach((v, k) => (query[k] = v));
     const rawBody = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    void deliverWebhook(deps, { token, method: req.method ?? "GET", headers, query, rawBody }, { maxBytes, timeoutMs: opts.timeoutMs }).then((r) => send(res, r));
+    void deliverWebhook(deps, { token, method: req.method ?? "GET", headers, query, rawBody }, { maxBytes, timeoutMs: opts.timeoutMs }).then((r) =>
+      send(res, r),
+    );
   });
 }

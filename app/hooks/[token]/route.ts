@@ -26,7 +26,11 @@ async function handle(request: Request, ctx: { params: Promise<{ token: string }
   const url = new URL(request.url);
   const query: Record<string, string> = {};
   url.searchParams.forEach((v, k) => (query[k] = v));
-  const r = await deliverWebhook(await getDeps(), { token, method: request.method, headers, query, rawBody }, { maxBytes, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS });
+  const r = await deliverWebhook(
+    await getDeps(),
+    { token, method: request.method, headers, query, rawBody },
+    { maxBytes, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS },
+  );
   return toResponse(r);
 }
 

@@ -32,7 +32,11 @@ export function ConfigPanel({ node, onClose, trigger, test, ...rest }: ConfigPan
   ];
   const active = tabs.some((t) => t.id === tab) ? tab : "settings";
   return (
-    <aside aria-label={`Configure ${node.data.name}`} data-testid="config-panel" className="flex h-full w-[380px] shrink-0 flex-col border-l border-border bg-surface">
+    <aside
+      aria-label={`Configure ${node.data.name}`}
+      data-testid="config-panel"
+      className="flex h-full w-[380px] shrink-0 flex-col border-l border-border bg-surface"
+    >
       <header className="flex items-start gap-3 border-b border-border px-4 py-3">
         <IntegrationIcon integration={unit?.integration.key ?? "core"} icon={unit?.integration.icon} unitKey={node.data.key} size={18} />
         <div className="min-w-0 flex-1">

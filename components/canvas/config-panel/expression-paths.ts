@@ -18,7 +18,7 @@ function typeOf(v: unknown) {
 }
 
 function short(v: unknown) {
-  const s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const s = typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return s.length > 40 ? s.slice(0, 39) + "…" : s;
 }
 
@@ -37,7 +37,7 @@ export function pathsFromValue(root: string, value: unknown, source: ExpressionP
 
 export function pathsFromSchema(root: string, schema: JsonSchema | undefined, out: ExpressionPath[] = [], depth = 0): ExpressionPath[] {
   if (!schema) return out;
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") ?? "any" : schema.type ?? "any";
+  const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== "null") ?? "any") : (schema.type ?? "any");
   out.push({ path: root, type, source: "schema" });
   if (depth >= MAX_DEPTH) return out;
   if (schema.properties) for (const [k, p] of Object.entries(schema.properties)) pathsFromSchema(root + seg(k), p, out, depth + 1);
@@ -60,10 +60,15 @@ export function mergePaths(...lists: ExpressionPath[][]): ExpressionPath[] {
 
 /** Paths for an envelope `{type, timestamp, data}` rooted at `$trigger` or `$steps.<name>`. */
 export function envelopePaths(root: string, args: { outputSchema?: JsonSchema; example?: unknown; lastRun?: unknown; testEvent?: unknown }): ExpressionPath[] {
-  const schemaEnv: JsonSchema = { type: "object", properties: { type: { type: "string" }, timestamp: { type: "string" }, data: args.outputSchema ?? { type: "object" } } };
+  const schemaEnv: JsonSchema = {
+    type: "object",
+    properties: { type: { type: "string" }, timestamp: { type: "string" }, data: args.outputSchema ?? { type: "object" } },
+  };
   return mergePaths(
     pathsFromSchema(root, schemaEnv),
-    args.example !== undefined ? pathsFromValue(root, { type: "", timestamp: "", data: args.example }, "example").filter((p) => p.path.startsWith(`${root}.data`)) : [],
+    args.example !== undefined
+      ? pathsFromValue(root, { type: "", timestamp: "", data: args.example }, "example").filter((p) => p.path.startsWith(`${root}.data`))
+      : [],
     args.lastRun !== undefined ? pathsFromValue(root, args.lastRun, "run") : [],
     args.testEvent !== undefined ? pathsFromValue(root, args.testEvent, "test event") : [],
   );

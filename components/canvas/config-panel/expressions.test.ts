@@ -40,7 +40,9 @@ describe("preview", () => {
   const sample = { trigger: { type: "metrics.alert", timestamp: "t", data: example }, steps: { silence: { data: { silenceID: "abc" } } } };
   it("keeps the type of a single expression and stringifies mixed text", async () => {
     expect(await previewTemplate("{{ $trigger.data.labels }}", sample)).toEqual({ value: example.labels });
-    expect(await previewTemplate("silence {{ $steps.silence.data.silenceID }} for {{ $trigger.data.labels.instance }}", sample)).toEqual({ value: "silence abc for db-1:9100" });
+    expect(await previewTemplate("silence {{ $steps.silence.data.silenceID }} for {{ $trigger.data.labels.instance }}", sample)).toEqual({
+      value: "silence abc for db-1:9100",
+    });
   });
   it("reports syntax errors instead of throwing", async () => {
     const r = await previewTemplate("{{ $trigger.data.( }}", sample);

@@ -49,7 +49,12 @@ function Harness({ initial = {}, env = {}, initialLabels = {} }: { initial?: Rec
     <QueryClientProvider client={new QueryClient()}>
       <FormEnvProvider
         value={{
-          idPrefix: "t", config: value, problems: {}, expressionPaths: [], sample: { steps: {} }, labels,
+          idPrefix: "t",
+          config: value,
+          problems: {},
+          expressionPaths: [],
+          sample: { steps: {} },
+          labels,
           setLabel: (path, entry) => {
             pending[path] = entry;
           },
@@ -62,7 +67,9 @@ function Harness({ initial = {}, env = {}, initialLabels = {} }: { initial?: Rec
           onChange={(p) => {
             setLabels((l) => {
               const next = { ...l };
-              for (const [k, v] of Object.entries(pending)) if (v) next[k] = v; else delete next[k];
+              for (const [k, v] of Object.entries(pending))
+                if (v) next[k] = v;
+                else delete next[k];
               return next;
             });
             setValue((v) => ({ ...v, ...p }));
@@ -118,7 +125,12 @@ describe("form behaviour", () => {
   });
 
   it("a picker stores the chosen option's label next to its value and shows it when reopened, without loading", async () => {
-    const loadResources = vi.fn(async () => ({ options: [{ value: "10001", label: "Task" }, { value: "10002", label: "Bug" }] }));
+    const loadResources = vi.fn(async () => ({
+      options: [
+        { value: "10001", label: "Task" },
+        { value: "10002", label: "Bug" },
+      ],
+    }));
     const first = render(<Harness env={{ loadResources }} />);
     fireEvent.click(screen.getByLabelText(/Issue Type/));
     fireEvent.click(await screen.findByRole("button", { name: "Bug" }));
@@ -139,7 +151,12 @@ describe("form behaviour", () => {
   });
 
   it("server warnings show under their field without marking it invalid", () => {
-    render(<Harness initial={{ matchers: [{ name: "a", value: "{{ $steps.s.data.silenceId }}" }] }} env={{ warnings: { "matchers.0.value": 's\'s output has no field "silenceId" in data. Did you mean "silenceID"?' } }} />);
+    render(
+      <Harness
+        initial={{ matchers: [{ name: "a", value: "{{ $steps.s.data.silenceId }}" }] }}
+        env={{ warnings: { "matchers.0.value": 's\'s output has no field "silenceId" in data. Did you mean "silenceID"?' } }}
+      />,
+    );
     const field = screen.getByTestId("field-matchers.0.value");
     expect(within(field).getByRole("status").textContent).toMatch(/Did you mean "silenceID"/);
     expect(within(field).queryByRole("alert")).toBeNull();
@@ -164,7 +181,11 @@ describe("brackets in templates", () => {
 
 describe("docs markdown", () => {
   it("renders markdown and drops raw HTML", () => {
-    render(<DocsMarkdown source={"Ends after **Duration** (`1h`).\n\n- one\n- two\n\n<script>alert(1)</script>\n\nSee <b>bold html</b> and [site](https://example.com)."} />);
+    render(
+      <DocsMarkdown
+        source={"Ends after **Duration** (`1h`).\n\n- one\n- two\n\n<script>alert(1)</script>\n\nSee <b>bold html</b> and [site](https://example.com)."}
+      />,
+    );
     const docs = screen.getByTestId("unit-docs");
     expect(docs.querySelector("strong")?.textContent).toBe("Duration");
     expect(docs.querySelector("code")?.textContent).toBe("1h");

@@ -26,7 +26,7 @@ export interface NodeSettingsProps {
   readOnly?: boolean;
 }
 
-const workspaceOf = () => (typeof window === "undefined" ? "" : window.location.pathname.split("/")[2] ?? "");
+const workspaceOf = () => (typeof window === "undefined" ? "" : (window.location.pathname.split("/")[2] ?? ""));
 
 /** Server problem paths look like `graph.nodes.2.config.matchers.0.value` or `config.duration`: keep the part after `config.`. */
 export function configPath(path: string): string | null {
@@ -91,7 +91,7 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
       return setNameError(null);
     }
     const r = renameNode(node.id, name);
-    setNameError(r.ok ? null : r.reason ?? "Invalid name.");
+    setNameError(r.ok ? null : (r.reason ?? "Invalid name."));
     if (r.ok) setDraft(null);
   };
 
@@ -99,10 +99,18 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
     <div className="space-y-5">
       {general.length > 0 && (
         <ul role="alert" className="space-y-1 rounded-md border border-red-200 bg-red-50 p-2.5 text-xs text-danger" data-testid="node-general-problems">
-          {general.map((p, i) => <li key={i}>{p.message}</li>)}
+          {general.map((p, i) => (
+            <li key={i}>{p.message}</li>
+          ))}
         </ul>
       )}
-      <FieldShell id={`name-${node.id}`} path="__name" label="Name" help="Unique in this automation; expressions refer to it as $steps.<name>." error={nameError ?? nameProblem}>
+      <FieldShell
+        id={`name-${node.id}`}
+        path="__name"
+        label="Name"
+        help="Unique in this automation; expressions refer to it as $steps.<name>."
+        error={nameError ?? nameProblem}
+      >
         <input
           id={`name-${node.id}`}
           data-testid="node-name-input"
@@ -116,7 +124,14 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
         />
       </FieldShell>
       {unit?.needsConnection && (
-        <FieldShell id={`conn-${node.id}`} path="__connection" label="Connection" required error={connectionProblem} help={`The ${unit.integration.title} account this step uses.`}>
+        <FieldShell
+          id={`conn-${node.id}`}
+          path="__connection"
+          label="Connection"
+          required
+          error={connectionProblem}
+          help={`The ${unit.integration.title} account this step uses.`}
+        >
           <div className="flex gap-1.5">
             <select
               id={`conn-${node.id}`}
@@ -140,7 +155,11 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
             </button>
           </div>
           {chosen && chosen.status !== "ready" && (
-            <p className="mt-1.5 rounded-md border border-amber-200 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900" role="status" data-testid="connection-warning">
+            <p
+              className="mt-1.5 rounded-md border border-amber-200 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900"
+              role="status"
+              data-testid="connection-warning"
+            >
               This connection is {chosen.status.replace(/_/g, " ")}.{" "}
               <a className="font-medium underline" href={`/w/${workspaceOf()}/connections`} target="_blank" rel="noreferrer">
                 {chosen.status === "needs_reconnect" || chosen.status === "needs_authorization" ? "Reconnect it" : "Check it"}

@@ -17,7 +17,19 @@ export interface PinSource {
   runId?: string;
 }
 
-export function PinEditor({ nodeId, data, unit, sources, readOnly }: { nodeId: string; data: FlowNodeData; unit?: PaletteUnit; sources: PinSource[]; readOnly?: boolean }) {
+export function PinEditor({
+  nodeId,
+  data,
+  unit,
+  sources,
+  readOnly,
+}: {
+  nodeId: string;
+  data: FlowNodeData;
+  unit?: PaletteUnit;
+  sources: PinSource[];
+  readOnly?: boolean;
+}) {
   const setPinned = useCanvasStore((s) => s.setPinned);
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -44,17 +56,29 @@ export function PinEditor({ nodeId, data, unit, sources, readOnly }: { nodeId: s
         <h3 className="text-xs font-semibold uppercase tracking-wide text-muted">Pinned output</h3>
         {pinned && text === null && !readOnly && (
           <div className="flex gap-1">
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setText(JSON.stringify(pinned.output.data ?? null, null, 2))} data-testid="pin-edit">Edit</button>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setPinned(nodeId, null)} data-testid="unpin"><PinOff size={13} aria-hidden /> Unpin</button>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              onClick={() => setText(JSON.stringify(pinned.output.data ?? null, null, 2))}
+              data-testid="pin-edit"
+            >
+              Edit
+            </button>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setPinned(nodeId, null)} data-testid="unpin">
+              <PinOff size={13} aria-hidden /> Unpin
+            </button>
           </div>
         )}
       </div>
       <p className="help">
-        Test runs use pinned data instead of calling {data.name}&apos;s upstream, so the steps after it can be built and tested without it. Production runs never use it.
+        Test runs use pinned data instead of calling {data.name}&apos;s upstream, so the steps after it can be built and tested without it. Production runs
+        never use it.
       </p>
       {text !== null ? (
         <div className="space-y-2">
-          <label htmlFor={`pin-json-${nodeId}`} className="label">Output data (JSON): what <code>{`$steps.${data.name}.data`}</code> will be</label>
+          <label htmlFor={`pin-json-${nodeId}`} className="label">
+            Output data (JSON): what <code>{`$steps.${data.name}.data`}</code> will be
+          </label>
           <textarea
             id={`pin-json-${nodeId}`}
             className="input min-h-40 font-mono text-xs"
@@ -63,10 +87,25 @@ export function PinEditor({ nodeId, data, unit, sources, readOnly }: { nodeId: s
             aria-invalid={!!error || undefined}
             data-testid="pin-json"
           />
-          {error && <p className="field-error" role="alert">{error}</p>}
+          {error && (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          )}
           <div className="flex justify-end gap-2">
-            <button type="button" className="btn btn-sm" onClick={() => { setText(null); setError(null); }}>Cancel</button>
-            <button type="button" className="btn btn-primary btn-sm" onClick={saveTyped} data-testid="pin-save"><Pin size={13} aria-hidden /> Pin</button>
+            <button
+              type="button"
+              className="btn btn-sm"
+              onClick={() => {
+                setText(null);
+                setError(null);
+              }}
+            >
+              Cancel
+            </button>
+            <button type="button" className="btn btn-primary btn-sm" onClick={saveTyped} data-testid="pin-save">
+              <Pin size={13} aria-hidden /> Pin
+            </button>
           </div>
         </div>
       ) : pinned ? (
@@ -76,12 +115,24 @@ export function PinEditor({ nodeId, data, unit, sources, readOnly }: { nodeId: s
       ) : (
         <div className="flex flex-wrap gap-1.5">
           {sources.map((s) => (
-            <button key={s.label} type="button" className="btn btn-sm" onClick={() => pin({ output: s.output, ...(s.runId ? { runId: s.runId } : {}) })} data-testid={`pin-from-${s.label.replace(/\W+/g, "-").toLowerCase()}`}>
+            <button
+              key={s.label}
+              type="button"
+              className="btn btn-sm"
+              onClick={() => pin({ output: s.output, ...(s.runId ? { runId: s.runId } : {}) })}
+              data-testid={`pin-from-${s.label.replace(/\W+/g, "-").toLowerCase()}`}
+            >
               <Pin size={13} aria-hidden /> Pin {s.label}
             </button>
           ))}
-          <button type="button" className="btn btn-sm" onClick={() => setText(JSON.stringify(unit?.example ?? {}, null, 2))} data-testid="pin-type">Type JSON…</button>
-          {error && <p className="field-error w-full" role="alert">{error}</p>}
+          <button type="button" className="btn btn-sm" onClick={() => setText(JSON.stringify(unit?.example ?? {}, null, 2))} data-testid="pin-type">
+            Type JSON…
+          </button>
+          {error && (
+            <p className="field-error w-full" role="alert">
+              {error}
+            </p>
+          )}
         </div>
       )}
     </section>

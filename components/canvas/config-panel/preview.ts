@@ -15,7 +15,10 @@ async function evalOne(expr: string, sample: { trigger?: unknown; steps: Record<
   return Promise.race([run, timeout]);
 }
 
-export async function previewTemplate(template: string, sample: { trigger?: unknown; steps: Record<string, unknown> }): Promise<{ value?: unknown; error?: string }> {
+export async function previewTemplate(
+  template: string,
+  sample: { trigger?: unknown; steps: Record<string, unknown> },
+): Promise<{ value?: unknown; error?: string }> {
   try {
     const one = template.match(ONE);
     if (one && !one[1].includes("{{")) return { value: await evalOne(one[1], sample) };

@@ -27,7 +27,13 @@ const schema: JsonSchema = {
     },
     duration: { type: "string", title: "Duration", widget: "duration" },
     state: { type: "string", enum: ["any", "firing"], default: "any", title: "State" },
-    selector: { anyOf: [{ type: "string", const: "latest" }, { type: "string", const: "specific" }], title: "Approval Selector" },
+    selector: {
+      anyOf: [
+        { type: "string", const: "latest" },
+        { type: "string", const: "specific" },
+      ],
+      title: "Approval Selector",
+    },
     approval: { type: "string", title: "Approval", visibleWhen: { field: "selector", equals: "specific" } },
     description: { type: "string", title: "Description", togglable: true },
     password: { type: "string", title: "Password", sensitive: true },
@@ -136,7 +142,15 @@ describe("SchemaForm", () => {
           enumLabels: { none: "None", basic: "Basic" },
           oneOf: [
             { type: "object", properties: { type: { type: "string", const: "none" } }, required: ["type"] },
-            { type: "object", properties: { type: { type: "string", const: "basic" }, username: { type: "string", title: "Username" }, password: { type: "string", title: "Password", sensitive: true } }, required: ["type", "username", "password"] },
+            {
+              type: "object",
+              properties: {
+                type: { type: "string", const: "basic" },
+                username: { type: "string", title: "Username" },
+                password: { type: "string", title: "Password", sensitive: true },
+              },
+              required: ["type", "username", "password"],
+            },
           ],
         },
       },

@@ -125,8 +125,16 @@ function FieldRenderer(props: FieldProps) {
     return (
       <section className="rounded-md border border-border" data-testid={`section-${path}`}>
         <div className="flex items-center justify-between gap-2 px-3 py-2">
-          <span className="text-sm font-medium" id={`${id}-toggle-label`}>{label}</span>
-          <BooleanInput id={`${id}-toggle`} label={`Enable ${label}`} value={on} disabled={env.readOnly} onChange={(v) => onChange(v ? initialValue({ ...s, togglable: false }) : undefined)} />
+          <span className="text-sm font-medium" id={`${id}-toggle-label`}>
+            {label}
+          </span>
+          <BooleanInput
+            id={`${id}-toggle`}
+            label={`Enable ${label}`}
+            value={on}
+            disabled={env.readOnly}
+            onChange={(v) => onChange(v ? initialValue({ ...s, togglable: false }) : undefined)}
+          />
         </div>
         {on && (
           <div className="border-t border-border px-3 py-3">
@@ -254,23 +262,60 @@ function FieldRenderer(props: FieldProps) {
     const placeholder = s.placeholder ?? (s.default !== undefined && typeof s.default !== "object" ? String(s.default) : undefined);
     const common = { id, value, onChange: change, invalid: !!error, describedBy: db, placeholder, disabled: env.readOnly };
     switch (kind) {
-      case "textarea": control = <TextInput {...common} multiline />; break;
-      case "code": control = <TextInput {...common} multiline mono />; break;
-      case "number": control = <NumberInput {...common} integer={s.type === "integer"} />; break;
-      case "boolean": control = <BooleanInput {...common} value={shown} label={label} />; break;
-      case "select": control = <SelectInput {...common} value={shown} options={enumOptions(s) ?? []} required={required} />; break;
-      case "multiselect": control = <MultiSelectInput {...common} options={enumOptions(s.items ?? {}) ?? enumOptions(s) ?? []} />; break;
-      case "keyvalue": control = <KeyValueField id={id} value={value} onChange={change} disabled={env.readOnly} />; break;
-      case "json": control = <JsonField id={id} value={value} onChange={change} describedBy={db} onError={setJsonError} />; break;
-      case "datetime": control = <DateTimeInput {...common} />; break;
-      case "duration": control = <TextInput {...common} placeholder={s.placeholder ?? "e.g. 1h, 30m, 2h30m"} />; break;
-      case "secret": control = <SecretInput {...common} />; break;
-      case "resource": control = <ResourcePicker id={id} path={path} resource={s.resource ?? { type: name }} value={value} onChange={change} describedBy={db} invalid={!!error} />; break;
-      default: control = <TextInput {...common} />;
+      case "textarea":
+        control = <TextInput {...common} multiline />;
+        break;
+      case "code":
+        control = <TextInput {...common} multiline mono />;
+        break;
+      case "number":
+        control = <NumberInput {...common} integer={s.type === "integer"} />;
+        break;
+      case "boolean":
+        control = <BooleanInput {...common} value={shown} label={label} />;
+        break;
+      case "select":
+        control = <SelectInput {...common} value={shown} options={enumOptions(s) ?? []} required={required} />;
+        break;
+      case "multiselect":
+        control = <MultiSelectInput {...common} options={enumOptions(s.items ?? {}) ?? enumOptions(s) ?? []} />;
+        break;
+      case "keyvalue":
+        control = <KeyValueField id={id} value={value} onChange={change} disabled={env.readOnly} />;
+        break;
+      case "json":
+        control = <JsonField id={id} value={value} onChange={change} describedBy={db} onError={setJsonError} />;
+        break;
+      case "datetime":
+        control = <DateTimeInput {...common} />;
+        break;
+      case "duration":
+        control = <TextInput {...common} placeholder={s.placeholder ?? "e.g. 1h, 30m, 2h30m"} />;
+        break;
+      case "secret":
+        control = <SecretInput {...common} />;
+        break;
+      case "resource":
+        control = (
+          <ResourcePicker id={id} path={path} resource={s.resource ?? { type: name }} value={value} onChange={change} describedBy={db} invalid={!!error} />
+        );
+        break;
+      default:
+        control = <TextInput {...common} />;
     }
   }
   return (
-    <FieldShell id={id} path={path} label={label} required={required} help={help} error={error} warning={warning} aside={toggle} group={kind === "multiselect" || kind === "keyvalue"}>
+    <FieldShell
+      id={id}
+      path={path}
+      label={label}
+      required={required}
+      help={help}
+      error={error}
+      warning={warning}
+      aside={toggle}
+      group={kind === "multiselect" || kind === "keyvalue"}
+    >
       <div data-path={path} onBlur={() => onTouch(path)}>
         {control}
       </div>

@@ -2,8 +2,23 @@
 import type { JsonSchema } from "../types";
 
 export type FieldKind =
-  | "text" | "textarea" | "code" | "number" | "boolean" | "select" | "multiselect" | "list" | "stringList"
-  | "keyvalue" | "json" | "duration" | "datetime" | "secret" | "resource" | "object" | "union";
+  | "text"
+  | "textarea"
+  | "code"
+  | "number"
+  | "boolean"
+  | "select"
+  | "multiselect"
+  | "list"
+  | "stringList"
+  | "keyvalue"
+  | "json"
+  | "duration"
+  | "datetime"
+  | "secret"
+  | "resource"
+  | "object"
+  | "union";
 
 export interface Discriminated {
   key: string;
@@ -61,14 +76,22 @@ export function fieldKind(schema: JsonSchema): FieldKind {
   if (s.sensitive) return "secret";
   if (s.resource || s.widget === "resource") return "resource";
   switch (s.widget) {
-    case "textarea": return "textarea";
-    case "code": return "code";
-    case "json": return "json";
-    case "duration": return "duration";
-    case "datetime": return "datetime";
-    case "keyvalue": return "keyvalue";
-    case "select": return "select";
-    case "multiselect": return "multiselect";
+    case "textarea":
+      return "textarea";
+    case "code":
+      return "code";
+    case "json":
+      return "json";
+    case "duration":
+      return "duration";
+    case "datetime":
+      return "datetime";
+    case "keyvalue":
+      return "keyvalue";
+    case "select":
+      return "select";
+    case "multiselect":
+      return "multiselect";
   }
   if (enumOptions(s)) return "select";
   if (discriminated(s)) return "union";
@@ -91,7 +114,10 @@ export function fieldKind(schema: JsonSchema): FieldKind {
 }
 
 export function humanize(key: string): string {
-  const spaced = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim();
+  const spaced = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .trim();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
 }
 
@@ -113,10 +139,16 @@ export function initialValue(schema: JsonSchema): unknown {
   if (schema.prefill !== undefined) return structuredClone(schema.prefill);
   if (s.default !== undefined) return structuredClone(s.default);
   switch (fieldKind(s)) {
-    case "boolean": return false;
-    case "number": return s.minimum ?? 0;
-    case "list": case "stringList": case "multiselect": return [];
-    case "keyvalue": return {};
+    case "boolean":
+      return false;
+    case "number":
+      return s.minimum ?? 0;
+    case "list":
+    case "stringList":
+    case "multiselect":
+      return [];
+    case "keyvalue":
+      return {};
     case "object": {
       const out: Record<string, unknown> = {};
       for (const [k, p] of Object.entries(s.properties ?? {})) {
@@ -126,8 +158,10 @@ export function initialValue(schema: JsonSchema): unknown {
       }
       return out;
     }
-    case "json": return {};
-    default: return "";
+    case "json":
+      return {};
+    default:
+      return "";
   }
 }
 
@@ -164,7 +198,8 @@ export function checkValue(schema: JsonSchema, value: unknown, required: boolean
     if (s.minimum !== undefined && n < s.minimum) return `Must be at least ${s.minimum}.`;
     if (s.maximum !== undefined && s.maximum < 1e15 && n > s.maximum) return `Must be at most ${s.maximum}.`;
   }
-  if (typeof value === "string" && typeof s.minLength === "number" && value.length < (s.minLength as number)) return required ? "Required." : `At least ${s.minLength} characters.`;
+  if (typeof value === "string" && typeof s.minLength === "number" && value.length < (s.minLength as number))
+    return required ? "Required." : `At least ${s.minLength} characters.`;
   if (Array.isArray(value) && s.minItems && value.length < s.minItems) return `Add at least ${s.minItems}.`;
   return null;
 }

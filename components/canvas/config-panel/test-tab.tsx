@@ -29,7 +29,17 @@ export interface TestTabProps {
   readOnly?: boolean;
 }
 
-export function TestTab({ node, unit, workspaceId, automationId, ensureSaved, runFrom, lastRun, canRun, readOnly }: TestTabProps & { node: FlowNode & { data: FlowNodeData }; unit?: PaletteUnit }) {
+export function TestTab({
+  node,
+  unit,
+  workspaceId,
+  automationId,
+  ensureSaved,
+  runFrom,
+  lastRun,
+  canRun,
+  readOnly,
+}: TestTabProps & { node: FlowNode & { data: FlowNodeData }; unit?: PaletteUnit }) {
   const trpc = useTRPC();
   const isTrigger = node.type === "trigger";
   const test = useMutation(trpc.runs.test.mutationOptions());
@@ -55,7 +65,8 @@ export function TestTab({ node, unit, workspaceId, automationId, ensureSaved, ru
   const sources: PinSource[] = [];
   const fromRun = isTrigger ? lastRun?.trigger : lastRun?.steps[node.data.name];
   if (step?.status === "succeeded" && step.output && !step.origin) sources.push({ label: "the test output", output: step.output, runId: started?.id });
-  if (fromRun && typeof fromRun === "object" && "type" in fromRun) sources.push({ label: `the ${lastRun?.source ?? "last run"} output`, output: fromRun as PinSource["output"], runId: lastRun?.runId });
+  if (fromRun && typeof fromRun === "object" && "type" in fromRun)
+    sources.push({ label: `the ${lastRun?.source ?? "last run"} output`, output: fromRun as PinSource["output"], runId: lastRun?.runId });
 
   return (
     <div className="space-y-5" data-testid="test-tab">
@@ -71,11 +82,21 @@ export function TestTab({ node, unit, workspaceId, automationId, ensureSaved, ru
               <FlaskConical size={13} aria-hidden /> {test.isPending ? "Starting…" : "Run step"}
             </button>
           )}
-          <button type="button" className={`btn btn-sm ${isTrigger ? "btn-primary" : ""}`} onClick={() => runFrom(node.id)} disabled={!canRun} data-testid="run-from-here-panel">
+          <button
+            type="button"
+            className={`btn btn-sm ${isTrigger ? "btn-primary" : ""}`}
+            onClick={() => runFrom(node.id)}
+            disabled={!canRun}
+            data-testid="run-from-here-panel"
+          >
             <Play size={13} aria-hidden /> Run from here
           </button>
         </div>
-        {error && <p className="field-error" role="alert" data-testid="test-error">{error}</p>}
+        {error && (
+          <p className="field-error" role="alert" data-testid="test-error">
+            {error}
+          </p>
+        )}
       </section>
       {started && (
         <section aria-label="Test result" className="space-y-2 rounded-md border border-border p-3" data-testid="test-result">
@@ -86,7 +107,11 @@ export function TestTab({ node, unit, workspaceId, automationId, ensureSaved, ru
             </Link>
           </div>
           <p className="text-xs text-muted">Data before it from {started.dataFrom}.</p>
-          {(step?.error ?? run.data?.error?.message) && <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-xs text-danger" data-testid="test-step-error">{step?.error ?? run.data?.error?.message}</p>}
+          {(step?.error ?? run.data?.error?.message) && (
+            <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-xs text-danger" data-testid="test-step-error">
+              {step?.error ?? run.data?.error?.message}
+            </p>
+          )}
           {step?.output && <OutputViewer title="Output" value={step.output} base={`$steps.${node.data.name}`} testId="test-output" />}
         </section>
       )}

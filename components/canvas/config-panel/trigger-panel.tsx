@@ -40,11 +40,20 @@ export function TriggerPanel({ node, unit, info, saved, dirty, listening, onList
     <div className="space-y-5 text-sm">
       {webhook && (
         <section aria-labelledby="wh-title">
-          <h3 id="wh-title" className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">Webhook URL</h3>
+          <h3 id="wh-title" className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">
+            Webhook URL
+          </h3>
           {info?.url ? (
             <>
               <div className="flex items-center gap-1.5">
-                <input readOnly aria-label="Webhook URL" data-testid="trigger-url" className="input font-mono text-xs" value={info.url} onFocus={(e) => e.target.select()} />
+                <input
+                  readOnly
+                  aria-label="Webhook URL"
+                  data-testid="trigger-url"
+                  className="input font-mono text-xs"
+                  value={info.url}
+                  onFocus={(e) => e.target.select()}
+                />
                 <CopyButton text={info.url} label="Copy webhook URL" testId="copy-trigger-url" />
               </div>
               <p className="help">Give this URL to the sender. It is secret: anyone holding it can post events.</p>
@@ -57,15 +66,18 @@ export function TriggerPanel({ node, unit, info, saved, dirty, listening, onList
         </section>
       )}
       {extra && info?.url && <NodeExtra nodeKey={node.data.key} url={info.url} instructions={info.instructions} />}
-      {!extra && info?.instructions.map((ins) => (
-        <section key={ins.title}>
-          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">{ins.title}</h3>
-          <pre className="overflow-auto rounded-md bg-zinc-950 p-3 text-[11px] text-zinc-100">{ins.text}</pre>
-        </section>
-      ))}
+      {!extra &&
+        info?.instructions.map((ins) => (
+          <section key={ins.title}>
+            <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">{ins.title}</h3>
+            <pre className="overflow-auto rounded-md bg-zinc-950 p-3 text-[11px] text-zinc-100">{ins.text}</pre>
+          </section>
+        ))}
       <section aria-labelledby="ev-title">
         <div className="mb-1 flex items-center justify-between">
-          <h3 id="ev-title" className="text-xs font-semibold uppercase tracking-wide text-muted">Recent events</h3>
+          <h3 id="ev-title" className="text-xs font-semibold uppercase tracking-wide text-muted">
+            Recent events
+          </h3>
           <div className="flex gap-1">
             {unit.delivery === "manual" && onRunNow && (
               <button type="button" className="btn btn-sm btn-primary" onClick={() => onRunNow({})} disabled={!saved}>
@@ -73,14 +85,24 @@ export function TriggerPanel({ node, unit, info, saved, dirty, listening, onList
               </button>
             )}
             {webhook && (
-              <button type="button" className={`btn btn-sm ${listening ? "border-amber-300 bg-amber-50" : ""}`} onClick={() => onListen(!listening)} disabled={!info?.url} data-testid="listen-toggle">
+              <button
+                type="button"
+                className={`btn btn-sm ${listening ? "border-amber-300 bg-amber-50" : ""}`}
+                onClick={() => onListen(!listening)}
+                disabled={!info?.url}
+                data-testid="listen-toggle"
+              >
                 {listening ? <Square size={12} aria-hidden /> : <Radio size={12} aria-hidden />}
                 {listening ? "Stop listening" : "Listen for test event"}
               </button>
             )}
           </div>
         </div>
-        {listening && <p className="mb-2 flex items-center gap-2 rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-800" role="status"><Radio size={12} className="animate-pulse" /> Waiting for the next delivery…</p>}
+        {listening && (
+          <p className="mb-2 flex items-center gap-2 rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-800" role="status">
+            <Radio size={12} className="animate-pulse" /> Waiting for the next delivery…
+          </p>
+        )}
         {!info?.events.length ? (
           <p className="text-xs text-muted">No events received yet.</p>
         ) : (
@@ -90,12 +112,22 @@ export function TriggerPanel({ node, unit, info, saved, dirty, listening, onList
                 <details>
                   <summary className="flex cursor-pointer items-center justify-between gap-2 px-2.5 py-1.5 text-xs">
                     <span className="font-mono">{e.envelope.type}</span>
-                    <time className="text-muted" dateTime={e.receivedAt}>{new Date(e.receivedAt).toLocaleString()}</time>
+                    <time className="text-muted" dateTime={e.receivedAt}>
+                      {new Date(e.receivedAt).toLocaleString()}
+                    </time>
                   </summary>
                   <pre className="max-h-60 overflow-auto border-t border-border bg-zinc-50 p-2 text-[11px]">{JSON.stringify(e.envelope.data, null, 2)}</pre>
                   <div className="flex gap-1 border-t border-border p-1.5">
-                    {onUseEvent && <button type="button" className="btn btn-sm" onClick={() => onUseEvent(e)}>Use for autocomplete</button>}
-                    {onRunNow && <button type="button" className="btn btn-sm" onClick={() => onRunNow({ eventId: e.id })}><Play size={12} aria-hidden /> Replay</button>}
+                    {onUseEvent && (
+                      <button type="button" className="btn btn-sm" onClick={() => onUseEvent(e)}>
+                        Use for autocomplete
+                      </button>
+                    )}
+                    {onRunNow && (
+                      <button type="button" className="btn btn-sm" onClick={() => onRunNow({ eventId: e.id })}>
+                        <Play size={12} aria-hidden /> Replay
+                      </button>
+                    )}
                   </div>
                 </details>
               </li>

@@ -16,18 +16,29 @@ export const STATUS_STYLE: Record<StepStatus, { ring: string; text: string; labe
 export function StatusIcon({ status, size = 14 }: { status: StepStatus; size?: number }) {
   const cls = STATUS_STYLE[status]?.text ?? "text-zinc-500";
   switch (status) {
-    case "succeeded": return <CheckCircle2 size={size} className={cls} aria-hidden />;
-    case "failed": return <XCircle size={size} className={cls} aria-hidden />;
-    case "running": return <Loader2 size={size} className={`${cls} animate-spin`} aria-hidden />;
-    case "waiting": return <Clock size={size} className={cls} aria-hidden />;
-    case "cancelled": return <MinusCircle size={size} className={cls} aria-hidden />;
-    default: return <CircleDashed size={size} className={cls} aria-hidden />;
+    case "succeeded":
+      return <CheckCircle2 size={size} className={cls} aria-hidden />;
+    case "failed":
+      return <XCircle size={size} className={cls} aria-hidden />;
+    case "running":
+      return <Loader2 size={size} className={`${cls} animate-spin`} aria-hidden />;
+    case "waiting":
+      return <Clock size={size} className={cls} aria-hidden />;
+    case "cancelled":
+      return <MinusCircle size={size} className={cls} aria-hidden />;
+    default:
+      return <CircleDashed size={size} className={cls} aria-hidden />;
   }
 }
 
 export function NodeRunStatus({ status }: { status: StepStatus }) {
   return (
-    <span className="absolute -top-2.5 -right-2.5 rounded-full bg-surface p-0.5 shadow" data-testid="node-run-status" data-status={status} title={STATUS_STYLE[status]?.label}>
+    <span
+      className="absolute -top-2.5 -right-2.5 rounded-full bg-surface p-0.5 shadow"
+      data-testid="node-run-status"
+      data-status={status}
+      title={STATUS_STYLE[status]?.label}
+    >
       <StatusIcon status={status} size={16} />
       <span className="sr-only">{STATUS_STYLE[status]?.label}</span>
     </span>

@@ -10,7 +10,11 @@ function NoteNodeView({ id, data, selected }: NodeProps<FlowNode> & { data: Note
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(data.text);
   return (
-    <div className="h-full w-full rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-950 shadow-sm" data-node-key="note" onDoubleClick={() => setEditing(true)}>
+    <div
+      className="h-full w-full rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-950 shadow-sm"
+      data-node-key="note"
+      onDoubleClick={() => setEditing(true)}
+    >
       <NodeResizer isVisible={selected} minWidth={140} minHeight={60} />
       {editing ? (
         <textarea

@@ -55,8 +55,12 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
         style={{ height: NODE_H }}
         className={`relative w-60 rounded-lg border-2 bg-surface ${selected ? "border-accent" : problemCount ? (onlyWarnings ? "border-amber-500" : "border-danger") : "border-border"} ${status ? `ring-4 ${STATUS_STYLE[status].ring}` : ""} ${disabled ? "border-dashed opacity-60" : ""}`}
       >
-        <span id={nodeLabelId(id)} className="sr-only">{label}</span>
-        {!isTrigger && <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-surface !bg-zinc-400" aria-label={`Input of ${data.name}`} />}
+        <span id={nodeLabelId(id)} className="sr-only">
+          {label}
+        </span>
+        {!isTrigger && (
+          <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-surface !bg-zinc-400" aria-label={`Input of ${data.name}`} />
+        )}
         <Handle type="source" position={Position.Right} className="!h-3 !w-3 !border-2 !border-surface !bg-accent" aria-label={`Output of ${data.name}`} />
       </div>
     );
@@ -75,7 +79,9 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
       <span id={nodeLabelId(id)} className="sr-only">
         {label}
       </span>
-      {!isTrigger && <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-surface !bg-zinc-400" aria-label={`Input of ${data.name}`} />}
+      {!isTrigger && (
+        <Handle type="target" position={Position.Left} className="!h-3 !w-3 !border-2 !border-surface !bg-zinc-400" aria-label={`Input of ${data.name}`} />
+      )}
       <div className={disabled ? "opacity-45 grayscale" : undefined}>
         <div className="flex items-center gap-2.5 px-3 pt-2.5 pb-1.5">
           <IntegrationIcon integration={unit?.integration.key ?? data.key.split(".")[0]} icon={unit?.integration.icon} unitKey={data.key} />
@@ -114,11 +120,19 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
           </div>
         </div>
         <div className="truncate border-t border-zinc-100 px-3 py-1.5 font-mono text-[11px] text-zinc-500" title={summary}>
-          {summary || <span className="font-sans italic text-zinc-400">{!unit ? "Unknown component" : Object.keys(unit.config.properties ?? {}).length ? "Not configured" : "No settings needed"}</span>}
+          {summary || (
+            <span className="font-sans italic text-zinc-400">
+              {!unit ? "Unknown component" : Object.keys(unit.config.properties ?? {}).length ? "Not configured" : "No settings needed"}
+            </span>
+          )}
         </div>
       </div>
       {disabled && (
-        <span className="absolute -top-2.5 left-3 inline-flex items-center gap-1 rounded-full border border-border bg-surface px-1.5 py-px text-[10px] font-medium text-muted shadow-xs" data-testid="node-disabled" aria-hidden>
+        <span
+          className="absolute -top-2.5 left-3 inline-flex items-center gap-1 rounded-full border border-border bg-surface px-1.5 py-px text-[10px] font-medium text-muted shadow-xs"
+          data-testid="node-disabled"
+          aria-hidden
+        >
           <PowerOff size={10} /> Disabled
         </span>
       )}
@@ -133,7 +147,12 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
         </span>
       )}
       {problemCount > 0 && (
-        <span className={`absolute -top-2 -right-2 inline-flex items-center gap-0.5 rounded-full px-1.5 py-0.5 text-[10px] font-semibold text-white shadow ${onlyWarnings ? "bg-amber-500" : "bg-danger"}`} data-testid="node-problems" data-severity={onlyWarnings ? "warning" : "error"} title={`${problemCount} ${onlyWarnings ? "warning" : "problem"}(s)`}>
+        <span
+          className={`absolute -top-2 -right-2 inline-flex items-center gap-0.5 rounded-full px-1.5 py-0.5 text-[10px] font-semibold text-white shadow ${onlyWarnings ? "bg-amber-500" : "bg-danger"}`}
+          data-testid="node-problems"
+          data-severity={onlyWarnings ? "warning" : "error"}
+          title={`${problemCount} ${onlyWarnings ? "warning" : "problem"}(s)`}
+        >
           <AlertTriangle size={10} aria-hidden /> {problemCount}
         </span>
       )}

@@ -8,7 +8,15 @@ import type { PaletteUnit } from "../types";
 
 export const DRAG_MIME = "application/x-conveyor-unit";
 
-export function BuildingBlocks({ onAdd, onAddNote, className = "h-full w-60" }: { onAdd: (unit: PaletteUnit) => void; onAddNote: () => void; className?: string }) {
+export function BuildingBlocks({
+  onAdd,
+  onAddNote,
+  className = "h-full w-60",
+}: {
+  onAdd: (unit: PaletteUnit) => void;
+  onAddNote: () => void;
+  className?: string;
+}) {
   const { integrations, units } = useCatalog();
   const [query, setQuery] = useState("");
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
@@ -17,9 +25,7 @@ export function BuildingBlocks({ onAdd, onAddNote, className = "h-full w-60" }: 
     return integrations
       .map((i) => ({
         integration: i,
-        units: units.filter(
-          (u) => u.integration.key === i.key && (!q || `${u.title} ${u.key} ${u.description} ${i.title}`.toLowerCase().includes(q)),
-        ),
+        units: units.filter((u) => u.integration.key === i.key && (!q || `${u.title} ${u.key} ${u.description} ${i.title}`.toLowerCase().includes(q))),
       }))
       .filter((g) => g.units.length);
   }, [integrations, units, query]);
@@ -27,10 +33,19 @@ export function BuildingBlocks({ onAdd, onAddNote, className = "h-full w-60" }: 
   return (
     <aside aria-label="Building blocks" className={`flex shrink-0 flex-col border-r border-border bg-surface ${className}`}>
       <div className="border-b border-border p-3">
-        <label htmlFor="palette-search" className="sr-only">Search building blocks</label>
+        <label htmlFor="palette-search" className="sr-only">
+          Search building blocks
+        </label>
         <div className="relative">
           <Search size={14} className="pointer-events-none absolute top-2.5 left-2.5 text-muted" aria-hidden />
-          <input id="palette-search" data-testid="palette-search" className="input pl-8" placeholder="Search blocks" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <input
+            id="palette-search"
+            data-testid="palette-search"
+            className="input pl-8"
+            placeholder="Search blocks"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
         </div>
       </div>
       <div className="flex-1 overflow-y-auto p-2">
@@ -43,7 +58,14 @@ export function BuildingBlocks({ onAdd, onAddNote, className = "h-full w-60" }: 
                 type="button"
                 aria-expanded={open}
                 className="flex w-full items-center gap-2 rounded px-2 py-1 text-left text-xs font-semibold uppercase tracking-wide text-muted hover:bg-zinc-100"
-                onClick={() => setCollapsed((c) => { const n = new Set(c); if (n.has(integration.key)) n.delete(integration.key); else n.add(integration.key); return n; })}
+                onClick={() =>
+                  setCollapsed((c) => {
+                    const n = new Set(c);
+                    if (n.has(integration.key)) n.delete(integration.key);
+                    else n.add(integration.key);
+                    return n;
+                  })
+                }
               >
                 <ChevronDown size={12} className={open ? "" : "-rotate-90"} aria-hidden />
                 {integration.title}
@@ -82,8 +104,15 @@ export function BuildingBlocks({ onAdd, onAddNote, className = "h-full w-60" }: 
           );
         })}
         <section className="mt-3 border-t border-border pt-2">
-          <button type="button" data-testid="palette-item-note" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-[13px] hover:bg-zinc-100" onClick={onAddNote}>
-            <span className="inline-flex h-7 w-7 items-center justify-center rounded-md bg-amber-50 text-amber-600" aria-hidden><StickyNote size={13} /></span>
+          <button
+            type="button"
+            data-testid="palette-item-note"
+            className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-[13px] hover:bg-zinc-100"
+            onClick={onAddNote}
+          >
+            <span className="inline-flex h-7 w-7 items-center justify-center rounded-md bg-amber-50 text-amber-600" aria-hidden>
+              <StickyNote size={13} />
+            </span>
             Sticky note
           </button>
         </section>

@@ -5,7 +5,17 @@ import { useEffect, useRef } from "react";
 import type { PaletteUnit } from "../types";
 import { BuildingBlocks } from "./building-blocks";
 
-export function PaletteDrawer({ open, onClose, onAdd, onAddNote }: { open: boolean; onClose: () => void; onAdd: (u: PaletteUnit) => void; onAddNote: () => void }) {
+export function PaletteDrawer({
+  open,
+  onClose,
+  onAdd,
+  onAddNote,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onAdd: (u: PaletteUnit) => void;
+  onAddNote: () => void;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;

@@ -17,9 +17,24 @@ export async function seedWorkspace(store: Store): Promise<string> {
 
 export function connectionRow(workspaceId: string, over: Partial<ConnectionRow> = {}): ConnectionRow {
   return {
-    id: uid("con"), workspaceId, integration: "stub", name: "c", config: { baseUrl: "http://x" }, secretsEnc: null, tokensEnc: null, tokenVersion: 0,
-    tokenExpiresAt: null, refreshLockOwner: null, refreshLockUntil: null, state: {}, status: "ready", statusMessage: null, createdBy: null,
-    createdAt: iso(), updatedAt: iso(), ...over,
+    id: uid("con"),
+    workspaceId,
+    integration: "stub",
+    name: "c",
+    config: { baseUrl: "http://x" },
+    secretsEnc: null,
+    tokensEnc: null,
+    tokenVersion: 0,
+    tokenExpiresAt: null,
+    refreshLockOwner: null,
+    refreshLockUntil: null,
+    state: {},
+    status: "ready",
+    statusMessage: null,
+    createdBy: null,
+    createdAt: iso(),
+    updatedAt: iso(),
+    ...over,
   };
 }
 
@@ -27,14 +42,46 @@ export const graphOf = (nodes: StoredGraph["nodes"] = [{ id: "t", name: "start",
 
 export function automationRow(workspaceId: string, over: Partial<AutomationRow> = {}): AutomationRow {
   return {
-    id: uid("aut"), workspaceId, name: "A", key: null, source: null, description: "", enabled: false, concurrency: 5, version: 1, graph: graphOf(), errorHandlerId: null, problems: null,
-    createdBy: null, createdAt: iso(), updatedAt: iso(), ...over,
+    id: uid("aut"),
+    workspaceId,
+    name: "A",
+    key: null,
+    source: null,
+    description: "",
+    enabled: false,
+    concurrency: 5,
+    version: 1,
+    graph: graphOf(),
+    errorHandlerId: null,
+    problems: null,
+    createdBy: null,
+    createdAt: iso(),
+    updatedAt: iso(),
+    ...over,
   };
 }
 
 export function intakeRow(workspaceId: string, over: Partial<IntakeRow> = {}): IntakeRow {
   return {
-    id: uid("int"), workspaceId, kind: "trigger", name: "", key: null, source: null, token: uid("tok"), automationId: null, nodeId: null, connectionId: null, lineId: null,
-    secretEnc: null, config: null, status: "active", statusMessage: null, lastEventAt: null, eventCount: 0, createdAt: iso(), updatedAt: iso(), ...over,
+    id: uid("int"),
+    workspaceId,
+    kind: "trigger",
+    name: "",
+    key: null,
+    source: null,
+    token: uid("tok"),
+    automationId: null,
+    nodeId: null,
+    connectionId: null,
+    lineId: null,
+    secretEnc: null,
+    config: null,
+    status: "active",
+    statusMessage: null,
+    lastEventAt: null,
+    eventCount: 0,
+    createdAt: iso(),
+    updatedAt: iso(),
+    ...over,
   };
 }

@@ -17,9 +17,33 @@
 
 /** Functions whose result is no larger than their input and whose work is linear in it. */
 const CHEAP_FUNCTIONS = new Set([
-  "count", "exists", "boolean", "not", "number", "string", "length", "uppercase", "lowercase", "trim",
-  "contains", "substring", "substringBefore", "substringAfter", "sum", "max", "min", "average",
-  "keys", "lookup", "type", "abs", "floor", "ceil", "round", "now", "millis",
+  "count",
+  "exists",
+  "boolean",
+  "not",
+  "number",
+  "string",
+  "length",
+  "uppercase",
+  "lowercase",
+  "trim",
+  "contains",
+  "substring",
+  "substringBefore",
+  "substringAfter",
+  "sum",
+  "max",
+  "min",
+  "average",
+  "keys",
+  "lookup",
+  "type",
+  "abs",
+  "floor",
+  "ceil",
+  "round",
+  "now",
+  "millis",
 ]);
 
 const CHEAP_BINARY = new Set(["=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "&", "and", "or", "in"]);
@@ -137,8 +161,12 @@ export function analyse(ast: unknown, source: string): Analysis {
         return ok(node.condition!, inner) && ok(node.then!, inner) && (node.else === undefined || ok(node.else, inner));
       case "function":
         return (
-          node.procedure?.type === "variable" && CHEAP_FUNCTIONS.has(node.procedure.value as string) && !node.procedure.predicate &&
-          !node.stages && !node.predicate && (node.arguments ?? []).every((a) => ok(a, inner))
+          node.procedure?.type === "variable" &&
+          CHEAP_FUNCTIONS.has(node.procedure.value as string) &&
+          !node.procedure.predicate &&
+          !node.stages &&
+          !node.predicate &&
+          (node.arguments ?? []).every((a) => ok(a, inner))
         );
       default:
         return false;

@@ -96,13 +96,20 @@ const SANDBOX_DIR = "integrations/core/sandbox";
 
 /** The worker entry: beside this file when run from the sources, else from the project root (bundles). */
 export function workerFile(): string {
-  const candidates = [path.join(path.dirname(fileURLToPath(import.meta.url)), "expression-worker.mjs"), path.resolve(process.cwd(), SANDBOX_DIR, "expression-worker.mjs")];
+  const candidates = [
+    path.join(path.dirname(fileURLToPath(import.meta.url)), "expression-worker.mjs"),
+    path.resolve(process.cwd(), SANDBOX_DIR, "expression-worker.mjs"),
+  ];
   return candidates.find((f) => fs.existsSync(f)) ?? candidates[1]!;
 }
 
 /** Node flags of a worker: heap limit, no code generation, file reads limited to its code and JSONata. */
 function workerFlags(file: string, maxHeapMb: number): string[] {
-  const flags = [`--max-old-space-size=${maxHeapMb}`, `--max-semi-space-size=${Math.min(16, Math.max(1, Math.floor(maxHeapMb / 8)))}`, "--disallow-code-generation-from-strings"];
+  const flags = [
+    `--max-old-space-size=${maxHeapMb}`,
+    `--max-semi-space-size=${Math.min(16, Math.max(1, Math.floor(maxHeapMb / 8)))}`,
+    "--disallow-code-generation-from-strings",
+  ];
   // Stable as --permission since Node 22.13 / 23.5; earlier 22.x only know the experimental spelling.
   const permission = ["--permission", "--experimental-permission"].find((f) => process.allowedNodeEnvironmentFlags.has(f));
   try {
@@ -150,7 +157,14 @@ export class ExpressionPool {
   stats() {
     let busy = 0;
     for (const s of this.slots) if (s.task) busy++;
-    return { workers: this.slots.size, busy, queued: this.queue.length, evaluated: this.counts.evaluated, stopped: { ...this.counts.stopped }, pids: [...this.slots].map((s) => s.child.pid) };
+    return {
+      workers: this.slots.size,
+      busy,
+      queued: this.queue.length,
+      evaluated: this.counts.evaluated,
+      stopped: { ...this.counts.stopped },
+      pids: [...this.slots].map((s) => s.child.pid),
+    };
   }
 
   /** Kills every worker; queued and running evaluations fail. */
@@ -186,7 +200,10 @@ export class ExpressionPool {
   private start(slot: Slot, task: Task): void {
     if (slot.idle) clearTimeout(slot.idle);
     slot.task = task;
-    slot.timer = setTimeout(() => this.kill(slot, new ExpressionStopped(`it ran longer than ${this.limits.timeoutMs} ms`, "time")), this.limits.timeoutMs + KILL_GRACE_MS);
+    slot.timer = setTimeout(
+      () => this.kill(slot, new ExpressionStopped(`it ran longer than ${this.limits.timeoutMs} ms`, "time")),
+      this.limits.timeoutMs + KILL_GRACE_MS,
+    );
     slot.child.send({ id: task.id, source: task.source, bindings: task.bindings, timeoutMs: this.limits.timeoutMs });
   }
 
@@ -194,7 +211,11 @@ export class ExpressionPool {
     const stdio: ["ignore", "ignore", "pipe", "ipc"] = ["ignore", "ignore", "pipe", "ipc"];
     const env = {} as NodeJS.ProcessEnv; // nothing inherited: no secrets in the worker
     const child = fs.existsSync("/bin/sh")
-      ? spawn("/bin/sh", ["-c", `ulimit -t ${CPU_LIMIT_S} && exec "$0" "$@"`, process.execPath, ...this.flags, this.file], { env, stdio, serialization: "json" })
+      ? spawn("/bin/sh", ["-c", `ulimit -t ${CPU_LIMIT_S} && exec "$0" "$@"`, process.execPath, ...this.flags, this.file], {
+          env,
+          stdio,
+          serialization: "json",
+        })
       : fork(this.file, [], { execArgv: this.flags, env, stdio, serialization: "json" });
     try {
       // Below the doors: a worker spinning on a poison expression yields the CPU to HTTP requests.

@@ -143,7 +143,9 @@ describe("expression worker pool", () => {
   it("counts the wall time from the start of the evaluation: expressions queued behind slow ones are not blamed", async () => {
     const one = new ExpressionPool({ workers: 1, timeoutMs: 400, maxHeapMb: 48, idleMs: 10_000 });
     try {
-      const slow = ["$match($pad('', 40000, 'a') & '!', /^(a+)+$/)", "$match($pad('', 40000, 'a') & '!', /^(a+)+$/)"].map((s) => one.run(s, bindings).catch((e) => e));
+      const slow = ["$match($pad('', 40000, 'a') & '!', /^(a+)+$/)", "$match($pad('', 40000, 'a') & '!', /^(a+)+$/)"].map((s) =>
+        one.run(s, bindings).catch((e) => e),
+      );
       const innocent = one.run("$trigger.data.n + 1", bindings);
       expect(await innocent).toBe("4");
       for (const e of await Promise.all(slow)) expect(e).toBeInstanceOf(ExpressionStopped);

@@ -60,7 +60,7 @@ const hostile: Record<string, string> = {
   "metadata, hex ipv4": "http://0xa9.0xfe.0xa9.0xfe/",
   "gcp metadata name": "http://metadata.google.internal/computeMetadata/v1/",
   "alibaba metadata": "http://100.100.100.200/latest/meta-data/",
-  "unspecified": "http://0.0.0.0:80/",
+  unspecified: "http://0.0.0.0:80/",
 };
 for (const [name, url] of Object.entries(hostile)) await attempt(name, url);
 
@@ -95,7 +95,11 @@ await attempt("name resolving to public", "http://public.test/", withNames);
 await attempt("own port on 127.0.0.1", `${local}/ok`, withNames);
 await attempt("own port on ::1", `http://[::1]:${port}/ok`, withNames);
 const ownOther = port === 65535 ? port - 1 : port + 1;
-await attempt("own port via redirect", `${local}/redirect?to=${encodeURIComponent(`http://localhost:${ownOther}/`)}`, guarded({ protectedEndpoints: () => [{ host: "0.0.0.0", port: ownOther, label: "this service's own port" }] }));
+await attempt(
+  "own port via redirect",
+  `${local}/redirect?to=${encodeURIComponent(`http://localhost:${ownOther}/`)}`,
+  guarded({ protectedEndpoints: () => [{ host: "0.0.0.0", port: ownOther, label: "this service's own port" }] }),
+);
 await attempt("postgres by name", "http://db.internal:5432/", withNames);
 await attempt("postgres by address", "http://10.0.0.7:5432/", withNames);
 await attempt("redis by address", "http://10.0.0.8:6379/", withNames);
@@ -118,16 +122,36 @@ await updateEgressPolicy(deps, owner, { allowPrivateNetworks: true, allowList: [
 //    (a row saved before the check existed, or a name that resolves differently later).
 const wsRow = (await deps.store.workspaces.list(owner.organizationId ?? null))[0]!;
 try {
-  await createConnection(deps, owner, wsRow.id, { integration: "metrics", name: "sneaky", config: { metricsBaseUrl: "http://[::ffff:169.254.169.254]", apiAuth: { type: "none" } } });
+  await createConnection(deps, owner, wsRow.id, {
+    integration: "metrics",
+    name: "sneaky",
+    config: { metricsBaseUrl: "http://[::ffff:169.254.169.254]", apiAuth: { type: "none" } },
+  });
   results.push({ name: "connection saved with mapped metadata", outcome: "ok", message: "saved" });
 } catch (e) {
   const err = e as Error & { errors?: Array<{ path: string; message: string }> };
-  results.push({ name: "connection saved with mapped metadata", outcome: /Refusing to call/.test(err.errors?.[0]?.message ?? "") ? "refused" : "network", message: `${err.errors?.[0]?.path}: ${err.errors?.[0]?.message}` });
+  results.push({
+    name: "connection saved with mapped metadata",
+    outcome: /Refusing to call/.test(err.errors?.[0]?.message ?? "") ? "refused" : "network",
+    message: `${err.errors?.[0]?.path}: ${err.errors?.[0]?.message}`,
+  });
 }
-const conn = await createConnection(deps, owner, wsRow.id, { integration: "metrics", name: "fine", config: { metricsBaseUrl: local, apiAuth: { type: "none" } } });
-await deps.sql("update connections set config = ? where id = ?", JSON.stringify({ metricsBaseUrl: "http://[::ffff:169.254.169.254]", apiAuth: { type: "none" } }), conn.id);
+const conn = await createConnection(deps, owner, wsRow.id, {
+  integration: "metrics",
+  name: "fine",
+  config: { metricsBaseUrl: local, apiAuth: { type: "none" } },
+});
+await deps.sql(
+  "update connections set config = ? where id = ?",
+  JSON.stringify({ metricsBaseUrl: "http://[::ffff:169.254.169.254]", apiAuth: { type: "none" } }),
+  conn.id,
+);
 const verified = await verifyConnection(deps, owner, wsRow.id, conn.id);
-results.push({ name: "connection verify to mapped metadata", outcome: verified.ok ? "ok" : /Refusing to call/.test(verified.message) ? "refused" : "network", message: verified.message });
+results.push({
+  name: "connection verify to mapped metadata",
+  outcome: verified.ok ? "ok" : /Refusing to call/.test(verified.message) ? "refused" : "network",
+  message: verified.message,
+});
 
 server.close();
 await deps.close();

@@ -17,8 +17,16 @@ export const createSilence = defineComponent({
       .min(1, "Add at least one matcher")
       .meta(ui({ title: "Matchers", description: "Alerts must match all of them", expression: true, order: 1 })),
     duration: DurationSchema.meta(ui({ title: "Duration", widget: "duration", placeholder: "1h", expression: true, order: 2 })),
-    createdBy: z.string().trim().min(1).meta(ui({ title: "Created By", placeholder: "conveyor", expression: true, order: 3 })),
-    comment: z.string().trim().min(1).meta(ui({ title: "Comment", widget: "textarea", expression: true, order: 4 })),
+    createdBy: z
+      .string()
+      .trim()
+      .min(1)
+      .meta(ui({ title: "Created By", placeholder: "conveyor", expression: true, order: 3 })),
+    comment: z
+      .string()
+      .trim()
+      .min(1)
+      .meta(ui({ title: "Comment", widget: "textarea", expression: true, order: 4 })),
   }),
   outputType: "metrics.silence",
   output: SilenceSchema,

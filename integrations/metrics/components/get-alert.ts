@@ -15,7 +15,11 @@ export const getAlert = defineComponent({
   description: "Reads the first Prometheus alert whose alertname matches, optionally in a given state.",
   docs: "Active alerts (pending, firing) come from `/api/v1/alerts`. `inactive` alerting rules are not listed there, so that state (and `any` when no alert is active) is read from `/api/v1/rules?type=alert`. Fails when nothing matches.",
   config: z.object({
-    alertName: z.string().trim().min(1, "Enter an alert name").meta(ui({ title: "Alert Name", description: "Matched against the alertname label", expression: true })),
+    alertName: z
+      .string()
+      .trim()
+      .min(1, "Enter an alert name")
+      .meta(ui({ title: "Alert Name", description: "Matched against the alertname label", expression: true })),
     state: z
       .enum(["any", "firing", "pending", "inactive"])
       .default("any")

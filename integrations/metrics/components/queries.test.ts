@@ -27,11 +27,15 @@ describe("metrics queries and alerts against real Prometheus 2.42", () => {
     bearer = await startAuthProxy({ target: stack.prometheusUrl, bearer: "prom-token" });
     faults = await startFaultProxy({ target: stack.prometheusUrl });
     // Rules evaluate every second; wait until both active alerts and one scrape exist.
-    await pollUntil(async () => {
-      const alerts = await fetch(`${stack.prometheusUrl}/api/v1/alerts`).then((r) => r.json());
-      const up = await fetch(`${stack.prometheusUrl}/api/v1/query?query=up`).then((r) => r.json());
-      return alerts.data.alerts.length === 2 && up.data.result.length === 1 ? true : undefined;
-    }, 20_000, "rules and first scrape");
+    await pollUntil(
+      async () => {
+        const alerts = await fetch(`${stack.prometheusUrl}/api/v1/alerts`).then((r) => r.json());
+        const up = await fetch(`${stack.prometheusUrl}/api/v1/query?query=up`).then((r) => r.json());
+        return alerts.data.alerts.length === 2 && up.data.result.length === 1 ? true : undefined;
+      },
+      20_000,
+      "rules and first scrape",
+    );
   });
   afterAll(async () => {
     await Promise.all([bearer?.stop(), faults?.stop()]);
@@ -102,7 +106,9 @@ describe("metrics queries and alerts against real Prometheus 2.42", () => {
     expect(missing.error?.issues.map((i) => i.path.join("."))).toEqual(["start", "end", "step"]);
     expect(missing.error?.issues[0]!.message).toMatch(/^Start is required/);
     const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-    const event = await runComponent<{ result: Series[] }>(queryRange, withLegacyDefaults(queryRange, { query: "vector(1)" }), stack.connection, { now: () => now });
+    const event = await runComponent<{ result: Series[] }>(queryRange, withLegacyDefaults(queryRange, { query: "vector(1)" }), stack.connection, {
+      now: () => now,
+    });
     const values = event.data.result[0].values!;
     expect(values).toHaveLength(61);
     expect(values[0][0]).toBe(now.getTime() / 1000 - 3600);

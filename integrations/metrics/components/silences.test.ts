@@ -72,7 +72,11 @@ describe("metrics silences against real Alertmanager 0.25", () => {
     const created = await runComponent<SilenceData>(createSilence, { ...silenceConfig, comment: "to expire" }, stack.connection);
     const id = created.data.silenceID;
 
-    const picker = await listSilences({ connection: { id: "c", integration: "metrics", config: stack.connection, state: {} }, http: createHttpClient(), config: {} });
+    const picker = await listSilences({
+      connection: { id: "c", integration: "metrics", config: stack.connection, state: {} },
+      http: createHttpClient(),
+      config: {},
+    });
     const option = picker.options.find((o) => o.value === id);
     expect(option?.label).toContain('alertname="DiskFull"');
     expect(option?.label).toContain("(active)");
@@ -91,7 +95,12 @@ describe("metrics silences against real Alertmanager 0.25", () => {
     const again = await runComponent(expireSilence, { silence: id }, stack.connection);
     expect(again.data).toEqual({ silenceID: id, status: "expired" });
 
-    const searched = await listSilences({ connection: { id: "c", integration: "metrics", config: stack.connection, state: {} }, http: createHttpClient(), config: {}, search: "to expire" });
+    const searched = await listSilences({
+      connection: { id: "c", integration: "metrics", config: stack.connection, state: {} },
+      http: createHttpClient(),
+      config: {},
+      search: "to expire",
+    });
     expect(searched.options.map((o) => o.value)).toContain(id);
     expect(searched.options.every((o) => `${o.label} ${o.description}`.includes("to expire"))).toBe(true);
   });
@@ -129,7 +138,11 @@ describe("metrics silences against real Alertmanager 0.25", () => {
   it("authenticates with basic and bearer auth through an enforcing proxy; wrong credentials fail clearly", async () => {
     const okBasic = await runComponent<SilenceData>(createSilence, silenceConfig, viaRouter(basic.url, { type: "basic", username: "ops", password: "s3cret" }));
     expect(okBasic.data.status).toBe("active");
-    const okBearer = await runComponent<SilenceData>(getSilence, { silence: okBasic.data.silenceID }, viaRouter(bearer.url, { type: "bearer", token: "tok-123" }));
+    const okBearer = await runComponent<SilenceData>(
+      getSilence,
+      { silence: okBasic.data.silenceID },
+      viaRouter(bearer.url, { type: "bearer", token: "tok-123" }),
+    );
     expect(okBearer.data.silenceID).toBe(okBasic.data.silenceID);
 
     for (const [url, auth] of [

@@ -15,7 +15,14 @@ const opt = (name: string) => {
 const stack = await startMetricsStack({
   rules: args.includes("--no-rule")
     ? []
-    : [{ alert: "ConveyorAlwaysFiring", expr: "vector(1) > 0", labels: { severity: "critical", team: "e2e" }, annotations: { summary: "Always firing (Conveyor e2e)" } }],
+    : [
+        {
+          alert: "ConveyorAlwaysFiring",
+          expr: "vector(1) > 0",
+          labels: { severity: "critical", team: "e2e" },
+          annotations: { summary: "Always firing (Conveyor e2e)" },
+        },
+      ],
   webhookUrl: opt("--webhook-url"),
   webhookSecret: opt("--secret"),
 });

@@ -250,7 +250,9 @@ export async function startMetricsStack(opts: MetricsStackOptions = {}): Promise
     async waitForDiscovery(timeoutMs = 20_000) {
       const t0 = Date.now();
       while (Date.now() - t0 < timeoutMs) {
-        const res = await fetch(`${prometheusUrl}/api/v1/alertmanagers`).then((r) => r.json()).catch(() => undefined);
+        const res = await fetch(`${prometheusUrl}/api/v1/alertmanagers`)
+          .then((r) => r.json())
+          .catch(() => undefined);
         if (res?.data?.activeAlertmanagers?.length) return Date.now() - t0;
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -51,14 +51,8 @@ function track(server: http.Server): Set<net.Socket> {
   return sockets;
 }
 
-export async function startAuthProxy(opts: {
-  target: string;
-  basic?: { username: string; password: string };
-  bearer?: string;
-}): Promise<Proxy> {
-  const expected = opts.basic
-    ? `Basic ${Buffer.from(`${opts.basic.username}:${opts.basic.password}`).toString("base64")}`
-    : `Bearer ${opts.bearer}`;
+export async function startAuthProxy(opts: { target: string; basic?: { username: string; password: string }; bearer?: string }): Promise<Proxy> {
+  const expected = opts.basic ? `Basic ${Buffer.from(`${opts.basic.username}:${opts.basic.password}`).toString("base64")}` : `Bearer ${opts.bearer}`;
   const state = { hits: 0 };
   const server = http.createServer((req, res) => {
     state.hits++;

@@ -40,7 +40,15 @@ describe("tracker.createAlert", () => {
       note: "opened by conveyor",
     });
     expect(out.type).toBe("tracker.alert.created");
-    expect(out.data).toMatchObject({ message: "HighLatency on a:9100", alias: "am:HighLatency", priority: "P1", status: "open", count: 1, tags: ["prod"], acknowledged: false });
+    expect(out.data).toMatchObject({
+      message: "HighLatency on a:9100",
+      alias: "am:HighLatency",
+      priority: "P1",
+      status: "open",
+      count: 1,
+      tags: ["prod"],
+      acknowledged: false,
+    });
     expect(out.data.extraProperties).toEqual({ runbook: "https://runbooks/x", threshold: "1" });
     expect(typeof out.data.lastOccuredAt).toBe("string");
     const post = h.fake.received.find((r) => r.method === "POST" && r.path.endsWith("/v1/alerts"));
@@ -208,7 +216,9 @@ describe("tracker.updateAlert", () => {
     expect(updateAlert.validate!(ctx.config, { connection: h.connection() })).toEqual([]);
     const { result } = await drive(updateAlert, ctx, h, { realSleepMs: 20 });
     expect(result).toMatchObject({ data: { message: "renamed", priority: "P2" } });
-    expect(h.fake.received.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.split("/v1")[1]}`)).toEqual([`PATCH /alerts/${a.data.id}/message`]);
+    expect(h.fake.received.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.split("/v1")[1]}`)).toEqual([
+      `PATCH /alerts/${a.data.id}/message`,
+    ]);
   });
 
   it("fails clearly for an alert that does not exist", async () => {

@@ -39,7 +39,10 @@ describe("tracker.approveWorkflow", () => {
     expect(out.type).toBe("tracker.approval");
     expect(out.data).toMatchObject({ id: second.id, name: "Finance approval", finalDecision: "approved" });
     expect(out.data.completedDate).toEqual({ iso8601: expect.any(String), tracker: expect.any(String) });
-    expect((out.data.approvers as Array<{ approver: { accountId: string }; approverDecision: string }>).find((a) => a.approver.accountId === U.mia)?.approverDecision).toBe("approved");
+    expect(
+      (out.data.approvers as Array<{ approver: { accountId: string }; approverDecision: string }>).find((a) => a.approver.accountId === U.mia)
+        ?.approverDecision,
+    ).toBe("approved");
     expect(first.finalDecision).toBe("pending");
   });
 
@@ -78,7 +81,10 @@ describe("tracker.approveWorkflow", () => {
 
   it("fails clearly for an issue that is not a service-desk request", async () => {
     const site = h.atlassian.state.site(DEMO.cloudId)!;
-    const plain = site.createIssue({ projectId: DEMO.projects.ops, issueTypeId: DEMO.issueTypes.task, summary: "plain task", description: null, reporterId: U.mia, labels: [] }, U.mia);
+    const plain = site.createIssue(
+      { projectId: DEMO.projects.ops, issueTypeId: DEMO.issueTypes.task, summary: "plain task", description: null, reporterId: U.mia, labels: [] },
+      U.mia,
+    );
     await expect(run({ issueKey: plain.key })).rejects.toThrow(/not a service-desk customer request/);
   });
 
@@ -106,7 +112,11 @@ describe("tracker.approveWorkflow", () => {
     const bad = await post({ serviceDeskId: JSM_DEMO.serviceDeskId, requestTypeId: JSM_DEMO.requestTypes.getHelp, requestFieldValues: {} });
     expect(bad.status).toBe(400);
     expect((await bad.json()).errorMessage).toMatch(/Summary/);
-    const res = await post({ serviceDeskId: JSM_DEMO.serviceDeskId, requestTypeId: JSM_DEMO.requestTypes.getHelp, requestFieldValues: { summary: "VPN access", description: "please" } });
+    const res = await post({
+      serviceDeskId: JSM_DEMO.serviceDeskId,
+      requestTypeId: JSM_DEMO.requestTypes.getHelp,
+      requestFieldValues: { summary: "VPN access", description: "please" },
+    });
     expect(res.status).toBe(201);
     const created = (await res.json()) as { issueKey: string; reporter: { accountId: string } };
     expect(created.reporter.accountId).toBe(U.ravi);

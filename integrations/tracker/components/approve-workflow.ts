@@ -5,8 +5,14 @@ import { ui } from "../../core/ui-meta";
 import { jsmClient, siteProblems, type Approval } from "../jsm-client";
 
 export const approveWorkflowConfig = z.object({
-  issueKey: z.string().min(1).meta(ui({ title: "Issue Key", description: "Key of the service-desk request", expression: true, order: 1 })),
-  decision: z.enum(["approve", "decline"]).default("approve").meta(ui({ title: "Decision", enumLabels: { approve: "Approve", decline: "Decline" }, order: 2 })),
+  issueKey: z
+    .string()
+    .min(1)
+    .meta(ui({ title: "Issue Key", description: "Key of the service-desk request", expression: true, order: 1 })),
+  decision: z
+    .enum(["approve", "decline"])
+    .default("approve")
+    .meta(ui({ title: "Decision", enumLabels: { approve: "Approve", decline: "Decline" }, order: 2 })),
   approvalSelector: z
     .enum(["latest", "specific"])
     .default("latest")
@@ -14,8 +20,20 @@ export const approveWorkflowConfig = z.object({
   approval: z
     .string()
     .optional()
-    .meta(ui({ title: "Approval", widget: "resource", resource: { type: "approvals", dependsOn: ["issueKey"], allowCustom: true }, visibleWhen: { field: "approvalSelector", equals: "specific" }, expression: true, order: 4 })),
-  comment: z.string().optional().meta(ui({ title: "Comment", description: "Public customer comment posted before the decision", widget: "textarea", expression: true, order: 5 })),
+    .meta(
+      ui({
+        title: "Approval",
+        widget: "resource",
+        resource: { type: "approvals", dependsOn: ["issueKey"], allowCustom: true },
+        visibleWhen: { field: "approvalSelector", equals: "specific" },
+        expression: true,
+        order: 4,
+      }),
+    ),
+  comment: z
+    .string()
+    .optional()
+    .meta(ui({ title: "Comment", description: "Public customer comment posted before the decision", widget: "textarea", expression: true, order: 5 })),
 });
 
 const dateOut = z.object({ iso8601: z.string(), tracker: z.string() });
@@ -35,7 +53,11 @@ function toApprovalOutput(a: Approval): z.infer<typeof approvalOutput> {
     name: a.name,
     finalDecision: a.finalDecision,
     approvers: a.approvers.map((x) => ({
-      approver: { accountId: x.approver.accountId, displayName: x.approver.displayName, ...(x.approver.emailAddress ? { emailAddress: x.approver.emailAddress } : {}) },
+      approver: {
+        accountId: x.approver.accountId,
+        displayName: x.approver.displayName,
+        ...(x.approver.emailAddress ? { emailAddress: x.approver.emailAddress } : {}),
+      },
       approverDecision: x.approverDecision,
     })),
     ...(a.completedDate ? { completedDate: { iso8601: a.completedDate.iso8601, tracker: a.completedDate.jira } } : {}),
@@ -47,7 +69,10 @@ const approverNames = (a: Approval) => a.approvers.map((x) => x.approver.display
 function pick(approvals: Approval[], c: { approvalSelector: string; approval?: string }, key: string): Approval {
   if (c.approvalSelector === "specific") {
     const found = approvals.find((a) => a.id === c.approval);
-    if (!found) throw new NonRetryableError(`Request ${key} has no approval with id ${c.approval} (it has: ${approvals.map((a) => `${a.id} ${a.name}`).join(", ") || "none"}).`);
+    if (!found)
+      throw new NonRetryableError(
+        `Request ${key} has no approval with id ${c.approval} (it has: ${approvals.map((a) => `${a.id} ${a.name}`).join(", ") || "none"}).`,
+      );
     return found;
   }
   const pending = approvals.filter((a) => a.finalDecision === "pending");
@@ -68,12 +93,15 @@ export const approveWorkflow = defineComponent({
     id: "1",
     name: "Change manager approval",
     finalDecision: "approved",
-    approvers: [{ approver: { accountId: "5b10ac8d82e05b22cc7d4ef5", displayName: "Mia Krystof", emailAddress: "mia@example.com" }, approverDecision: "approved" }],
+    approvers: [
+      { approver: { accountId: "5b10ac8d82e05b22cc7d4ef5", displayName: "Mia Krystof", emailAddress: "mia@example.com" }, approverDecision: "approved" },
+    ],
     completedDate: { iso8601: "2026-05-01T10:00:00+0000", tracker: "2026-05-01T10:00:00.000+0000" },
   },
   validate(config, { connection }) {
     const issues: Array<{ path: string; message: string }> = [];
-    if (config.approvalSelector === "specific" && !config.approval?.trim()) issues.push({ path: "approval", message: "Choose the approval to decide (or select the latest pending one)." });
+    if (config.approvalSelector === "specific" && !config.approval?.trim())
+      issues.push({ path: "approval", message: "Choose the approval to decide (or select the latest pending one)." });
     return [...issues, ...siteProblems(connection)];
   },
   async run(ctx) {
@@ -82,7 +110,10 @@ export const approveWorkflow = defineComponent({
     if (c.approvalSelector === "specific" && !c.approval?.trim()) throw new NonRetryableError("Approval is required when a specific approval is selected.");
     const jsm = jsmClient(ctx.connection, ctx.http);
     const request = await jsm.getRequest(key);
-    if (!request) throw new NonRetryableError(`${key} is not a service-desk customer request (or is not visible to the connected user); Approve Workflow only works on service-desk requests.`);
+    if (!request)
+      throw new NonRetryableError(
+        `${key} is not a service-desk customer request (or is not visible to the connected user); Approve Workflow only works on service-desk requests.`,
+      );
     const approvals = await jsm.listApprovals(key);
     // A retry after the decision went through but its answer was lost: emit what the first attempt did.
     if (ctx.run.attempt > 1 && c.approvalSelector === "specific") {
@@ -102,7 +133,8 @@ export const approveWorkflow = defineComponent({
     try {
       return ctx.emit(toApprovalOutput(await jsm.decide(key, approval.id, c.decision)));
     } catch (e) {
-      if (e instanceof IntegrationHttpError && e.status === 403) throw new NonRetryableError(`The connected user is not an approver of "${approval.name}" on ${key} (approvers: ${approverNames(approval)}).`);
+      if (e instanceof IntegrationHttpError && e.status === 403)
+        throw new NonRetryableError(`The connected user is not an approver of "${approval.name}" on ${key} (approvers: ${approverNames(approval)}).`);
       if (e instanceof IntegrationHttpError && e.status === 409) throw new NonRetryableError(`Approval "${approval.name}" on ${key} has already been decided.`);
       throw e;
     }

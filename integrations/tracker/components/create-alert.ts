@@ -6,30 +6,63 @@ import { opsClient, opsGateIssues, type OpsClient } from "../ops-client";
 import { PRIORITIES, RESPONDER_TYPES, alertOutput, exampleAlert, firstLook, isWait, pollRequest, toAlertOutput, type PollState } from "../ops-schemas";
 
 const responderRow = z.object({
-  id: z.string().min(1).meta(ui({ title: "ID", expression: true })),
+  id: z
+    .string()
+    .min(1)
+    .meta(ui({ title: "ID", expression: true })),
   type: z.enum(RESPONDER_TYPES).meta(ui({ title: "Type" })),
 });
 
 const optionalText = (title: string, max: number, extra: Parameters<typeof ui>[0] = {}) =>
-  z.string().max(max).optional().meta(ui({ title, expression: true, ...extra }));
+  z
+    .string()
+    .max(max)
+    .optional()
+    .meta(ui({ title, expression: true, ...extra }));
 
 export const createAlertConfig = z.object({
-  message: z.string().min(1).max(130).meta(ui({ title: "Message", expression: true, order: 1 })),
+  message: z
+    .string()
+    .min(1)
+    .max(130)
+    .meta(ui({ title: "Message", expression: true, order: 1 })),
   description: optionalText("Description", 15000, { widget: "textarea" }),
   note: optionalText("Note", 25000, { widget: "textarea" }),
   alias: optionalText("Alias", 512, { description: "De-duplication key: an open alert with the same alias has its count increased instead." }),
   entity: optionalText("Entity", 512),
   source: optionalText("Source", 100),
-  priority: z.enum(PRIORITIES).nullable().optional().meta(ui({ title: "Priority", description: "Unset: the operations default (P3)." })),
-  tags: z.array(z.string().min(1)).default([]).meta(ui({ title: "Tags" })),
-  actions: z.array(z.string().min(1)).default([]).meta(ui({ title: "Actions" })),
-  responders: z.array(responderRow).max(50).default([]).meta(ui({ title: "Responders" })),
+  priority: z
+    .enum(PRIORITIES)
+    .nullable()
+    .optional()
+    .meta(ui({ title: "Priority", description: "Unset: the operations default (P3)." })),
+  tags: z
+    .array(z.string().min(1))
+    .default([])
+    .meta(ui({ title: "Tags" })),
+  actions: z
+    .array(z.string().min(1))
+    .default([])
+    .meta(ui({ title: "Actions" })),
+  responders: z
+    .array(responderRow)
+    .max(50)
+    .default([])
+    .meta(ui({ title: "Responders" })),
   visibleTo: z
     .array(responderRow)
     .max(50)
     .default([])
-    .meta(ui({ title: "Visible to", description: "Teams and users who see the alert without being notified; an escalation or a schedule stands for the team that owns it." })),
-  extraProperties: z.record(z.string(), z.unknown()).optional().meta(ui({ title: "Extra properties", widget: "json", expression: true })),
+    .meta(
+      ui({
+        title: "Visible to",
+        description: "Teams and users who see the alert without being notified; an escalation or a schedule stands for the team that owns it.",
+      }),
+    ),
+  extraProperties: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta(ui({ title: "Extra properties", widget: "json", expression: true })),
 });
 
 type Config = z.output<typeof createAlertConfig>;

@@ -14,14 +14,42 @@ export const createHeartbeat = defineComponent({
   description: "Creates a heartbeat in a team of the operations module (name unique in the team).",
   config: z.object({
     team: teamField,
-    name: z.string().min(1).max(200).meta(ui({ title: "Name", description: "Unique within the team", expression: true, order: 2 })),
-    interval: z.coerce.number().int().min(1).meta(ui({ title: "Interval", description: "Minimum 1", expression: true, order: 3 })),
-    intervalUnit: z.enum(INTERVAL_UNITS).default("minutes").meta(ui({ title: "Interval unit", order: 4 })),
-    enabled: z.boolean().default(true).meta(ui({ title: "Enabled", order: 5 })),
-    description: z.string().max(10000).optional().meta(ui({ title: "Description", widget: "textarea", expression: true, order: 6 })),
-    alertMessage: z.string().max(130).optional().meta(ui({ title: "Alert message", expression: true, order: 7 })),
-    alertTags: z.array(z.string().min(1)).default([]).meta(ui({ title: "Alert tags", order: 8 })),
-    alertPriority: z.enum(PRIORITIES).optional().meta(ui({ title: "Alert priority", order: 9 })),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .meta(ui({ title: "Name", description: "Unique within the team", expression: true, order: 2 })),
+    interval: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .meta(ui({ title: "Interval", description: "Minimum 1", expression: true, order: 3 })),
+    intervalUnit: z
+      .enum(INTERVAL_UNITS)
+      .default("minutes")
+      .meta(ui({ title: "Interval unit", order: 4 })),
+    enabled: z
+      .boolean()
+      .default(true)
+      .meta(ui({ title: "Enabled", order: 5 })),
+    description: z
+      .string()
+      .max(10000)
+      .optional()
+      .meta(ui({ title: "Description", widget: "textarea", expression: true, order: 6 })),
+    alertMessage: z
+      .string()
+      .max(130)
+      .optional()
+      .meta(ui({ title: "Alert message", expression: true, order: 7 })),
+    alertTags: z
+      .array(z.string().min(1))
+      .default([])
+      .meta(ui({ title: "Alert tags", order: 8 })),
+    alertPriority: z
+      .enum(PRIORITIES)
+      .optional()
+      .meta(ui({ title: "Alert priority", order: 9 })),
   }),
   outputType: "tracker.heartbeat.created",
   output: heartbeatOutput,

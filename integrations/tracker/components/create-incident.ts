@@ -12,26 +12,82 @@ const ESTIMATE = /^\s*(\d+(\.\d+)?\s*[wdhm]\s*)+$/i;
 
 export const createIncidentConfig = z.object({
   serviceDesk: serviceDeskField(),
-  requestType: z.string().min(1).meta(ui({ title: "Request type", description: "Incident-management request types of the service desk", widget: "resource", resource: { type: "incidentRequestTypes", dependsOn: ["serviceDesk"] }, order: 2 })),
-  summary: z.string().max(255).optional().meta(ui({ title: "Summary", description: "Required unless given in Additional fields", expression: true, order: 3 })),
-  description: z.string().optional().meta(ui({ title: "Description", description: "Plain text, stored as a rich-text document", widget: "textarea", expression: true, order: 4 })),
-  dueDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use the site date format YYYY-MM-DD").optional().meta(ui({ title: "Due date", placeholder: "YYYY-MM-DD", expression: true, order: 5 })),
-  priority: z.string().optional().meta(ui({ title: "Priority", description: "Priority name", widget: "resource", resource: { type: "priorities", allowCustom: true }, expression: true, order: 6 })),
-  impact: z.string().optional().meta(ui({ title: "Impact", expression: true, order: 7 })),
-  urgency: z.string().optional().meta(ui({ title: "Urgency", expression: true, order: 8 })),
-  originalEstimate: z.string().regex(ESTIMATE, "Use forms like 2h, 1d, 1w 2d, 30m").optional().meta(ui({ title: "Original estimate", placeholder: "2h", expression: true, order: 9 })),
+  requestType: z
+    .string()
+    .min(1)
+    .meta(
+      ui({
+        title: "Request type",
+        description: "Incident-management request types of the service desk",
+        widget: "resource",
+        resource: { type: "incidentRequestTypes", dependsOn: ["serviceDesk"] },
+        order: 2,
+      }),
+    ),
+  summary: z
+    .string()
+    .max(255)
+    .optional()
+    .meta(ui({ title: "Summary", description: "Required unless given in Additional fields", expression: true, order: 3 })),
+  description: z
+    .string()
+    .optional()
+    .meta(ui({ title: "Description", description: "Plain text, stored as a rich-text document", widget: "textarea", expression: true, order: 4 })),
+  dueDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Use the site date format YYYY-MM-DD")
+    .optional()
+    .meta(ui({ title: "Due date", placeholder: "YYYY-MM-DD", expression: true, order: 5 })),
+  priority: z
+    .string()
+    .optional()
+    .meta(
+      ui({
+        title: "Priority",
+        description: "Priority name",
+        widget: "resource",
+        resource: { type: "priorities", allowCustom: true },
+        expression: true,
+        order: 6,
+      }),
+    ),
+  impact: z
+    .string()
+    .optional()
+    .meta(ui({ title: "Impact", expression: true, order: 7 })),
+  urgency: z
+    .string()
+    .optional()
+    .meta(ui({ title: "Urgency", expression: true, order: 8 })),
+  originalEstimate: z
+    .string()
+    .regex(ESTIMATE, "Use forms like 2h, 1d, 1w 2d, 30m")
+    .optional()
+    .meta(ui({ title: "Original estimate", placeholder: "2h", expression: true, order: 9 })),
   customFields: z
     .array(
       z.object({
-        fieldId: z.string().min(1).meta(ui({ title: "Field ID", placeholder: "customfield_10050" })),
+        fieldId: z
+          .string()
+          .min(1)
+          .meta(ui({ title: "Field ID", placeholder: "customfield_10050" })),
         value: z.string().meta(ui({ title: "Value", description: "JSON (object, array, number) or a plain string", expression: true })),
       }),
     )
     .default([])
     .meta(ui({ title: "Custom fields", order: 10 })),
-  additionalFields: z.record(z.string(), z.unknown()).optional().meta(ui({ title: "Additional fields", description: "JSON object merged into the fields map", widget: "json", expression: true, order: 11 })),
-  update: z.record(z.string(), z.unknown()).optional().meta(ui({ title: "Update", description: "JSON object sent as the issue's update property", widget: "json", expression: true, order: 12 })),
-  alertIds: z.array(z.string().min(1)).default([]).meta(ui({ title: "Alert IDs", order: 13 })),
+  additionalFields: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta(ui({ title: "Additional fields", description: "JSON object merged into the fields map", widget: "json", expression: true, order: 11 })),
+  update: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta(ui({ title: "Update", description: "JSON object sent as the issue's update property", widget: "json", expression: true, order: 12 })),
+  alertIds: z
+    .array(z.string().min(1))
+    .default([])
+    .meta(ui({ title: "Alert IDs", order: 13 })),
 });
 type Config = z.output<typeof createIncidentConfig>;
 
@@ -51,7 +107,8 @@ function parseValue(v: string): unknown {
   return v;
 }
 
-export const requestTypeMissing = (id: string, desk: ServiceDesk) => `Request type ${id} does not exist on service desk ${desk.projectName} (${desk.projectKey}).`;
+export const requestTypeMissing = (id: string, desk: ServiceDesk) =>
+  `Request type ${id} does not exist on service desk ${desk.projectName} (${desk.projectKey}).`;
 
 function fieldNamed(fields: RequestTypeField[], re: RegExp, what: string, requestTypeName: string): RequestTypeField {
   const f = fields.find((x) => re.test(x.name));
@@ -93,7 +150,8 @@ export const createIncident = defineComponent({
       throw e;
     });
     if (!rt) return [{ path: "requestType", message: requestTypeMissing(config.requestType, desk) }];
-    if (rt.practice && !isIncidentPractice(rt.practice)) return [{ path: "requestType", message: `Request type "${rt.name}" is in the "${rt.practice}" work category, not incident management.` }];
+    if (rt.practice && !isIncidentPractice(rt.practice))
+      return [{ path: "requestType", message: `Request type "${rt.name}" is in the "${rt.practice}" work category, not incident management.` }];
     return [];
   },
   async run(ctx) {
@@ -106,7 +164,9 @@ export const createIncident = defineComponent({
       throw isNotFound(e) ? new NonRetryableError(requestTypeMissing(c.requestType, desk)) : e;
     });
     if (rt.practice && !isIncidentPractice(rt.practice)) {
-      throw new NonRetryableError(`Request type "${rt.name}" is in the "${rt.practice}" work category, not incident management; choose an incident request type.`);
+      throw new NonRetryableError(
+        `Request type "${rt.name}" is in the "${rt.practice}" work category, not incident management; choose an incident request type.`,
+      );
     }
 
     const fields: Record<string, unknown> = { project: { id: desk.projectId }, issuetype: { id: rt.issueTypeId } };

@@ -10,11 +10,39 @@ import { findTransitionTo, noTransitionError } from "./transition-kit";
 
 export const createIssueConfig = z.object({
   project: projectField(),
-  issueType: z.string().trim().min(1, "Choose an issue type").meta(ui({ title: "Issue Type", widget: "resource", resource: { type: "issueTypes", dependsOn: ["project"], allowCustom: true }, order: 2 })),
-  summary: z.string().trim().min(1, "Enter a summary").max(255).meta(ui({ title: "Summary", expression: true, order: 3 })),
-  description: z.string().optional().meta(ui({ title: "Description", widget: "textarea", expression: true, order: 4, description: "Plain text; stored as Atlassian Document Format." })),
-  assignee: z.string().trim().optional().meta(ui({ title: "Assignee", widget: "resource", resource: { type: "users", allowCustom: true }, expression: true, order: 5, description: "Account id" })),
-  status: z.string().trim().optional().meta(ui({ title: "Status", widget: "resource", resource: { type: "statuses", dependsOn: ["project"], allowCustom: true }, order: 6, description: "When set, the issue is transitioned to this status right after creation." })),
+  issueType: z
+    .string()
+    .trim()
+    .min(1, "Choose an issue type")
+    .meta(ui({ title: "Issue Type", widget: "resource", resource: { type: "issueTypes", dependsOn: ["project"], allowCustom: true }, order: 2 })),
+  summary: z
+    .string()
+    .trim()
+    .min(1, "Enter a summary")
+    .max(255)
+    .meta(ui({ title: "Summary", expression: true, order: 3 })),
+  description: z
+    .string()
+    .optional()
+    .meta(ui({ title: "Description", widget: "textarea", expression: true, order: 4, description: "Plain text; stored as Atlassian Document Format." })),
+  assignee: z
+    .string()
+    .trim()
+    .optional()
+    .meta(ui({ title: "Assignee", widget: "resource", resource: { type: "users", allowCustom: true }, expression: true, order: 5, description: "Account id" })),
+  status: z
+    .string()
+    .trim()
+    .optional()
+    .meta(
+      ui({
+        title: "Status",
+        widget: "resource",
+        resource: { type: "statuses", dependsOn: ["project"], allowCustom: true },
+        order: 6,
+        description: "When set, the issue is transitioned to this status right after creation.",
+      }),
+    ),
 });
 
 export const createIssue = defineComponent({
@@ -51,13 +79,20 @@ export const createIssue = defineComponent({
       if (!isRetryable(e)) throw e;
       if (attempts > MAX_RESUMES) throw new NonRetryableError(`Issue ${key} was created, but finishing it kept failing: ${(e as Error).message}`);
       const delay = retryAfterOf(e) ?? 1000 * 2 ** attempts;
-      return ctx.wait(delay, { key, attempts } satisfies ResumeState, `Issue ${key} created; retrying in ${Math.round(delay / 1000)} s (${(e as Error).message})`);
+      return ctx.wait(
+        delay,
+        { key, attempts } satisfies ResumeState,
+        `Issue ${key} created; retrying in ${Math.round(delay / 1000)} s (${(e as Error).message})`,
+      );
     }
   },
 });
 
 const MAX_RESUMES = 5;
-interface ResumeState { key: string; attempts: number }
+interface ResumeState {
+  key: string;
+  attempts: number;
+}
 
 async function moveTo(jira: ReturnType<typeof jiraClient>, key: string, status: string) {
   const issue = await jira.getIssue(key, { fields: "status" });

@@ -10,7 +10,12 @@ export const deleteAlert = defineComponent({
   config: z.object({ alert: alertField }),
   outputType: "tracker.alert.deleted",
   output: z.object({ alertId: z.string(), deleted: z.literal(true), requestId: z.string(), result: z.string() }),
-  example: { alertId: "70413a06-38d6-4c85-92b8-5ebc900d42e2-1714557600123", deleted: true, requestId: "d383c6e9-b1e7-4b59-9c35-72f1a2187777", result: "Request will be processed" },
+  example: {
+    alertId: "70413a06-38d6-4c85-92b8-5ebc900d42e2-1714557600123",
+    deleted: true,
+    requestId: "d383c6e9-b1e7-4b59-9c35-72f1a2187777",
+    result: "Request will be processed",
+  },
   validate: (_config, { connection }) => opsGateIssues(connection),
   async run(ctx) {
     const ops = opsClient(ctx.connection, ctx.http);

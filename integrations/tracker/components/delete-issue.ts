@@ -9,7 +9,10 @@ import { issueKeyField, projectField } from "../schemas";
 export const deleteIssueConfig = z.object({
   project: projectField(),
   issueKey: issueKeyField(),
-  deleteSubtasks: z.boolean().default(false).meta(ui({ title: "Delete Subtasks", order: 3, description: "Required to delete an issue that has subtasks." })),
+  deleteSubtasks: z
+    .boolean()
+    .default(false)
+    .meta(ui({ title: "Delete Subtasks", order: 3, description: "Required to delete an issue that has subtasks." })),
 });
 
 export const deleteIssueOutput = z.object({ deleted: z.literal(true), id: z.string(), key: z.string() });
@@ -52,10 +55,18 @@ export const deleteIssue = defineComponent({
       const attempts = (resumed?.attempts ?? 0) + 1;
       if (!isRetryable(e) || attempts > 5) throw e;
       const delay = retryAfterOf(e) ?? 1000 * 2 ** attempts;
-      return ctx.wait(delay, { ...target, attempts } satisfies ResumeState, `Deleting ${target.key} failed (${(e as Error).message}); checking again in ${Math.round(delay / 1000)} s`);
+      return ctx.wait(
+        delay,
+        { ...target, attempts } satisfies ResumeState,
+        `Deleting ${target.key} failed (${(e as Error).message}); checking again in ${Math.round(delay / 1000)} s`,
+      );
     }
     return ctx.emit({ deleted: true as const, id: target.id, key: target.key });
   },
 });
 
-interface ResumeState { id: string; key: string; attempts: number }
+interface ResumeState {
+  id: string;
+  key: string;
+  attempts: number;
+}

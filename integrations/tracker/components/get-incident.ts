@@ -4,11 +4,24 @@ import { ui } from "../../core/ui-meta";
 import { jsmClient, siteProblems, type JiraIssue } from "../jsm-client";
 
 export const incidentPickerFields = {
-  project: z.string().optional().meta(ui({ title: "Project", description: "Narrows the issue picker (without it: issues updated in the last ~90 days across projects)", widget: "resource", resource: { type: "projects" }, order: 1 })),
+  project: z
+    .string()
+    .optional()
+    .meta(
+      ui({
+        title: "Project",
+        description: "Narrows the issue picker (without it: issues updated in the last ~90 days across projects)",
+        widget: "resource",
+        resource: { type: "projects" },
+        order: 1,
+      }),
+    ),
   issue: z
     .string()
     .min(1)
-    .meta(ui({ title: "Issue", description: "Issue key", widget: "resource", resource: { type: "incidentIssues", allowCustom: true }, expression: true, order: 2 })),
+    .meta(
+      ui({ title: "Issue", description: "Issue key", widget: "resource", resource: { type: "incidentIssues", allowCustom: true }, expression: true, order: 2 }),
+    ),
 };
 
 const user = z.object({ accountId: z.string(), displayName: z.string().optional(), emailAddress: z.string().optional() }).nullable();

@@ -14,8 +14,17 @@ export const getIssueConfig = z.object({
     .string()
     .trim()
     .optional()
-    .refine((v) => !v || v.split(",").every((x) => EXPAND_VALUES.includes(x.trim())), { message: `Expand takes comma-separated values among ${EXPAND_VALUES.join(", ")}` })
-    .meta(ui({ title: "Expand", placeholder: "changelog,transitions", order: 3, description: "Comma-separated: renderedFields, names, schema, transitions, editmeta, changelog" })),
+    .refine((v) => !v || v.split(",").every((x) => EXPAND_VALUES.includes(x.trim())), {
+      message: `Expand takes comma-separated values among ${EXPAND_VALUES.join(", ")}`,
+    })
+    .meta(
+      ui({
+        title: "Expand",
+        placeholder: "changelog,transitions",
+        order: 3,
+        description: "Comma-separated: renderedFields, names, schema, transitions, editmeta, changelog",
+      }),
+    ),
 });
 
 export const getIssue = defineComponent({
@@ -28,7 +37,11 @@ export const getIssue = defineComponent({
   output: issueSchema,
   example: exampleIssue,
   async run(ctx) {
-    const expand = ctx.config.expand?.split(",").map((s) => s.trim()).filter(Boolean).join(",");
+    const expand = ctx.config.expand
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .join(",");
     const issue = await jiraClient(ctx.connection!, ctx.http).getIssue(ctx.config.issueKey, expand ? { expand } : {});
     return ctx.emit(toIssueOutput(issue));
   },

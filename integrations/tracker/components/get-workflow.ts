@@ -97,7 +97,9 @@ export const getWorkflow = defineComponent({
       out.statuses = (workflow?.statuses ?? []).flatMap((ref) => {
         const s = byRef.get(ref.statusReference);
         if (!s) return [];
-        const cat = category.safeParse(s.statusCategory).success ? (s.statusCategory as WorkflowOut["statuses"][number]["category"]) : (CATEGORY_OF_KEY[s.statusCategory] ?? "TODO");
+        const cat = category.safeParse(s.statusCategory).success
+          ? (s.statusCategory as WorkflowOut["statuses"][number]["category"])
+          : (CATEGORY_OF_KEY[s.statusCategory] ?? "TODO");
         return [{ id: s.id, name: s.name, category: cat, ...(s.id === out.currentStatusId ? { isCurrent: true } : {}) }];
       });
     }

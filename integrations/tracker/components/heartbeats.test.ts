@@ -19,7 +19,8 @@ beforeEach(() => {
   h.fake.received.length = 0;
 });
 
-const create = (config: Record<string, unknown>) => createHeartbeat.run(contextFor(createHeartbeat, h, { team: h.teamId, ...config })) as Promise<{ type: string; data: Record<string, unknown> }>;
+const create = (config: Record<string, unknown>) =>
+  createHeartbeat.run(contextFor(createHeartbeat, h, { team: h.teamId, ...config })) as Promise<{ type: string; data: Record<string, unknown> }>;
 
 describe("tracker.createHeartbeat", () => {
   it("creates an enabled heartbeat by default, status Pending, unit in lower case", async () => {
@@ -93,7 +94,9 @@ describe("tracker.updateHeartbeat", () => {
 
   it("needs at least one toggled field: refused at save time and at run time", async () => {
     const ctx = contextFor(updateHeartbeat, h, { team: h.teamId, heartbeat: "dns" });
-    expect(updateHeartbeat.validate!(ctx.config, { connection: h.connection() })).toEqual([expect.objectContaining({ message: expect.stringMatching(/at least one/) })]);
+    expect(updateHeartbeat.validate!(ctx.config, { connection: h.connection() })).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/at least one/) }),
+    ]);
     await expect(updateHeartbeat.run(ctx)).rejects.toBeInstanceOf(NonRetryableError);
     expect(h.fake.received).toHaveLength(0);
   });
@@ -131,9 +134,15 @@ describe("heartbeat teams by name", () => {
   it("every heartbeat component takes the team's name (any case) and addresses the API by its id", async () => {
     const out = await create({ team: "Red Team", name: "by-name", interval: 2 });
     expect(out.data.ownerTeamId).toBe(h.teamId);
-    await expect(updateHeartbeat.run(contextFor(updateHeartbeat, h, { team: "red team", heartbeat: "by-name", interval: 4 }))).resolves.toMatchObject({ data: { interval: 4 } });
-    await expect(pingHeartbeat.run(contextFor(pingHeartbeat, h, { team: "Red Team", heartbeat: "by-name" }))).resolves.toMatchObject({ data: { message: expect.any(String) } });
-    await expect(deleteHeartbeat.run(contextFor(deleteHeartbeat, h, { team: "Red Team", heartbeat: "by-name" }))).resolves.toMatchObject({ data: { deleted: true } });
+    await expect(updateHeartbeat.run(contextFor(updateHeartbeat, h, { team: "red team", heartbeat: "by-name", interval: 4 }))).resolves.toMatchObject({
+      data: { interval: 4 },
+    });
+    await expect(pingHeartbeat.run(contextFor(pingHeartbeat, h, { team: "Red Team", heartbeat: "by-name" }))).resolves.toMatchObject({
+      data: { message: expect.any(String) },
+    });
+    await expect(deleteHeartbeat.run(contextFor(deleteHeartbeat, h, { team: "Red Team", heartbeat: "by-name" }))).resolves.toMatchObject({
+      data: { deleted: true },
+    });
     const teamPaths = h.fake.received.filter((r) => r.path.includes("/teams/")).map((r) => r.path);
     expect(teamPaths.length).toBeGreaterThan(0);
     expect(teamPaths.every((p) => p.includes(`/teams/${h.teamId}/heartbeats`))).toBe(true);

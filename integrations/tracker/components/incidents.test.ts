@@ -18,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const jira = () => h.atlassian.state.site(DEMO.cloudId)!;
-const create = (config: Record<string, unknown>) => createIncident.run(contextFor(createIncident, h, { ...base, ...config })) as Promise<{ type: string; data: { id: string; key: string; self: string } }>;
+const create = (config: Record<string, unknown>) =>
+  createIncident.run(contextFor(createIncident, h, { ...base, ...config })) as Promise<{ type: string; data: { id: string; key: string; self: string } }>;
 const loaderArgs = (config: Record<string, unknown>, search?: string) => ({ connection: h.connection(), http: createHttpClient(), config, search });
 
 describe("tracker.createIncident", () => {
@@ -43,7 +44,11 @@ describe("tracker.createIncident", () => {
     const issue = jira().issue(out.data.key)!;
     expect(issue).toMatchObject({ summary: "HighLatency on a:9100", issueTypeId: JSM_DEMO.issueTypes.incident, priorityId: "2" });
     expect(issue.labels).toEqual(["from-alert"]);
-    expect(issue.description).toMatchObject({ type: "doc", version: 1, content: [{ type: "paragraph", content: [{ text: "p99 > 1s" }, { type: "hardBreak" }, { text: "since 09:49Z" }] }, { type: "paragraph" }] });
+    expect(issue.description).toMatchObject({
+      type: "doc",
+      version: 1,
+      content: [{ type: "paragraph", content: [{ text: "p99 > 1s" }, { type: "hardBreak" }, { text: "since 09:49Z" }] }, { type: "paragraph" }],
+    });
     expect(issue.extra).toMatchObject({
       duedate: "2026-12-02",
       timetracking: { originalEstimate: "2h" },
@@ -82,12 +87,25 @@ describe("tracker.createIncident", () => {
 
 describe("tracker.getIncident / tracker.deleteIncident", () => {
   it("gets by key and by numeric id, with summary, reporter, priority, status, responders", async () => {
-    const { data } = await create({ summary: "Readable", priority: "Highest", customFields: [{ fieldId: F.responders, value: '[{"id":"t1","type":"team"}]' }] });
+    const { data } = await create({
+      summary: "Readable",
+      priority: "Highest",
+      customFields: [{ fieldId: F.responders, value: '[{"id":"t1","type":"team"}]' }],
+    });
     for (const ref of [data.key, data.id]) {
       const out = await getIncident.run(contextFor(getIncident, h, { issue: ref }));
       expect(out).toMatchObject({
         type: "tracker.incident.fetched",
-        data: { id: data.id, key: data.key, summary: "Readable", priority: "Highest", status: "To Do", issueType: "Incident", reporter: { accountId: DEMO.users.mia }, responders: [{ id: "t1", type: "team" }] },
+        data: {
+          id: data.id,
+          key: data.key,
+          summary: "Readable",
+          priority: "Highest",
+          status: "To Do",
+          issueType: "Incident",
+          reporter: { accountId: DEMO.users.mia },
+          responders: [{ id: "t1", type: "team" }],
+        },
       });
     }
   });
@@ -107,14 +125,19 @@ describe("tracker.getIncident / tracker.deleteIncident", () => {
 
 describe("service-desk pickers", () => {
   it("lists service desks and only incident-management request types when the practice is reported", async () => {
-    expect((await serviceDesk(loaderArgs({}))).options).toEqual([{ value: "SD", label: "IT Service Desk (SD)", description: `Service desk ${JSM_DEMO.serviceDeskId}` }]);
+    expect((await serviceDesk(loaderArgs({}))).options).toEqual([
+      { value: "SD", label: "IT Service Desk (SD)", description: `Service desk ${JSM_DEMO.serviceDeskId}` },
+    ]);
     const types = await incidentRequestType(loaderArgs({ serviceDesk: JSM_DEMO.serviceDeskId }));
     expect(types.options.map((o) => o.label)).toEqual(["Report a system problem", "Major incident"]);
     expect(h.fake.received.some((r) => r.path.endsWith("/requesttype") && String(r.query.expand).includes("practice"))).toBe(true);
   });
 
   it("lists every request type when none reports a practice", () => {
-    const t = [{ id: "1", name: "A", issueTypeId: "1", serviceDeskId: "1" }, { id: "2", name: "B", issueTypeId: "2", serviceDeskId: "1" }];
+    const t = [
+      { id: "1", name: "A", issueTypeId: "1", serviceDeskId: "1" },
+      { id: "2", name: "B", issueTypeId: "2", serviceDeskId: "1" },
+    ];
     expect(incidentTypes(t)).toHaveLength(2);
     expect(incidentTypes([{ ...t[0]!, practice: "service-request" }, t[1]!])).toHaveLength(0);
   });
@@ -123,12 +146,28 @@ describe("service-desk pickers", () => {
     const site = jira();
     const now = h.clock.now().getTime();
     for (let i = 0; i < ISSUE_PICKER_LIMIT + 5; i++) {
-      const issue = site.createIssue({ projectId: JSM_DEMO.projectId, issueTypeId: JSM_DEMO.issueTypes.incident, summary: `bulk ${i}`, description: null, reporterId: DEMO.users.mia, labels: [] }, DEMO.users.mia);
+      const issue = site.createIssue(
+        {
+          projectId: JSM_DEMO.projectId,
+          issueTypeId: JSM_DEMO.issueTypes.incident,
+          summary: `bulk ${i}`,
+          description: null,
+          reporterId: DEMO.users.mia,
+          labels: [],
+        },
+        DEMO.users.mia,
+      );
       issue.updated = now - (ISSUE_PICKER_LIMIT - i) * 1000;
     }
-    const old = site.createIssue({ projectId: DEMO.projects.ops, issueTypeId: DEMO.issueTypes.task, summary: "ancient", description: null, reporterId: DEMO.users.mia, labels: [] }, DEMO.users.mia);
+    const old = site.createIssue(
+      { projectId: DEMO.projects.ops, issueTypeId: DEMO.issueTypes.task, summary: "ancient", description: null, reporterId: DEMO.users.mia, labels: [] },
+      DEMO.users.mia,
+    );
     old.updated = now - 120 * 86_400_000;
-    const recentOps = site.createIssue({ projectId: DEMO.projects.ops, issueTypeId: DEMO.issueTypes.task, summary: "recent ops", description: null, reporterId: DEMO.users.mia, labels: [] }, DEMO.users.mia);
+    const recentOps = site.createIssue(
+      { projectId: DEMO.projects.ops, issueTypeId: DEMO.issueTypes.task, summary: "recent ops", description: null, reporterId: DEMO.users.mia, labels: [] },
+      DEMO.users.mia,
+    );
     recentOps.updated = now + 5000;
 
     const inProject = await incidentIssue(loaderArgs({ project: "SD" }));

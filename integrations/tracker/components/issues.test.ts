@@ -25,9 +25,21 @@ async function newIssue(extra: Record<string, unknown> = {}) {
 describe("tracker.createIssue", () => {
   it("creates the issue with an ADF description and assignee, and emits it as tracker.issue", async () => {
     const ev = await createIssue.run(
-      ctxFor(createIssue, { project: "OPS", issueType: env.fake.demo.issueTypes.bug, summary: "p99 latency > 1s", description: "Line one\nline two\n\nSecond paragraph", assignee: env.fake.demo.users.ravi }),
+      ctxFor(createIssue, {
+        project: "OPS",
+        issueType: env.fake.demo.issueTypes.bug,
+        summary: "p99 latency > 1s",
+        description: "Line one\nline two\n\nSecond paragraph",
+        assignee: env.fake.demo.users.ravi,
+      }),
     );
-    expect(ev).toMatchObject({ type: "tracker.issue", data: { key: expect.stringMatching(/^OPS-\d+$/), fields: { summary: "p99 latency > 1s", issuetype: { name: "Bug" }, status: { name: "To Do" }, assignee: { accountId: env.fake.demo.users.ravi } } } });
+    expect(ev).toMatchObject({
+      type: "tracker.issue",
+      data: {
+        key: expect.stringMatching(/^OPS-\d+$/),
+        fields: { summary: "p99 latency > 1s", issuetype: { name: "Bug" }, status: { name: "To Do" }, assignee: { accountId: env.fake.demo.users.ravi } },
+      },
+    });
     const data = (ev as unknown as { data: { key: string; self: string; fields: { description: unknown; created: string } } }).data;
     expect(data.self).toMatch(/\/rest\/api\/3\/issue\/\d+$/);
     expect(data.fields.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/);
@@ -38,7 +50,9 @@ describe("tracker.createIssue", () => {
   });
 
   it("with a Status, runs the transition right after creation and emits the issue as fetched after it", async () => {
-    const ev = await createIssue.run(ctxFor(createIssue, { project: "OPS", issueType: env.fake.demo.issueTypes.task, summary: "Start me", status: "In Progress" }));
+    const ev = await createIssue.run(
+      ctxFor(createIssue, { project: "OPS", issueType: env.fake.demo.issueTypes.task, summary: "Start me", status: "In Progress" }),
+    );
     const data = (ev as { data: { key: string; fields: { status: { name: string } } } }).data;
     expect(data.fields.status.name).toBe("In Progress");
     expect(site().issue(data.key)!.statusId).toBe(env.fake.demo.statuses.inProgress);
@@ -46,7 +60,9 @@ describe("tracker.createIssue", () => {
   });
 
   it("fails without retry, naming the reachable statuses, when the Status cannot be reached from the initial one", async () => {
-    const err = await createIssue.run(ctxFor(createIssue, { project: "OPS", issueType: env.fake.demo.issueTypes.task, summary: "x", status: "In Review" })).catch((e) => e);
+    const err = await createIssue
+      .run(ctxFor(createIssue, { project: "OPS", issueType: env.fake.demo.issueTypes.task, summary: "x", status: "In Review" }))
+      .catch((e) => e);
     expect(err).toBeInstanceOf(NonRetryableError);
     expect(err.message).toMatch(/was created, but it could not be moved/);
     expect(err.message).toMatch(/Reachable statuses: In Progress, Done/);
@@ -93,9 +109,15 @@ describe("tracker.createIssue", () => {
 describe("tracker.getIssue", () => {
   it("emits the issue with its full fields and requested expansions", async () => {
     const { key } = await newIssue({ summary: "read me" });
-    const ev = (await getIssue.run(ctxFor(getIssue, { project: "OPS", issueKey: key, expand: "changelog, names" }))) as { type: string; data: Record<string, unknown> & { fields: Record<string, unknown> } };
+    const ev = (await getIssue.run(ctxFor(getIssue, { project: "OPS", issueKey: key, expand: "changelog, names" }))) as {
+      type: string;
+      data: Record<string, unknown> & { fields: Record<string, unknown> };
+    };
     expect(ev.type).toBe("tracker.issue");
-    expect(ev.data).toMatchObject({ key, fields: { summary: "read me", project: { key: "OPS", name: "Operations" }, reporter: { accountId: env.fake.demo.users.mia } } });
+    expect(ev.data).toMatchObject({
+      key,
+      fields: { summary: "read me", project: { key: "OPS", name: "Operations" }, reporter: { accountId: env.fake.demo.users.mia } },
+    });
     expect(ev.data.changelog).toBeDefined();
     expect(lastRequest("GET", `/issue/${key}`)!.query).toMatchObject({ expand: "changelog,names" });
   });
@@ -128,10 +150,25 @@ describe("tracker.updateIssue", () => {
   it("updates the fields, omits notifyUsers when unset, and emits the issue as fetched after the update", async () => {
     const { key } = await newIssue();
     const ev = (await updateIssue.run(
-      ctxFor(updateIssue, { project: "OPS", issueKey: key, summary: "Disk full", description: "now 100%", priority: "Highest", labels: ["disk", "sev1"], assignee: env.fake.demo.users.lee, issueType: env.fake.demo.issueTypes.bug }),
+      ctxFor(updateIssue, {
+        project: "OPS",
+        issueKey: key,
+        summary: "Disk full",
+        description: "now 100%",
+        priority: "Highest",
+        labels: ["disk", "sev1"],
+        assignee: env.fake.demo.users.lee,
+        issueType: env.fake.demo.issueTypes.bug,
+      }),
     )) as { type: string; data: { fields: Record<string, unknown> } };
     expect(ev.type).toBe("tracker.issue");
-    expect(ev.data.fields).toMatchObject({ summary: "Disk full", priority: { name: "Highest" }, labels: ["disk", "sev1"], assignee: { accountId: env.fake.demo.users.lee }, issuetype: { name: "Bug" } });
+    expect(ev.data.fields).toMatchObject({
+      summary: "Disk full",
+      priority: { name: "Highest" },
+      labels: ["disk", "sev1"],
+      assignee: { accountId: env.fake.demo.users.lee },
+      issuetype: { name: "Bug" },
+    });
     expect(adfToText(ev.data.fields.description)).toBe("now 100%");
     const put = lastRequest("PUT", `/issue/${key}`)!;
     expect(put.query).not.toHaveProperty("notifyUsers");
@@ -154,7 +191,18 @@ describe("tracker.updateIssue", () => {
 describe("tracker.deleteIssue", () => {
   async function withSubtask() {
     const parent = await newIssue({ summary: "parent" });
-    site().createIssue({ projectId: "10000", issueTypeId: env.fake.demo.issueTypes.subtask, summary: "child", description: null, reporterId: env.fake.demo.users.mia, labels: [], parentId: parent.id }, env.fake.demo.users.mia);
+    site().createIssue(
+      {
+        projectId: "10000",
+        issueTypeId: env.fake.demo.issueTypes.subtask,
+        summary: "child",
+        description: null,
+        reporterId: env.fake.demo.users.mia,
+        labels: [],
+        parentId: parent.id,
+      },
+      env.fake.demo.users.mia,
+    );
     return parent;
   }
 

@@ -14,16 +14,37 @@ import { findTransitionTo, noTransitionError } from "./transition-kit";
 export const transitionIssueConfig = z.object({
   project: optionalProjectField(),
   issueKey: issueKeyField(),
-  targetStatus: z.string().trim().min(1, "Choose the target status").meta(ui({ title: "Target Status", widget: "resource", resource: { type: "statuses", dependsOn: ["project"], allowCustom: true }, expression: true, order: 3 })),
-  comment: z.string().optional().meta(ui({ title: "Comment", widget: "textarea", expression: true, order: 4 })),
-  resolution: z.string().trim().optional().meta(ui({ title: "Resolution", widget: "resource", resource: { type: "resolutions", allowCustom: true }, order: 5, description: "Resolution name, e.g. Done" })),
+  targetStatus: z
+    .string()
+    .trim()
+    .min(1, "Choose the target status")
+    .meta(
+      ui({ title: "Target Status", widget: "resource", resource: { type: "statuses", dependsOn: ["project"], allowCustom: true }, expression: true, order: 3 }),
+    ),
+  comment: z
+    .string()
+    .optional()
+    .meta(ui({ title: "Comment", widget: "textarea", expression: true, order: 4 })),
+  resolution: z
+    .string()
+    .trim()
+    .optional()
+    .meta(
+      ui({
+        title: "Resolution",
+        widget: "resource",
+        resource: { type: "resolutions", allowCustom: true },
+        order: 5,
+        description: "Resolution name, e.g. Done",
+      }),
+    ),
 });
 
 export const transitionIssue = defineComponent({
   key: "tracker.transitionIssue",
   title: "Transition Issue",
   description: "Moves an issue to a status through its workflow (optional comment and resolution).",
-  docs: "Finds the transition available to the connection\"s user whose target status is **Target Status** (name or id; statuses are never written directly) and runs it, with the optional **Comment** and **Resolution** in the same call. Fails without retry when no available transition leads there (the message lists the reachable statuses) or when a workflow condition or validator refuses. Emits the refreshed issue.",
+  docs: 'Finds the transition available to the connection"s user whose target status is **Target Status** (name or id; statuses are never written directly) and runs it, with the optional **Comment** and **Resolution** in the same call. Fails without retry when no available transition leads there (the message lists the reachable statuses) or when a workflow condition or validator refuses. Emits the refreshed issue.',
   config: transitionIssueConfig,
   outputType: "tracker.issue",
   output: issueSchema,
@@ -48,7 +69,10 @@ export const transitionIssue = defineComponent({
       await jira.transition(issue.key, body);
     } catch (e) {
       if (e instanceof IntegrationHttpError && e.status === 400) {
-        throw new NonRetryableError(`The tracker refused transition "${t.name}" of ${issue.key} to "${t.to.name}": ${e.message.replace(/^.*?→ 400: /, "")}`, e.body);
+        throw new NonRetryableError(
+          `The tracker refused transition "${t.name}" of ${issue.key} to "${t.to.name}": ${e.message.replace(/^.*?→ 400: /, "")}`,
+          e.body,
+        );
       }
       throw e;
     }

@@ -16,7 +16,9 @@ export function noTransitionError(key: string, current: string | undefined, targ
   const reachable = reachableStatuses(transitions);
   return new NonRetryableError(
     `No available transition moves ${key} from "${current ?? "its current status"}" to "${target}". ` +
-      (reachable.length ? `Reachable statuses: ${reachable.join(", ")}.` : "No transition is available to the connection's user (workflow conditions or permissions)."),
+      (reachable.length
+        ? `Reachable statuses: ${reachable.join(", ")}.`
+        : "No transition is available to the connection's user (workflow conditions or permissions)."),
     { reachable },
   );
 }

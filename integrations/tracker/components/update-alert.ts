@@ -10,24 +10,50 @@ const section = (title: string, order: number, extra: Parameters<typeof ui>[0] =
 
 export const updateAlertConfig = z.object({
   alert: alertField,
-  description: z.string().max(15000).optional().meta(section("Description", 10, { widget: "textarea" })),
+  description: z
+    .string()
+    .max(15000)
+    .optional()
+    .meta(section("Description", 10, { widget: "textarea" })),
   message: z.string().min(1).max(130).optional().meta(section("Message", 11)),
   priority: z
     .enum(PRIORITIES)
     .nullable()
     .optional()
     .meta(section("Priority", 12, { expression: false, description: UNSET_HELP, prefill: null })),
-  assignment: z.string().min(1).optional().meta(section("Assignment", 13, { description: "Account id of the user to assign", widget: "resource", resource: { type: "users", allowCustom: true } })),
-  newNote: z.string().min(1).max(25000).optional().meta(section("New note", 14, { widget: "textarea" })),
+  assignment: z
+    .string()
+    .min(1)
+    .optional()
+    .meta(section("Assignment", 13, { description: "Account id of the user to assign", widget: "resource", resource: { type: "users", allowCustom: true } })),
+  newNote: z
+    .string()
+    .min(1)
+    .max(25000)
+    .optional()
+    .meta(section("New note", 14, { widget: "textarea" })),
   updateNote: z
     .object({
-      noteId: z.string().min(1).meta(ui({ title: "Note ID", expression: true })),
-      note: z.string().min(1).max(25000).meta(ui({ title: "Note", widget: "textarea", expression: true })),
+      noteId: z
+        .string()
+        .min(1)
+        .meta(ui({ title: "Note ID", expression: true })),
+      note: z
+        .string()
+        .min(1)
+        .max(25000)
+        .meta(ui({ title: "Note", widget: "textarea", expression: true })),
     })
     .optional()
     .meta(section("Update existing note", 15, { expression: false })),
-  acknowledge: z.boolean().optional().meta(section("Acknowledge alert", 16, { expression: false })),
-  close: z.boolean().optional().meta(section("Close alert", 17, { expression: false })),
+  acknowledge: z
+    .boolean()
+    .optional()
+    .meta(section("Acknowledge alert", 16, { expression: false })),
+  close: z
+    .boolean()
+    .optional()
+    .meta(section("Close alert", 17, { expression: false })),
 });
 
 type Config = z.output<typeof updateAlertConfig>;

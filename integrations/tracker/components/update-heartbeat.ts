@@ -12,17 +12,31 @@ const toggle = (title: string, order: number, extra: Parameters<typeof ui>[0] = 
 export const updateHeartbeatConfig = z.object({
   team: teamField,
   heartbeat: heartbeatField,
-  description: z.string().max(10000).optional().meta(toggle("Description", 10, { widget: "textarea", expression: true })),
-  interval: z.coerce.number().int().min(1).optional().meta(toggle("Interval", 11, { expression: true })),
+  description: z
+    .string()
+    .max(10000)
+    .optional()
+    .meta(toggle("Description", 10, { widget: "textarea", expression: true })),
+  interval: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta(toggle("Interval", 11, { expression: true })),
   intervalUnit: z.enum(INTERVAL_UNITS).optional().meta(toggle("Interval unit", 12)),
   enabled: z.boolean().optional().meta(toggle("Enabled", 13)),
-  alertMessage: z.string().max(130).optional().meta(toggle("Alert message", 14, { expression: true })),
+  alertMessage: z
+    .string()
+    .max(130)
+    .optional()
+    .meta(toggle("Alert message", 14, { expression: true })),
   alertTags: z.array(z.string().min(1)).optional().meta(toggle("Alert tags", 15)),
   alertPriority: z.enum(PRIORITIES).optional().meta(toggle("Alert priority", 16)),
 });
 
 const OPTIONAL = ["description", "interval", "intervalUnit", "enabled", "alertMessage", "alertTags", "alertPriority"] as const;
-const NONE_MESSAGE = "Enable at least one field to change (description, interval, interval unit, enabled, alert message, alert tags or alert priority). The name cannot change.";
+const NONE_MESSAGE =
+  "Enable at least one field to change (description, interval, interval unit, enabled, alert message, alert tags or alert priority). The name cannot change.";
 
 export const updateHeartbeat = defineComponent({
   key: "tracker.updateHeartbeat",

@@ -13,13 +13,43 @@ export const NOTHING_TO_UPDATE = "Update Issue needs at least one field to chang
 export const updateIssueConfig = z.object({
   project: projectField(),
   issueKey: issueKeyField(),
-  summary: z.string().trim().min(1).max(255).optional().meta(ui({ title: "Summary", expression: true, order: 3 })),
-  description: z.string().optional().meta(ui({ title: "Description", widget: "textarea", expression: true, order: 4, description: "Plain text; stored as Atlassian Document Format." })),
-  issueType: z.string().trim().min(1).optional().meta(ui({ title: "Issue Type", widget: "resource", resource: { type: "issueTypes", dependsOn: ["project"], allowCustom: true }, order: 5 })),
-  assignee: z.string().trim().min(1).optional().meta(ui({ title: "Assignee", widget: "resource", resource: { type: "users", allowCustom: true }, expression: true, order: 6 })),
-  priority: z.string().trim().min(1).optional().meta(ui({ title: "Priority", widget: "resource", resource: { type: "priorities", dependsOn: ["project", "issueType"], allowCustom: true }, order: 7 })),
-  labels: z.array(z.string().trim().min(1).regex(/^\S+$/, "Labels cannot contain spaces")).optional().meta(ui({ title: "Labels", order: 8, description: "Replaces the issue's labels." })),
-  notifyUsers: z.boolean().optional().meta(ui({ title: "Notify Users", order: 9, description: "Unset: the tracker's default (notify). Off needs project admin rights in the tracker." })),
+  summary: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta(ui({ title: "Summary", expression: true, order: 3 })),
+  description: z
+    .string()
+    .optional()
+    .meta(ui({ title: "Description", widget: "textarea", expression: true, order: 4, description: "Plain text; stored as Atlassian Document Format." })),
+  issueType: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .meta(ui({ title: "Issue Type", widget: "resource", resource: { type: "issueTypes", dependsOn: ["project"], allowCustom: true }, order: 5 })),
+  assignee: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .meta(ui({ title: "Assignee", widget: "resource", resource: { type: "users", allowCustom: true }, expression: true, order: 6 })),
+  priority: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .meta(ui({ title: "Priority", widget: "resource", resource: { type: "priorities", dependsOn: ["project", "issueType"], allowCustom: true }, order: 7 })),
+  labels: z
+    .array(z.string().trim().min(1).regex(/^\S+$/, "Labels cannot contain spaces"))
+    .optional()
+    .meta(ui({ title: "Labels", order: 8, description: "Replaces the issue's labels." })),
+  notifyUsers: z
+    .boolean()
+    .optional()
+    .meta(ui({ title: "Notify Users", order: 9, description: "Unset: the tracker's default (notify). Off needs project admin rights in the tracker." })),
 });
 
 type UpdateConfig = z.output<typeof updateIssueConfig>;

@@ -29,7 +29,9 @@ function seedIssue(project: "OPS" | "TEAM", statusId?: string, assigneeId?: stri
 describe("tracker.transitionIssue", () => {
   it("runs the transition whose target is the requested status, with comment and resolution in the same call", async () => {
     const issue = seedIssue("OPS");
-    const ev = (await transitionIssue.run(ctxFor(transitionIssue, { issueKey: issue.key, targetStatus: "done", comment: "Fixed by rollback", resolution: "Won't Do" }))) as {
+    const ev = (await transitionIssue.run(
+      ctxFor(transitionIssue, { issueKey: issue.key, targetStatus: "done", comment: "Fixed by rollback", resolution: "Won't Do" }),
+    )) as {
       type: string;
       data: { fields: { status: { name: string }; resolution: { name: string } } };
     };
@@ -38,13 +40,19 @@ describe("tracker.transitionIssue", () => {
     expect(ev.data.fields.resolution.name).toBe("Won't Do");
     const posts = env.fake.state.requests.filter((r) => r.method === "POST" && r.path.endsWith(`/issue/${issue.key}/transitions`));
     expect(posts).toHaveLength(1);
-    expect(posts[0]!.body).toMatchObject({ transition: { id: "31" }, fields: { resolution: { name: "Won't Do" } }, update: { comment: [{ add: { body: { type: "doc" } } }] } });
+    expect(posts[0]!.body).toMatchObject({
+      transition: { id: "31" },
+      fields: { resolution: { name: "Won't Do" } },
+      update: { comment: [{ add: { body: { type: "doc" } } }] },
+    });
     expect(adfToText(site().issue(issue.key)!.comments[0]!.body)).toBe("Fixed by rollback");
   });
 
   it("matches the target status by id too", async () => {
     const issue = seedIssue("OPS");
-    const ev = (await transitionIssue.run(ctxFor(transitionIssue, { project: "OPS", issueKey: issue.key, targetStatus: S().inProgress }))) as { data: { fields: { status: { name: string } } } };
+    const ev = (await transitionIssue.run(ctxFor(transitionIssue, { project: "OPS", issueKey: issue.key, targetStatus: S().inProgress }))) as {
+      data: { fields: { status: { name: string } } };
+    };
     expect(ev.data.fields.status.name).toBe("In Progress");
   });
 
@@ -61,7 +69,9 @@ describe("tracker.transitionIssue", () => {
     expect(err).toBeInstanceOf(NonRetryableError);
     expect(err.message).toMatch(/Reachable statuses: Done\./);
     issue.assigneeId = env.fake.demo.users.mia;
-    const ev = (await transitionIssue.run(ctxFor(transitionIssue, { issueKey: issue.key, targetStatus: "Closed", resolution: "Done" }))) as { data: { fields: { status: { name: string } } } };
+    const ev = (await transitionIssue.run(ctxFor(transitionIssue, { issueKey: issue.key, targetStatus: "Closed", resolution: "Done" }))) as {
+      data: { fields: { status: { name: string } } };
+    };
     expect(ev.data.fields.status.name).toBe("Closed");
   });
 
@@ -75,7 +85,9 @@ describe("tracker.transitionIssue", () => {
 
   it("succeeds without a call when a retried step finds the issue already in the target status", async () => {
     const issue = seedIssue("OPS", S().inReview);
-    const ev = (await transitionIssue.run(ctxFor(transitionIssue, { issueKey: issue.key, targetStatus: "In Review" }))) as { data: { fields: { status: { name: string } } } };
+    const ev = (await transitionIssue.run(ctxFor(transitionIssue, { issueKey: issue.key, targetStatus: "In Review" }))) as {
+      data: { fields: { status: { name: string } } };
+    };
     expect(ev.data.fields.status.name).toBe("In Review");
   });
 });
@@ -111,7 +123,14 @@ describe("tracker.getWorkflow", () => {
   it("leaves workflowName and statuses empty for team-managed projects but fills status and transitions", async () => {
     const issue = seedIssue("TEAM");
     const ev = (await getWorkflow.run(ctxFor(getWorkflow, { project: "TEAM", issueKey: issue.key }))) as { data: Record<string, unknown> };
-    expect(ev.data).toMatchObject({ projectKey: "TEAM", workflowName: "", workflowSchemeName: "", statuses: [], currentStatus: "Backlog", currentStatusId: S().backlog });
+    expect(ev.data).toMatchObject({
+      projectKey: "TEAM",
+      workflowName: "",
+      workflowSchemeName: "",
+      statuses: [],
+      currentStatus: "Backlog",
+      currentStatusId: S().backlog,
+    });
     expect((ev.data.availableTransitions as Array<{ toStatus: string }>).map((t) => t.toStatus)).toEqual(["Backlog", "Doing", "Shipped"]);
     expect(env.fake.state.requests.some((r) => r.path.endsWith("/workflowscheme/project") && r.query.projectId === "10020")).toBe(false);
   });

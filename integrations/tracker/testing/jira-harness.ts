@@ -6,7 +6,15 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ConnectionHandle, IncomingDelivery, OAuthTokens, OAuthTokenSource, RegistrationRecord, SharedRegistrations, TriggerSetupContext } from "../../core/define";
+import type {
+  ConnectionHandle,
+  IncomingDelivery,
+  OAuthTokens,
+  OAuthTokenSource,
+  RegistrationRecord,
+  SharedRegistrations,
+  TriggerSetupContext,
+} from "../../core/define";
 import { ConnectionAuthError } from "../../core/errors";
 import { createHttpClient, type HttpClient } from "../../core/http";
 import { createTestLogger } from "../../core/testing";
@@ -16,7 +24,13 @@ import { startFakeAtlassian, type FakeAtlassian, type FakeAtlassianOptions } fro
 export const REDIRECT_URI = "http://127.0.0.1:3999/api/oauth/callback";
 
 export function connectionConfig(fake: FakeAtlassian, extra: Partial<TrackerConnection> = {}): TrackerConnection {
-  return trackerConnectionSchema.parse({ clientId: fake.demo.clientId, clientSecret: fake.demo.clientSecret, authBaseUrl: fake.url, apiBaseUrl: fake.url, ...extra });
+  return trackerConnectionSchema.parse({
+    clientId: fake.demo.clientId,
+    clientSecret: fake.demo.clientSecret,
+    authBaseUrl: fake.url,
+    apiBaseUrl: fake.url,
+    ...extra,
+  });
 }
 
 /** Runs the browser part of the flow against the fake's auto-consent page; returns the authorization code. */
@@ -126,7 +140,12 @@ export function nodeRegistrations(store: Store, node: { automationId: string; no
   };
 }
 
-export function setupContext<C>(env: JiraTestEnv, store: Store, node: { automationId?: string; nodeId: string; triggerKey: string; config: C }, intakeUrl: string): TriggerSetupContext<C, TrackerConnection> {
+export function setupContext<C>(
+  env: JiraTestEnv,
+  store: Store,
+  node: { automationId?: string; nodeId: string; triggerKey: string; config: C },
+  intakeUrl: string,
+): TriggerSetupContext<C, TrackerConnection> {
   const full = { automationId: node.automationId ?? "aut_1", nodeId: node.nodeId, triggerKey: node.triggerKey, config: node.config };
   const intake = { id: "int_shared", url: intakeUrl, token: new URL(intakeUrl).pathname.split("/").pop()! };
   return {
@@ -153,7 +172,13 @@ export async function startReceiver(): Promise<{ url: string; deliveries: Incomi
       const rawBody = Buffer.concat(chunks);
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
       const url = new URL(req.url ?? "/", "http://x");
-      deliveries.push({ method: req.method ?? "POST", headers, query: Object.fromEntries(url.searchParams), rawBody, body: JSON.parse(rawBody.toString() || "null") });
+      deliveries.push({
+        method: req.method ?? "POST",
+        headers,
+        query: Object.fromEntries(url.searchParams),
+        rawBody,
+        body: JSON.parse(rawBody.toString() || "null"),
+      });
       res.writeHead(status.code).end();
     });
   });

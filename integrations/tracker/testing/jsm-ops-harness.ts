@@ -3,7 +3,15 @@
  * validated against the vendor OpenAPI files), a connection handle pointing at it, and `drive()` which
  * plays the engine's part for components that return `wait`.
  */
-import type { AnyComponent, ComponentContext, ComponentResult, ConnectionHandle, IncomingDelivery, RegistrationRecord, SharedRegistrations } from "../../core/define";
+import type {
+  AnyComponent,
+  ComponentContext,
+  ComponentResult,
+  ConnectionHandle,
+  IncomingDelivery,
+  RegistrationRecord,
+  SharedRegistrations,
+} from "../../core/define";
 import { createTestContext } from "../../core/testing";
 import type { JsmState } from "./fake-atlassian/jsm";
 import { JSM_DEMO, jsmStateOf, opsStateOf } from "./fake-atlassian/jsm/wiring";
@@ -17,10 +25,21 @@ export const ACCOUNT = DEMO.users.mia;
 
 /** Every scope the JSM and Ops units use (classic Jira/JSM + ops granular). */
 export const JSM_OPS_SCOPES = [
-  "read:jira-work", "write:jira-work", "read:jira-user", "manage:jira-webhook", "manage:jira-configuration",
-  "read:servicedesk-request", "write:servicedesk-request", "offline_access", "read:me",
-  "read:ops-alert:jira-service-management", "write:ops-alert:jira-service-management", "delete:ops-alert:jira-service-management",
-  "read:ops-config:jira-service-management", "write:ops-config:jira-service-management", "delete:ops-config:jira-service-management",
+  "read:jira-work",
+  "write:jira-work",
+  "read:jira-user",
+  "manage:jira-webhook",
+  "manage:jira-configuration",
+  "read:servicedesk-request",
+  "write:servicedesk-request",
+  "offline_access",
+  "read:me",
+  "read:ops-alert:jira-service-management",
+  "write:ops-alert:jira-service-management",
+  "delete:ops-alert:jira-service-management",
+  "read:ops-config:jira-service-management",
+  "write:ops-config:jira-service-management",
+  "delete:ops-config:jira-service-management",
 ];
 
 export interface JsmOpsFake {
@@ -71,7 +90,14 @@ export async function startJsmOpsFake(): Promise<JsmOpsFake> {
     connection: (o = {}) => ({
       id: "con_tracker",
       integration: "tracker",
-      config: { clientId: DEMO.clientId, clientSecret: DEMO.clientSecret, enableOpsFeatures: true, apiBaseUrl: atlassian.url, authBaseUrl: atlassian.url, ...o.config },
+      config: {
+        clientId: DEMO.clientId,
+        clientSecret: DEMO.clientSecret,
+        enableOpsFeatures: true,
+        apiBaseUrl: atlassian.url,
+        authBaseUrl: atlassian.url,
+        ...o.config,
+      },
       state: { cloudId: CLOUD_ID, ...o.state },
       oauth: { getAccessToken: async () => tokenFor(o.accountId), refresh: async () => false },
     }),
@@ -107,7 +133,10 @@ export async function drive<D extends AnyComponent>(
 }
 
 /** In-memory SharedRegistrations with reference counting by node (what the engine keeps in its DB). */
-export function memoryRegistrations(nodeId: string, store = new Map<string, { record: RegistrationRecord; users: Set<string>; configs: Map<string, unknown> }>()) {
+export function memoryRegistrations(
+  nodeId: string,
+  store = new Map<string, { record: RegistrationRecord; users: Set<string>; configs: Map<string, unknown> }>(),
+) {
   const regs: SharedRegistrations & { store: typeof store } = {
     store,
     async acquire(key, create, update) {

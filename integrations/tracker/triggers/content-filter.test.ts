@@ -17,7 +17,13 @@ const delivery = (text: string): IncomingDelivery => {
   };
   return { method: "POST", headers: {}, query: {}, rawBody: Buffer.from(JSON.stringify(body)), body };
 };
-const ctx = <C>(config: C) => ({ config, connection: undefined, intake: { id: "int_1", url: "http://127.0.0.1/hooks/t", token: "t" }, now: () => new Date() }) as unknown as TriggerMatchContext<C>;
+const ctx = <C>(config: C) =>
+  ({
+    config,
+    connection: undefined,
+    intake: { id: "int_1", url: "http://127.0.0.1/hooks/t", token: "t" },
+    now: () => new Date(),
+  }) as unknown as TriggerMatchContext<C>;
 const config = (contentFilter: string) => onIssueComment.config.parse({ project: "OPS", events: ["created"], contentFilter });
 
 describe("comment trigger content filter", () => {

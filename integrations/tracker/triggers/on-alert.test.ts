@@ -25,7 +25,11 @@ beforeEach(() => {
   rx.deliveries.length = 0;
 });
 
-function setupCtx(config: unknown, nodeId = "n_alert", connection: ConnectionHandle = h.connection()): TriggerSetupContext<ReturnType<typeof onAlertConfig.parse>> {
+function setupCtx(
+  config: unknown,
+  nodeId = "n_alert",
+  connection: ConnectionHandle = h.connection(),
+): TriggerSetupContext<ReturnType<typeof onAlertConfig.parse>> {
   return {
     config: onAlertConfig.parse(config),
     connection,
@@ -38,7 +42,12 @@ function setupCtx(config: unknown, nodeId = "n_alert", connection: ConnectionHan
   };
 }
 
-const matchCtx = (s: TriggerSetupContext<ReturnType<typeof onAlertConfig.parse>>) => ({ config: s.config, connection: s.connection, intake: s.intake, now: () => new Date() });
+const matchCtx = (s: TriggerSetupContext<ReturnType<typeof onAlertConfig.parse>>) => ({
+  config: s.config,
+  connection: s.connection,
+  intake: s.intake,
+  now: () => new Date(),
+});
 
 async function newAlert(config: Record<string, unknown>) {
   const { result } = await drive(createAlert, contextFor(createAlert, h, config), h, { realSleepMs: 20 });
@@ -73,7 +82,10 @@ describe("tracker.onAlert", () => {
     await onAlert.setup!(s);
     const post = h.fake.received.findLast((r) => r.method === "POST" && r.path.endsWith("/v1/integrations"))!;
     expect(post.status).toBe(200);
-    expect(post.body).toMatchObject({ type: "Webhook", typeSpecificProperties: { url: s.intake.url, headers: { [TOKEN_HEADER]: s.intake.token }, addAlertDescription: true } });
+    expect(post.body).toMatchObject({
+      type: "Webhook",
+      typeSpecificProperties: { url: s.intake.url, headers: { [TOKEN_HEADER]: s.intake.token }, addAlertDescription: true },
+    });
     // The same endpoint refuses what the vendor file refuses: a mistyped documented key, and a plain value under
     // a key the file does not document (those must be objects).
     const send = (typeSpecificProperties: Record<string, unknown>) =>
@@ -82,7 +94,12 @@ describe("tracker.onAlert", () => {
         headers: { authorization: `Bearer ${h.tokenFor()}`, "content-type": "application/json" },
         body: JSON.stringify({ name: `strict ${Object.keys(typeSpecificProperties).join()}`, type: "Webhook", typeSpecificProperties }),
       });
-    for (const bad of [{ url: s.intake.url, headers: "x-conveyor-token: t" }, { url: s.intake.url, addAlertDetails: "yes" }, { url: "not a url" }, { url: s.intake.url, sendViaConveyor: true }]) {
+    for (const bad of [
+      { url: s.intake.url, headers: "x-conveyor-token: t" },
+      { url: s.intake.url, addAlertDetails: "yes" },
+      { url: "not a url" },
+      { url: s.intake.url, sendViaConveyor: true },
+    ]) {
       const res = await send(bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
       expect(JSON.stringify(await res.json())).toMatch(/typeSpecificProperties/);

@@ -17,12 +17,22 @@ const UPSTREAM_ACTION: Record<AlertEvent, string> = { created: "create", acknowl
 export const TOKEN_HEADER = "x-conveyor-token";
 
 export const onAlertConfig = z.object({
-  team: z.string().optional().meta(ui({ title: "Team", description: "Empty: alerts of all teams", widget: "resource", resource: { type: "teams" }, order: 1 })),
+  team: z
+    .string()
+    .optional()
+    .meta(ui({ title: "Team", description: "Empty: alerts of all teams", widget: "resource", resource: { type: "teams" }, order: 1 })),
   events: z
     .array(z.enum(ALERT_EVENTS))
     .min(1)
     .default(["created"])
-    .meta(ui({ title: "Events", widget: "multiselect", order: 2, enumLabels: { created: "Created", acknowledged: "Acknowledged", closed: "Closed", deleted: "Deleted" } })),
+    .meta(
+      ui({
+        title: "Events",
+        widget: "multiselect",
+        order: 2,
+        enumLabels: { created: "Created", acknowledged: "Acknowledged", closed: "Closed", deleted: "Deleted" },
+      }),
+    ),
 });
 type Config = z.output<typeof onAlertConfig>;
 
@@ -101,7 +111,16 @@ export const onAlert = defineTrigger({
   output,
   example: {
     action: "created",
-    alert: { alertId: "052652ac-2a0b-4e7c-9d0e-1a2b3c4d5e6f", tinyId: "23", alias: "aliastest", message: "test alert", priority: "P3", tags: ["tag1"], source: "web", username: "Conveyor" },
+    alert: {
+      alertId: "052652ac-2a0b-4e7c-9d0e-1a2b3c4d5e6f",
+      tinyId: "23",
+      alias: "aliastest",
+      message: "test alert",
+      priority: "P3",
+      tags: ["tag1"],
+      source: "web",
+      username: "Conveyor",
+    },
   },
   delivery: "webhook",
   validate: (_config, { connection }) => opsGateIssues(connection),
@@ -137,7 +156,8 @@ export const onAlert = defineTrigger({
   verify(delivery, ctx) {
     const got = Buffer.from(delivery.headers[TOKEN_HEADER] ?? "");
     const want = Buffer.from(ctx.intake.token);
-    if (got.length !== want.length || !timingSafeEqual(got, want)) throw new DeliveryUnauthorizedError("Missing or wrong token header on an operations webhook delivery");
+    if (got.length !== want.length || !timingSafeEqual(got, want))
+      throw new DeliveryUnauthorizedError("Missing or wrong token header on an operations webhook delivery");
   },
   match(delivery, ctx) {
     const body = delivery.body as { action?: unknown; alert?: Record<string, unknown> } | null;

@@ -77,17 +77,29 @@ describe("tracker.onIncident", () => {
     expect(hook.jqlFilter).toBe('project IN ("SD")');
     expect(new Set(hook.events)).toEqual(new Set(["jira:issue_created", "jira:issue_updated", "jira:issue_deleted"]));
 
-    const created = await createIncident.run(contextFor(createIncident, h, { serviceDesk: JSM_DEMO.serviceDeskId, requestType: R.incident, summary: "DB down" }));
+    const created = await createIncident.run(
+      contextFor(createIncident, h, { serviceDesk: JSM_DEMO.serviceDeskId, requestType: R.incident, summary: "DB down" }),
+    );
     const key = (created as { data: { key: string } }).data.key;
     const issue = jira().issue(key)!;
-    jira().change(issue, [{ field: "summary", fieldtype: "jira", fieldId: "summary", from: null, fromString: "DB down", to: null, toString: "DB down (eu)" }], DEMO.users.ravi);
+    jira().change(
+      issue,
+      [{ field: "summary", fieldtype: "jira", fieldId: "summary", from: null, fromString: "DB down", to: null, toString: "DB down (eu)" }],
+      DEMO.users.ravi,
+    );
     jira().deleteIssue(issue, DEMO.users.mia);
 
     const events = await matched(s);
     expect(events.map((e) => e.data.action)).toEqual(["created", "updated", "deleted"]);
-    expect(events[0]!.data).toMatchObject({ issue: { key, fields: { summary: "DB down", project: { key: "SD" }, issuetype: { id: T.incident } } }, user: { accountId: DEMO.users.mia } });
+    expect(events[0]!.data).toMatchObject({
+      issue: { key, fields: { summary: "DB down", project: { key: "SD" }, issuetype: { id: T.incident } } },
+      user: { accountId: DEMO.users.mia },
+    });
     expect(events[0]!.data.changelog).toBeUndefined();
-    expect(events[1]!.data).toMatchObject({ user: { accountId: DEMO.users.ravi }, changelog: { items: [expect.objectContaining({ field: "summary", toString: "DB down (eu)" })] } });
+    expect(events[1]!.data).toMatchObject({
+      user: { accountId: DEMO.users.ravi },
+      changelog: { items: [expect.objectContaining({ field: "summary", toString: "DB down (eu)" })] },
+    });
     expect(new Set(events.map((e) => e.dedupeKey)).size).toBe(3);
 
     await onIncident.teardown!(s);
@@ -122,7 +134,9 @@ describe("tracker.onIncident", () => {
   });
 
   it("setup refuses request types that are not incident management or do not exist", async () => {
-    await expect(onIncident.setup!(setupCtx({ serviceDesk: "SD", requestTypes: [`${R.getHelp}:${T.serviceRequest}`] }))).rejects.toThrow(/not incident management/);
+    await expect(onIncident.setup!(setupCtx({ serviceDesk: "SD", requestTypes: [`${R.getHelp}:${T.serviceRequest}`] }))).rejects.toThrow(
+      /not incident management/,
+    );
     await expect(onIncident.setup!(setupCtx({ serviceDesk: "SD", requestTypes: ["999"] }))).rejects.toThrow(/does not exist/);
   });
 

@@ -28,7 +28,12 @@ const STATE_KEY = "jsmRequestTypeIssueTypes";
 export const onIncidentConfig = z.object({
   serviceDesk: serviceDeskField(),
   requestTypes: z
-    .array(z.string().min(1).meta(ui({ title: "Request type", widget: "resource", resource: { type: "incidentRequestTypeRefs", dependsOn: ["serviceDesk"] } })))
+    .array(
+      z
+        .string()
+        .min(1)
+        .meta(ui({ title: "Request type", widget: "resource", resource: { type: "incidentRequestTypeRefs", dependsOn: ["serviceDesk"] } })),
+    )
     .min(1, "Choose at least one request type")
     .meta(ui({ title: "Request Types", description: "Incident-management request types of the service desk", order: 2 })),
   events: eventsField(),
@@ -76,7 +81,11 @@ export const onIncident = defineTrigger({
   config: onIncidentConfig,
   outputType: "tracker.incident",
   output,
-  example: { action: "created", issue: { ...exampleIssue, key: "SD-12", fields: { ...exampleIssue.fields, project: { id: "10030", key: "SD", name: "IT Service Desk" } } }, user: exampleUser },
+  example: {
+    action: "created",
+    issue: { ...exampleIssue, key: "SD-12", fields: { ...exampleIssue.fields, project: { id: "10030", key: "SD", name: "IT Service Desk" } } },
+    user: exampleUser,
+  },
   delivery: "shared-webhook",
   sharedKey: SHARED_KEY,
   async check(config, { connection, http }) {
@@ -117,7 +126,13 @@ export const onIncident = defineTrigger({
   },
   verify: (delivery, ctx) => verifyJiraDelivery(delivery, ctx as never),
   match(delivery, ctx) {
-    const body = delivery.body as { webhookEvent?: unknown; issue?: { id: string; key: string; self: string; fields?: Record<string, unknown> }; user?: unknown; changelog?: unknown; timestamp?: unknown } | null;
+    const body = delivery.body as {
+      webhookEvent?: unknown;
+      issue?: { id: string; key: string; self: string; fields?: Record<string, unknown> };
+      user?: unknown;
+      changelog?: unknown;
+      timestamp?: unknown;
+    } | null;
     if (!body || typeof body.webhookEvent !== "string") throw new DeliveryRejectedError("Not a Jira webhook payload (no webhookEvent)");
     const action = ACTIONS[body.webhookEvent];
     if (!action || !ctx.config.events.includes(action) || !body.issue) return [];

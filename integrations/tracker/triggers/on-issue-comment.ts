@@ -37,14 +37,29 @@ export const onIssueCommentConfig = z.object({
     .string()
     .optional()
     .refine(validRegex, { message: "Content Filter must be a valid regular expression (RE2 syntax: no lookaround or backreferences)" })
-    .meta(ui({ title: "Content Filter", placeholder: "(?i)deploy|rollback", order: 3, description: "Regular expression (RE2 syntax: (?i) for any case; no lookaround or backreferences) matched against the comment text; comments without text never match." })),
+    .meta(
+      ui({
+        title: "Content Filter",
+        placeholder: "(?i)deploy|rollback",
+        order: 3,
+        description:
+          "Regular expression (RE2 syntax: (?i) for any case; no lookaround or backreferences) matched against the comment text; comments without text never match.",
+      }),
+    ),
 });
 
 const ACTIONS: Record<string, "created" | "updated" | "deleted"> = { comment_created: "created", comment_updated: "updated", comment_deleted: "deleted" };
 
 export const onIssueCommentOutput = z.object({
   action: z.enum(["created", "updated", "deleted"]),
-  comment: z.object({ id: z.string(), body: z.string(), author: userSchema.nullable(), updateAuthor: userSchema.nullable(), created: z.string().optional(), updated: z.string().optional() }),
+  comment: z.object({
+    id: z.string(),
+    body: z.string(),
+    author: userSchema.nullable(),
+    updateAuthor: userSchema.nullable(),
+    created: z.string().optional(),
+    updated: z.string().optional(),
+  }),
   issue: issueSchema,
 });
 
@@ -60,7 +75,14 @@ export const onIssueComment = defineTrigger({
   output: onIssueCommentOutput,
   example: {
     action: "created",
-    comment: { id: "10040", body: "Rolled back deploy 2026.05.01", author: exampleUser, updateAuthor: exampleUser, created: "2026-05-01T10:02:00.000+0000", updated: "2026-05-01T10:02:00.000+0000" },
+    comment: {
+      id: "10040",
+      body: "Rolled back deploy 2026.05.01",
+      author: exampleUser,
+      updateAuthor: exampleUser,
+      created: "2026-05-01T10:02:00.000+0000",
+      updated: "2026-05-01T10:02:00.000+0000",
+    },
     issue: exampleIssue,
   },
   delivery: "shared-webhook",
@@ -84,7 +106,8 @@ export const onIssueComment = defineTrigger({
       comment?: { id: string; body?: unknown; author?: User; updateAuthor?: User; created?: string; updated?: string };
       issue?: { id: string; key: string; self: string; fields?: Record<string, unknown> };
     } | null;
-    if (!body || typeof body !== "object" || typeof body.webhookEvent !== "string") throw new DeliveryRejectedError("Not a Jira webhook delivery (no webhookEvent)", 400);
+    if (!body || typeof body !== "object" || typeof body.webhookEvent !== "string")
+      throw new DeliveryRejectedError("Not a Jira webhook delivery (no webhookEvent)", 400);
     const action = ACTIONS[body.webhookEvent];
     if (!action || !ctx.config.events.includes(action) || !body.comment || !body.issue) return [];
     if (!projectMatches(body.issue, ctx.config.project)) return [];

@@ -7,11 +7,23 @@ import { SHARED_KEY, deliveryKey, maintainShared, projectMatches, setupShared, t
 
 export const onIssueConfig = z.object({ project: triggerProjectField(), events: eventsField() });
 
-const ACTIONS: Record<string, "created" | "updated" | "deleted"> = { "jira:issue_created": "created", "jira:issue_updated": "updated", "jira:issue_deleted": "deleted" };
+const ACTIONS: Record<string, "created" | "updated" | "deleted"> = {
+  "jira:issue_created": "created",
+  "jira:issue_updated": "updated",
+  "jira:issue_deleted": "deleted",
+};
 /** Comment activity also raises jira:issue_updated; tracker.onIssueComment covers it. */
 const COMMENT_UPDATES = new Set(["issue_commented", "issue_comment_edited", "issue_comment_deleted"]);
 
-const changeItem = z.looseObject({ field: z.string(), fieldtype: z.string().optional(), fieldId: z.string().optional(), from: z.string().nullable().optional(), fromString: z.string().nullable().optional(), to: z.string().nullable().optional(), toString: z.string().nullable().optional() });
+const changeItem = z.looseObject({
+  field: z.string(),
+  fieldtype: z.string().optional(),
+  fieldId: z.string().optional(),
+  from: z.string().nullable().optional(),
+  fromString: z.string().nullable().optional(),
+  to: z.string().nullable().optional(),
+  toString: z.string().nullable().optional(),
+});
 
 export const onIssueOutput = z.object({
   action: z.enum(["created", "updated", "deleted"]),
@@ -41,7 +53,10 @@ export const onIssue = defineTrigger({
     action: "updated",
     issue: exampleIssue,
     user: exampleUser,
-    changelog: { id: "10100", items: [{ field: "status", fieldtype: "jira", fieldId: "status", from: "10000", fromString: "To Do", to: "10001", toString: "In Progress" }] },
+    changelog: {
+      id: "10100",
+      items: [{ field: "status", fieldtype: "jira", fieldId: "status", from: "10000", fromString: "To Do", to: "10001", toString: "In Progress" }],
+    },
   },
   delivery: "shared-webhook",
   sharedKey: SHARED_KEY,
@@ -51,7 +66,8 @@ export const onIssue = defineTrigger({
   verify: (delivery, ctx) => verifyJiraDelivery(delivery, ctx),
   match(delivery, ctx) {
     const body = delivery.body as IssueDelivery | null;
-    if (!body || typeof body !== "object" || typeof body.webhookEvent !== "string") throw new DeliveryRejectedError("Not a Jira webhook delivery (no webhookEvent)", 400);
+    if (!body || typeof body !== "object" || typeof body.webhookEvent !== "string")
+      throw new DeliveryRejectedError("Not a Jira webhook delivery (no webhookEvent)", 400);
     const action = ACTIONS[body.webhookEvent];
     if (!action || !ctx.config.events.includes(action) || !body.issue) return [];
     if (action === "updated" && COMMENT_UPDATES.has(body.issue_event_type_name ?? "")) return [];

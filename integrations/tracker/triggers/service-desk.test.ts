@@ -68,7 +68,7 @@ const hookFor = (reg: { upstreamId: string }) => [...jira().webhooks.values()].f
 
 describe("one service-desk picker for Create Incident and On Incident", () => {
   it("both fields use the same picker, which shows the desk's name and stores its project key", async () => {
-    const resourceOf = (schema: Record<string, unknown>) => ((schema.properties as Record<string, { resource?: { type: string } }>).serviceDesk!.resource!.type);
+    const resourceOf = (schema: Record<string, unknown>) => (schema.properties as Record<string, { resource?: { type: string } }>).serviceDesk!.resource!.type;
     expect(resourceOf(toJsonSchema(createIncident.config))).toBe("serviceDesks");
     expect(resourceOf(toJsonSchema(onIncident.config))).toBe("serviceDesks");
     const { options } = await serviceDesk({ connection: h.connection(), http, config: {} });
@@ -82,7 +82,9 @@ describe("one service-desk picker for Create Incident and On Incident", () => {
     const { registration } = (await onIncident.setup!(s))!;
     expect(hookFor(registration!).jqlFilter).toBe('project IN ("SD")');
 
-    const created = (await createIncident.run(contextFor(createIncident, h, { serviceDesk: picked, requestType: R.incident, summary: "via the key" }, conn))) as { data: { key: string } };
+    const created = (await createIncident.run(
+      contextFor(createIncident, h, { serviceDesk: picked, requestType: R.incident, summary: "via the key" }, conn),
+    )) as { data: { key: string } };
     expect(created.data.key).toMatch(/^SD-\d+$/);
     expect((await matched(s)).map((e) => e.data.issue.key)).toEqual([created.data.key]);
     await onIncident.teardown!(s);
@@ -95,7 +97,10 @@ describe("one service-desk picker for Create Incident and On Incident", () => {
     expect(hookFor(registration!).jqlFilter).toBe('project IN ("SD")'); // by key, not the id
     expect(conn.state.jsmServiceDeskKeys).toEqual({ [JSM_DEMO.serviceDeskId]: "SD" });
 
-    jira().createIssue({ projectId: JSM_DEMO.projectId, issueTypeId: T.incident, summary: "desk by id", description: null, reporterId: DEMO.users.mia, labels: [] }, DEMO.users.mia);
+    jira().createIssue(
+      { projectId: JSM_DEMO.projectId, issueTypeId: T.incident, summary: "desk by id", description: null, reporterId: DEMO.users.mia, labels: [] },
+      DEMO.users.mia,
+    );
     expect((await matched(s)).map((e) => e.data.issue.fields.summary)).toEqual(["desk by id"]);
     await onIncident.teardown!(s);
   });
@@ -103,7 +108,9 @@ describe("one service-desk picker for Create Incident and On Incident", () => {
   it("projectKey:/projectId: forms and any case work for both", async () => {
     for (const value of ["projectId:10030", "projectKey:sd", "sd"]) {
       const conn = liveConnection();
-      const out = (await createIncident.run(contextFor(createIncident, h, { serviceDesk: value, requestType: R.incident, summary: `via ${value}` }, conn))) as { data: { key: string } };
+      const out = (await createIncident.run(contextFor(createIncident, h, { serviceDesk: value, requestType: R.incident, summary: `via ${value}` }, conn))) as {
+        data: { key: string };
+      };
       expect(jira().issue(out.data.key)!.projectId).toBe(JSM_DEMO.projectId);
       const s = setupCtx({ serviceDesk: value, requestTypes: [R.incident], events: ["created"] }, conn, `n_${value}`);
       const { registration } = (await onIncident.setup!(s))!;
@@ -123,7 +130,9 @@ describe("save-time check of the service desk", () => {
     expect(await onIncident.check!(onIncidentConfig.parse({ serviceDesk: "42", requestTypes: [R.incident] }), ctx())).toEqual([
       { path: "serviceDesk", message: expect.stringMatching(/Service desk "42" does not exist/) },
     ]);
-    await expect(onIncident.setup!(setupCtx({ serviceDesk: "NOPE", requestTypes: [R.incident] }, liveConnection()))).rejects.toThrow(/Service desk "NOPE" does not exist/);
+    await expect(onIncident.setup!(setupCtx({ serviceDesk: "NOPE", requestTypes: [R.incident] }, liveConnection()))).rejects.toThrow(
+      /Service desk "NOPE" does not exist/,
+    );
   });
 
   it("request types are checked on their own field; a good configuration has no problems", async () => {
@@ -133,14 +142,16 @@ describe("save-time check of the service desk", () => {
     expect(await createIncident.check!(createIncident.config.parse({ serviceDesk: "SD", requestType: R.getHelp, summary: "x" }), ctx())).toEqual([
       { path: "requestType", message: expect.stringMatching(/not incident management/) },
     ]);
-    expect(await onIncident.check!(onIncidentConfig.parse({ serviceDesk: "SD", requestTypes: [R.incident, `${R.pir}:${T.postIncidentReview}`] }), ctx())).toEqual([
-      { path: "requestTypes.1", message: expect.stringMatching(/not incident management/) },
-    ]);
+    expect(
+      await onIncident.check!(onIncidentConfig.parse({ serviceDesk: "SD", requestTypes: [R.incident, `${R.pir}:${T.postIncidentReview}`] }), ctx()),
+    ).toEqual([{ path: "requestTypes.1", message: expect.stringMatching(/not incident management/) }]);
     expect(await createIncident.check!(createIncident.config.parse({ serviceDesk: "SD", requestType: R.incident, summary: "x" }), ctx())).toEqual([]);
     expect(await onIncident.check!(onIncidentConfig.parse({ serviceDesk: JSM_DEMO.serviceDeskId, requestTypes: [R.incident] }), ctx())).toEqual([]);
   });
 
   it("expression values are left to run time", async () => {
-    expect(await createIncident.check!(createIncident.config.parse({ serviceDesk: "{{ $trigger.data.desk }}", requestType: R.incident, summary: "x" }), ctx())).toEqual([]);
+    expect(
+      await createIncident.check!(createIncident.config.parse({ serviceDesk: "{{ $trigger.data.desk }}", requestType: R.incident, summary: "x" }), ctx()),
+    ).toEqual([]);
   });
 });

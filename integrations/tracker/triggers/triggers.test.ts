@@ -32,11 +32,19 @@ beforeEach(() => {
 const site = () => env.fake.state.site(env.fake.demo.cloudId)!;
 const U = () => env.fake.demo.users;
 const adf = (text: string) => ({ type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text }] }] });
-const matchCtx = <C>(config: C): TriggerMatchContext<C> => ({ config, connection: env.connection, intake: { id: "int_shared", url: receiver.url, token: "t" }, now: () => new Date() });
+const matchCtx = <C>(config: C): TriggerMatchContext<C> => ({
+  config,
+  connection: env.connection,
+  intake: { id: "int_shared", url: receiver.url, token: "t" },
+  now: () => new Date(),
+});
 
 function newIssue(project: "OPS" | "TEAM" = "OPS") {
   const p = site().project(project)!;
-  return site().createIssue({ projectId: p.id, issueTypeId: p.issueTypeIds[0]!, summary: "Checkout errors", description: null, reporterId: U().ravi, labels: [] }, U().ravi);
+  return site().createIssue(
+    { projectId: p.id, issueTypeId: p.issueTypeIds[0]!, summary: "Checkout errors", description: null, reporterId: U().ravi, labels: [] },
+    U().ravi,
+  );
 }
 async function settled() {
   await env.fake.webhooks.settled();
@@ -136,11 +144,17 @@ describe("deliveries", () => {
     expect(d).toBeDefined();
     const cfg = onIssue.config.parse({ project: "OPS", events: ["created"] });
     expect(() => onIssue.verify!(d!, matchCtx(cfg))).not.toThrow();
-    const forged = { ...d!, headers: { ...d!.headers, authorization: `Bearer ${signJwt("not-the-secret", { iss: "x", exp: Math.floor(Date.now() / 1000) + 60 })}` } };
+    const forged = {
+      ...d!,
+      headers: { ...d!.headers, authorization: `Bearer ${signJwt("not-the-secret", { iss: "x", exp: Math.floor(Date.now() / 1000) + 60 })}` },
+    };
     expect(() => onIssue.verify!(forged, matchCtx(cfg))).toThrow(DeliveryUnauthorizedError);
     const unsigned = { ...d!, headers: { ...d!.headers, authorization: "" } };
     expect(() => onIssue.verify!(unsigned, matchCtx(cfg))).toThrow(DeliveryUnauthorizedError);
-    const expired = { ...d!, headers: { ...d!.headers, authorization: `Bearer ${signJwt(env.fake.demo.clientSecret, { exp: Math.floor(Date.now() / 1000) - 3600 })}` } };
+    const expired = {
+      ...d!,
+      headers: { ...d!.headers, authorization: `Bearer ${signJwt(env.fake.demo.clientSecret, { exp: Math.floor(Date.now() / 1000) - 3600 })}` },
+    };
     expect(() => onIssue.verify!(expired, matchCtx(cfg))).toThrow(/expired/);
   });
 
@@ -150,14 +164,31 @@ describe("deliveries", () => {
     const created = (await deliveriesFor("jira:issue_created"))[0]!;
     const cfg = onIssue.config.parse({ project: "OPS", events: ["created", "updated", "deleted"] });
     const [ev] = await onIssue.match(created, matchCtx(cfg));
-    expect(ev!.data).toMatchObject({ action: "created", issue: { id: issue.id, key: issue.key, self: expect.stringContaining(`/issue/${issue.id}`), fields: { summary: "Checkout errors", project: { key: "OPS" } } }, user: { accountId: U().ravi, displayName: "Ravi Patel" } });
+    expect(ev!.data).toMatchObject({
+      action: "created",
+      issue: {
+        id: issue.id,
+        key: issue.key,
+        self: expect.stringContaining(`/issue/${issue.id}`),
+        fields: { summary: "Checkout errors", project: { key: "OPS" } },
+      },
+      user: { accountId: U().ravi, displayName: "Ravi Patel" },
+    });
     expect(ev!.data).not.toHaveProperty("changelog");
     expect(onIssue.output.safeParse(ev!.data).success).toBe(true);
 
-    site().change(issue, [{ field: "summary", fieldtype: "jira", fieldId: "summary", from: null, fromString: "Checkout errors", to: null, toString: "Checkout down" }], U().mia);
+    site().change(
+      issue,
+      [{ field: "summary", fieldtype: "jira", fieldId: "summary", from: null, fromString: "Checkout errors", to: null, toString: "Checkout down" }],
+      U().mia,
+    );
     const updated = (await deliveriesFor("jira:issue_updated"))[0]!;
     const [up] = await onIssue.match(updated, matchCtx(cfg));
-    expect(up!.data).toMatchObject({ action: "updated", user: { accountId: U().mia }, changelog: { items: [{ field: "summary", toString: "Checkout down" }] } });
+    expect(up!.data).toMatchObject({
+      action: "updated",
+      user: { accountId: U().mia },
+      changelog: { items: [{ field: "summary", toString: "Checkout down" }] },
+    });
 
     site().deleteIssue(issue, U().mia);
     const [del] = await onIssue.match((await deliveriesFor("jira:issue_deleted"))[0]!, matchCtx(cfg));
@@ -214,8 +245,18 @@ describe("deliveries", () => {
     const [ev] = await onIssueComment.match(d!, matchCtx(cfg));
     expect(ev!.data).toEqual({
       action: "created",
-      comment: expect.objectContaining({ id: c.id, body: "Rolled back deploy 42", author: expect.objectContaining({ accountId: U().mia }), updateAuthor: expect.objectContaining({ accountId: U().mia }) }),
-      issue: expect.objectContaining({ id: issue.id, key: issue.key, self: expect.any(String), fields: expect.objectContaining({ project: expect.objectContaining({ key: "OPS" }) }) }),
+      comment: expect.objectContaining({
+        id: c.id,
+        body: "Rolled back deploy 42",
+        author: expect.objectContaining({ accountId: U().mia }),
+        updateAuthor: expect.objectContaining({ accountId: U().mia }),
+      }),
+      issue: expect.objectContaining({
+        id: issue.id,
+        key: issue.key,
+        self: expect.any(String),
+        fields: expect.objectContaining({ project: expect.objectContaining({ key: "OPS" }) }),
+      }),
     });
     expect(onIssueComment.output.safeParse(ev!.data).success).toBe(true);
 
@@ -233,7 +274,11 @@ describe("deliveries", () => {
   it("applies the content filter to the extracted text; a comment without text never matches", async () => {
     const issue = newIssue();
     site().addComment(issue, adf("Please ROLLBACK now"), U().mia);
-    site().addComment(issue, { type: "doc", version: 1, content: [{ type: "mediaSingle", content: [{ type: "media", attrs: { id: "img-1", type: "file" } }] }] }, U().mia);
+    site().addComment(
+      issue,
+      { type: "doc", version: 1, content: [{ type: "mediaSingle", content: [{ type: "media", attrs: { id: "img-1", type: "file" } }] }] },
+      U().mia,
+    );
     const [withText, imageOnly] = await deliveriesFor("comment_created");
     const filtered = onIssueComment.config.parse({ project: "OPS", events: ["created"], contentFilter: "(?i)rollback" });
     expect(await onIssueComment.match(withText!, matchCtx(filtered))).toHaveLength(1);
@@ -266,7 +311,10 @@ describe("shared registration with tracker.onIncident", () => {
     const state: Record<string, unknown> = { ...env.connection.state };
     const connection = { ...env.connection, state, saveState: async (patch: Record<string, unknown>) => void Object.assign(state, patch) };
     const config = onIncidentConfig.parse({ serviceDesk: JSM_DEMO.serviceDeskId, requestTypes: [JSM_DEMO.requestTypes.incident], events: ["created"] });
-    const ctx = { ...setupContext(env, store, { automationId: "aut_old", nodeId: "n_old", triggerKey: "tracker.onIncident", config }, receiver.url), connection };
+    const ctx = {
+      ...setupContext(env, store, { automationId: "aut_old", nodeId: "n_old", triggerKey: "tracker.onIncident", config }, receiver.url),
+      connection,
+    };
     await setupShared(ctx, "tracker.onIncident"); // what the earlier setup registered: the desk id taken for a project
     expect([...site().webhooks.values()].map((w) => w.jqlFilter)).toEqual([`project IN ("${JSM_DEMO.serviceDeskId}")`]);
     await onIncident.maintain!(ctx);
@@ -279,7 +327,17 @@ describe("shared registration with tracker.onIncident", () => {
   it("merges the incident trigger's service-desk project into the shared webhook", async () => {
     await onIssue.setup!(issueNode("n_issue", { project: "OPS", events: ["created"] }));
     const { setupShared } = await import("../shared-webhook");
-    const ctx = setupContext(env, store, { automationId: "aut_9", nodeId: "n_inc", triggerKey: "tracker.onIncident", config: { serviceDesk: "SD", requestTypes: ["1"], events: ["created", "updated"] } }, receiver.url);
+    const ctx = setupContext(
+      env,
+      store,
+      {
+        automationId: "aut_9",
+        nodeId: "n_inc",
+        triggerKey: "tracker.onIncident",
+        config: { serviceDesk: "SD", requestTypes: ["1"], events: ["created", "updated"] },
+      },
+      receiver.url,
+    );
     await setupShared(ctx, "tracker.onIncident");
     const live = [...site().webhooks.values()].map((w) => ({ events: w.events, jqlFilter: w.jqlFilter }));
     expect(live).toEqual(

@@ -27,7 +27,16 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, "bin/conveyor.mjs"), ...args], {
       cwd: dir,
-      env: { ...process.env, CONVEYOR_URL: server.url, CONVEYOR_API_KEY: s.keys.editor, GITHUB_ACTIONS: "", GITHUB_SHA: "", CI_COMMIT_SHA: "", CONVEYOR_CWD: dir, ...env },
+      env: {
+        ...process.env,
+        CONVEYOR_URL: server.url,
+        CONVEYOR_API_KEY: s.keys.editor,
+        GITHUB_ACTIONS: "",
+        GITHUB_SHA: "",
+        CI_COMMIT_SHA: "",
+        CONVEYOR_CWD: dir,
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -75,14 +84,29 @@ beforeAll(async () => {
       graph: {
         nodes: [
           { id: "t", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: HOOK_SECRET }, position: { x: 0, y: 0 } },
-          { id: "s", name: "silence", key: "metrics.createSilence", connectionId: c.body.id, config: { comment: "Disk {{ $trigger.data.body.host }}\nby Conveyor", createdBy: "conveyor", duration: "1h", matchers: [{ name: "alertname", value: "{{ $trigger.data.body.alert }}" }] }, position: { x: 280, y: 0 } },
+          {
+            id: "s",
+            name: "silence",
+            key: "metrics.createSilence",
+            connectionId: c.body.id,
+            config: {
+              comment: "Disk {{ $trigger.data.body.host }}\nby Conveyor",
+              createdBy: "conveyor",
+              duration: "1h",
+              matchers: [{ name: "alertname", value: "{{ $trigger.data.body.alert }}" }],
+            },
+            position: { x: 280, y: 0 },
+          },
         ],
         edges: [{ from: "t", to: "s" }],
       },
     },
   });
   expect(app.status).toBe(201);
-  const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Disk follow-up", steps: [{ name: "Silence", appId: app.body.id }] } });
+  const line = await api.post(`/api/v1/factories/${s.ws}/lines`, {
+    key: s.keys.editor,
+    body: { name: "Disk follow-up", steps: [{ name: "Silence", appId: app.body.id }] },
+  });
   const intake = await api.post(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.editor, body: { name: "Disk inbox", lineId: line.body.id } });
   await deps.sql("update intakes set secret_enc = ? where id = ?", deps.box.encrypt(INTAKE_SECRET), intake.body.id);
 }, 120_000);
@@ -98,7 +122,13 @@ describe("conveyor export / validate / plan / apply", () => {
     expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
     const files = readTree(path.join(dir, "exported"));
-    expect(Object.keys(files).sort()).toEqual(["automations/silence-disk-alerts.yaml", "conveyor.schema.json", "intakes/disk-inbox.yaml", "lines/default.yaml", "lines/disk-follow-up.yaml"]);
+    expect(Object.keys(files).sort()).toEqual([
+      "automations/silence-disk-alerts.yaml",
+      "conveyor.schema.json",
+      "intakes/disk-inbox.yaml",
+      "lines/default.yaml",
+      "lines/disk-follow-up.yaml",
+    ]);
     expect(files["automations/silence-disk-alerts.yaml"]).toMatch(/^\$schema: \.\.\/conveyor\.schema\.json\nkind: automation\nkey: silence-disk-alerts\n/);
     expect(files["automations/silence-disk-alerts.yaml"]).toContain("secret: { secret: silence-disk-alerts-hook }");
     expect(files["automations/silence-disk-alerts.yaml"]).toContain("connection: prod prometheus");
@@ -137,14 +167,17 @@ describe("conveyor export / validate / plan / apply", () => {
     expect(plan.code).toBe(0);
 
     const app = (await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data[0];
-    const put = await api.put(`/api/v1/factories/${s.other}/apps/${app.id}`, { key: s.keys.editor, body: { name: "Renamed in the editor", enabled: true, graph: app.graph } });
+    const put = await api.put(`/api/v1/factories/${s.other}/apps/${app.id}`, {
+      key: s.keys.editor,
+      body: { name: "Renamed in the editor", enabled: true, graph: app.graph },
+    });
     expect(put.status).toBe(200);
     const conflict = await cli(["plan", "again", "--workspace", "Other"]);
     expect(conflict.code).toBe(1);
     expect(conflict.stdout).toMatch(/! automation silence-disk-alerts changed outside the files since the last apply \(version 1 → 2/);
     const refused = await cli(["apply", "again", "--workspace", "Other"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("again/automations/silence-disk-alerts.yaml:1:1 automation \"silence-disk-alerts\" changed outside the files");
+    expect(refused.stderr).toContain('again/automations/silence-disk-alerts.yaml:1:1 automation "silence-disk-alerts" changed outside the files');
     expect(refused.stderr).toContain("Nothing was applied");
     expect((await api.get(`/api/v1/factories/${s.other}/apps/${app.id}`, { key: s.keys.viewer })).body.name).toBe("Renamed in the editor");
     const forced = await cli(["apply", "again", "--workspace", "Other", "--force"]);
@@ -158,12 +191,29 @@ describe("conveyor export / validate / plan / apply", () => {
     const pruned = await cli(["apply", "again", "--workspace", "Other", "--prune"]);
     expect(pruned.stdout).toContain("- intake disk-inbox");
     expect(pruned.stdout).toContain("Applied: 0 to create, 0 to change, 1 to delete");
-    expect((await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.filter((i: { kind: string }) => i.kind === "webhook")).toHaveLength(0);
+    expect(
+      (await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.filter((i: { kind: string }) => i.kind === "webhook"),
+    ).toHaveLength(0);
   }, 120_000);
 
   it("reports problems as file:line:column (or GitHub annotations) with exit code 1, offline and at plan time", async () => {
     fs.mkdirSync(path.join(dir, "broken/automations"), { recursive: true });
-    const text = ["kind: automation", "key: broken", "name: Broken", "graph:", "  nodes:", "    - id: t", "      name: start", "      key: core.manual", "    - id: x", "      name: x", "      key: metrics.silenceEverything", "  edges:", "    - { from: t, to: x }", ""].join("\n");
+    const text = [
+      "kind: automation",
+      "key: broken",
+      "name: Broken",
+      "graph:",
+      "  nodes:",
+      "    - id: t",
+      "      name: start",
+      "      key: core.manual",
+      "    - id: x",
+      "      name: x",
+      "      key: metrics.silenceEverything",
+      "  edges:",
+      "    - { from: t, to: x }",
+      "",
+    ].join("\n");
     fs.writeFileSync(path.join(dir, "broken/automations/broken.yaml"), text);
     const offline = await cli(["validate", "broken"], { CONVEYOR_URL: "http://127.0.0.1:9" });
     expect(offline.code).toBe(1);
@@ -171,7 +221,10 @@ describe("conveyor export / validate / plan / apply", () => {
     const github = await cli(["validate", "broken", "--format", "github"]);
     expect(github.stderr).toContain("::error file=broken/automations/broken.yaml,line=11,col=12::Unknown trigger or component");
 
-    fs.writeFileSync(path.join(dir, "broken/automations/broken.yaml"), text.replace("key: metrics.silenceEverything", "key: metrics.query\n      connection: staging prometheus\n      config: { query: up }"));
+    fs.writeFileSync(
+      path.join(dir, "broken/automations/broken.yaml"),
+      text.replace("key: metrics.silenceEverything", "key: metrics.query\n      connection: staging prometheus\n      config: { query: up }"),
+    );
     expect((await cli(["validate", "broken"])).code).toBe(0);
     const planned = await cli(["plan", "broken", "--workspace", "Other"]);
     expect(planned.code).toBe(1);

@@ -24,7 +24,9 @@ export function createClient(opts: { url?: string; apiKey?: string }) {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (e) {
-      throw new Error(`Cannot reach ${base} (${(e as Error).cause ? String(((e as Error).cause as Error).message) : (e as Error).message}); set CONVEYOR_URL or --url`);
+      throw new Error(
+        `Cannot reach ${base} (${(e as Error).cause ? String(((e as Error).cause as Error).message) : (e as Error).message}); set CONVEYOR_URL or --url`,
+      );
     }
     const text = await res.text();
     const json = text ? (JSON.parse(text) as unknown) : null;
@@ -45,7 +47,9 @@ export async function resolveWorkspace(client: Client, wanted: string | undefine
   const all: Array<{ id: string; name: string }> = [];
   let cursor: string | null = null;
   do {
-    const page: { data: Array<{ id: string; name: string }>; nextCursor: string | null } = await client.get(`/factories?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const page: { data: Array<{ id: string; name: string }>; nextCursor: string | null } = await client.get(
+      `/factories?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
     all.push(...page.data);
     cursor = page.nextCursor;
   } while (cursor);

@@ -27,7 +27,10 @@ export type AsCodeValues = {
 
 export const AS_CODE_COMMANDS = ["schema", "validate", "export", "plan", "apply"];
 
-function validateDir(dirArg: string | undefined, format: "text" | "github"): { ok: boolean; v: ValidatedFiles; dir: string; files: ReturnType<typeof readSpecFiles> } {
+function validateDir(
+  dirArg: string | undefined,
+  format: "text" | "github",
+): { ok: boolean; v: ValidatedFiles; dir: string; files: ReturnType<typeof readSpecFiles> } {
   const { cwd } = clientEnv();
   if (!dirArg) throw new Error("Name the folder of spec files, e.g. conveyor validate automations/");
   const dir = path.resolve(cwd, dirArg);
@@ -72,7 +75,11 @@ async function planOrApply(dirArg: string | undefined, values: AsCodeValues, app
   for (const [id, f] of v.byResource) sourceFiles[id] = git.pathOf(abs.get(f.parsed.file)!);
   const secrets = secretsFromEnv(v.bundle);
   const body: ImportBody = {
-    ...v.bundle, dryRun: !apply, prune: !!values.prune, force: !!values.force, secrets: secrets.values,
+    ...v.bundle,
+    dryRun: !apply,
+    prune: !!values.prune,
+    force: !!values.force,
+    secrets: secrets.values,
     source: { repository: git.repository, commit: git.commit, files: sourceFiles },
   };
   console.log(`Workspace "${ws.name}" (${ws.id}) at ${client.base}${git.commit ? `, files at ${git.commit}` : ""}`);
@@ -81,7 +88,9 @@ async function planOrApply(dirArg: string | undefined, values: AsCodeValues, app
     const r = await client.post<ImportResult>(`/factories/${ws.id}/import`, body);
     console.log(formatPlan(r, { verbose: values.verbose }));
     if (!apply && r.conflicts.length && !values.force) {
-      console.error(`apply would refuse: ${r.conflicts.length} resource${r.conflicts.length === 1 ? " was" : "s were"} changed outside the files since the last apply (export to keep the change, or --force).`);
+      console.error(
+        `apply would refuse: ${r.conflicts.length} resource${r.conflicts.length === 1 ? " was" : "s were"} changed outside the files since the last apply (export to keep the change, or --force).`,
+      );
       return 1;
     }
     return r.setupProblems.length ? 1 : 0;
@@ -104,7 +113,10 @@ export async function runAsCodeCommand(positionals: string[], values: AsCodeValu
       return 0;
     case "validate": {
       const { ok, v, files } = validateDir(arg, format);
-      if (ok) console.log(`${files.length} file${files.length === 1 ? "" : "s"} valid: ${v.bundle.apps.length} automations, ${v.bundle.lines.length} lines, ${v.bundle.intakes.length} intakes.`);
+      if (ok)
+        console.log(
+          `${files.length} file${files.length === 1 ? "" : "s"} valid: ${v.bundle.apps.length} automations, ${v.bundle.lines.length} lines, ${v.bundle.intakes.length} intakes.`,
+        );
       else console.error(`${v.problems.length} problem${v.problems.length === 1 ? "" : "s"} in ${new Set(v.problems.map((p) => p.file)).size} file(s).`);
       return ok ? 0 : 1;
     }
@@ -115,7 +127,9 @@ export async function runAsCodeCommand(positionals: string[], values: AsCodeValu
       const bundle = await client.get<Bundle>(`/factories/${ws.id}/export`);
       const out = path.resolve(env.cwd, values.out);
       const r = writeExport(out, bundle);
-      console.log(`Exported "${ws.name}" to ${path.relative(env.cwd, out) || "."}: ${bundle.apps.length} automations, ${bundle.lines.length} lines, ${bundle.intakes.length} intakes${r.removed.length ? `; removed ${r.removed.join(", ")}` : ""}.`);
+      console.log(
+        `Exported "${ws.name}" to ${path.relative(env.cwd, out) || "."}: ${bundle.apps.length} automations, ${bundle.lines.length} lines, ${bundle.intakes.length} intakes${r.removed.length ? `; removed ${r.removed.join(", ")}` : ""}.`,
+      );
       return 0;
     }
     case "plan":

@@ -91,6 +91,10 @@ export function gitSource(dir: string, cwd: string, given: { repository?: string
   return {
     repository: given.repository ?? remote ?? undefined,
     commit: commit ?? undefined,
-    pathOf: (abs: string) => path.relative(root ?? cwd, abs).split(path.sep).join("/"),
+    pathOf: (abs: string) =>
+      path
+        .relative(root ?? cwd, abs)
+        .split(path.sep)
+        .join("/"),
   };
 }

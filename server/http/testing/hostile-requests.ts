@@ -91,7 +91,11 @@ export const queryString = (names: string[], validCursor: string | null) =>
       ),
       { maxLength: 4 },
     )
-    .map((pairs) => (pairs.length ? "?" + pairs.map(([k, v]) => (v === "%ZZ" ? `${encodeURIComponent(k)}=%ZZ` : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join("&") : ""));
+    .map((pairs) =>
+      pairs.length
+        ? "?" + pairs.map(([k, v]) => (v === "%ZZ" ? `${encodeURIComponent(k)}=%ZZ` : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join("&")
+        : "",
+    );
 
 export interface HostileBody {
   raw: string;
@@ -101,29 +105,54 @@ export interface HostileBody {
 /** Bodies aimed at one schema: near-valid ones broken in one way, plus generic garbage. */
 export function hostileBody(schema: Schema | null, defs: Record<string, Schema>): fc.Arbitrary<HostileBody> {
   const base = (schema ? sampleOf(schema, defs) : {}) as Record<string, unknown>;
-  const resolved = schema?.$ref ? defs[String(schema.$ref).split("/").pop()!] ?? {} : (schema ?? {});
+  const resolved = schema?.$ref ? (defs[String(schema.$ref).split("/").pop()!] ?? {}) : (schema ?? {});
   const keys = Object.keys(resolved.properties ?? {});
   const json = (v: unknown) => ({ raw: JSON.stringify(v), contentType: "application/json" as string | null });
   const isObj = base && typeof base === "object" && !Array.isArray(base);
   return fc.oneof(
     // an unknown field next to valid ones
-    { weight: 3, arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 20 }), fc.jsonValue()).filter(([k]) => !keys.includes(k) && k !== "__proto__").map(([k, v]) => json(isObj ? { ...base, [k]: v } : { [k]: v })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.string({ minLength: 1, maxLength: 20 }), fc.jsonValue())
+        .filter(([k]) => !keys.includes(k) && k !== "__proto__")
+        .map(([k, v]) => json(isObj ? { ...base, [k]: v } : { [k]: v })),
+    },
     // a known field with a value of the wrong type
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...(keys.length ? keys : ["name"])), fc.jsonValue()).map(([k, v]) => json(isObj ? { ...base, [k]: v } : { [k]: v })) },
+    {
+      weight: 3,
+      arbitrary: fc.tuple(fc.constantFrom(...(keys.length ? keys : ["name"])), fc.jsonValue()).map(([k, v]) => json(isObj ? { ...base, [k]: v } : { [k]: v })),
+    },
     // a required field missing
     { weight: 1, arbitrary: fc.constant(json(isObj ? Object.fromEntries(Object.entries(base).slice(1)) : {})) },
     // not an object at all
-    { weight: 2, arbitrary: fc.jsonValue().filter((v) => v === null || typeof v !== "object" || Array.isArray(v)).map(json) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .jsonValue()
+        .filter((v) => v === null || typeof v !== "object" || Array.isArray(v))
+        .map(json),
+    },
     // nested far deeper than the limit, inside a plausible field
-    { weight: 2, arbitrary: fc.integer({ min: 65, max: 100_000 }).map((n) => ({ raw: `{"${keys[0] ?? "data"}":${deep(n)}}`, contentType: "application/json" })) },
+    {
+      weight: 2,
+      arbitrary: fc.integer({ min: 65, max: 100_000 }).map((n) => ({ raw: `{"${keys[0] ?? "data"}":${deep(n)}}`, contentType: "application/json" })),
+    },
     // huge strings (some over the 1 MiB body limit)
     { weight: 1, arbitrary: fc.constantFrom(20_000, 300_000, 1_100_000).map((n) => json({ ...(isObj ? base : {}), [keys[0] ?? "name"]: "x".repeat(n) })) },
     // malformed JSON text
-    { weight: 2, arbitrary: fc.constantFrom("{", '{"a":', "[1,2", '{"a":"\\x"}', "\uFEFF{}", "nul", '{"a":1}}', "{'a':1}", "NaN", '"\\ud800"').map((raw) => ({ raw, contentType: "application/json" })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom("{", '{"a":', "[1,2", '{"a":"\\x"}', "\uFEFF{}", "nul", '{"a":1}}', "{'a':1}", "NaN", '"\\ud800"')
+        .map((raw) => ({ raw, contentType: "application/json" })),
+    },
     // the wrong content type, or none
     {
       weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", null), fc.jsonValue()).map(([ct, v]) => ({ raw: JSON.stringify(v) ?? "null", contentType: ct })),
+      arbitrary: fc
+        .tuple(fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", null), fc.jsonValue())
+        .map(([ct, v]) => ({ raw: JSON.stringify(v) ?? "null", contentType: ct })),
     },
     // plain garbage
     { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 200 }).map((raw) => ({ raw, contentType: "application/json" })) },

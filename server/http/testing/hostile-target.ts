@@ -25,11 +25,18 @@ export async function startHostileTarget() {
   const seed = await seedRest(deps);
   const api = createRestClient({});
   const lineId = (await api.get(`/api/v1/factories/${seed.ws}/lines`, { key: seed.keys.viewer })).body.data[0].id as string;
-  const intake = (await api.post(`/api/v1/factories/${seed.ws}/intakes`, { key: seed.keys.editor, body: { name: "Inbox", lineId, open: false } })).body as { url: string; secret: string };
+  const intake = (await api.post(`/api/v1/factories/${seed.ws}/intakes`, { key: seed.keys.editor, body: { name: "Inbox", lineId, open: false } })).body as {
+    url: string;
+    secret: string;
+  };
   const appId = await insertAutomation(deps, seed.ws);
   // An Alertmanager trigger (metrics.onAlert, bearer secret on its connection): the other kind of webhook door.
   const alertSecret = "fuzz-alert-secret-123";
-  const metrics = await createConnection(deps, seed.owner, seed.ws, { integration: "metrics", name: "Prometheus", config: { metricsBaseUrl: "http://127.0.0.1:9", apiAuth: { type: "none" }, webhookSecret: alertSecret } });
+  const metrics = await createConnection(deps, seed.owner, seed.ws, {
+    integration: "metrics",
+    name: "Prometheus",
+    config: { metricsBaseUrl: "http://127.0.0.1:9", apiAuth: { type: "none" }, webhookSecret: alertSecret },
+  });
   const alertApp = await createAutomation(deps, seed.owner, seed.ws, {
     name: "On alert",
     enabled: true,

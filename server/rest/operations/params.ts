@@ -1,6 +1,11 @@
 import { z } from "zod";
 
-export const Id = (example: string, description?: string) => z.string().min(1).max(100).meta({ example, ...(description ? { description } : {}) });
+export const Id = (example: string, description?: string) =>
+  z
+    .string()
+    .min(1)
+    .max(100)
+    .meta({ example, ...(description ? { description } : {}) });
 export const FactoryParams = z.object({ factoryId: Id("ws_0a1b2c3d4e5f6g7h", "Workspace id") });
 export const LineParams = FactoryParams.extend({ lineId: Id("lin_0a1b2c3d4e5f6g7h") });
 export const OrderParams = FactoryParams.extend({ orderId: Id("tsk_0a1b2c3d4e5f6g7h") });

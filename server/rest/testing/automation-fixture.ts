@@ -7,7 +7,21 @@ export async function insertAutomation(deps: Pick<AppDeps, "store">, workspaceId
   const id = newId("aut");
   const graph = { nodes: [{ id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } }], edges: [] };
   await deps.store.tx(async (s) => {
-    await s.automations.insert({ id, workspaceId, name, description: "", enabled: true, concurrency: 5, version: 1, graph, errorHandlerId: null, problems: null, createdBy: null, createdAt: at, updatedAt: at });
+    await s.automations.insert({
+      id,
+      workspaceId,
+      name,
+      description: "",
+      enabled: true,
+      concurrency: 5,
+      version: 1,
+      graph,
+      errorHandlerId: null,
+      problems: null,
+      createdBy: null,
+      createdAt: at,
+      updatedAt: at,
+    });
     await s.automations.insertVersion({ id: newId("ver"), automationId: id, version: 1, name, description: "", graph, createdBy: null, createdAt: at });
   });
   return id;

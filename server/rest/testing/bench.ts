@@ -20,7 +20,8 @@ const target = await startRestTarget({ CONVEYOR_API_RATE_LIMIT: "100000000", LOG
 try {
   const s = await seedRest(target.deps);
   const { api } = target;
-  for (let i = 0; i < 60; i++) await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { title: `task ${i}`, data: { i, host: `db${i}` } } });
+  for (let i = 0; i < 60; i++)
+    await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { title: `task ${i}`, data: { i, host: `db${i}` } } });
   const app = await api.post(`/api/v1/factories/${s.ws}/apps`, {
     key: s.keys.editor,
     body: {
@@ -41,7 +42,11 @@ try {
   // Warm-up (JIT, Next route compilation caches).
   await measure("warm-up", { url: `${base}/api/v1/factories/${s.ws}/orders?limit=50`, headers: auth, duration: 3 });
   for (const connections of [1, 10]) {
-    await measure(`GET /factories/{id}/orders?limit=50, ${connections} connection(s)`, { url: `${base}/api/v1/factories/${s.ws}/orders?limit=50`, headers: auth, connections });
+    await measure(`GET /factories/{id}/orders?limit=50, ${connections} connection(s)`, {
+      url: `${base}/api/v1/factories/${s.ws}/orders?limit=50`,
+      headers: auth,
+      connections,
+    });
     await measure(`POST /factories/{id}/apps/{appId}/runs, ${connections} connection(s)`, {
       url: `${base}/api/v1/factories/${s.ws}/apps/${app.body.id}/runs`,
       method: "POST",

@@ -17,7 +17,9 @@ export async function serveInProcess(): Promise<{ url: string; close(): Promise<
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
         const body = chunks.length ? Buffer.concat(chunks) : undefined;
         const url = `http://${req.headers.host}${req.url}`;
-        const r = await dispatchInProcess(new Request(url, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body }));
+        const r = await dispatchInProcess(
+          new Request(url, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body }),
+        );
         res.writeHead(r.status, Object.fromEntries(r.headers.entries()));
         res.end(Buffer.from(await r.arrayBuffer()));
       } catch (e) {

@@ -121,7 +121,9 @@ export function createRestClient(opts: { baseUrl?: string } = {}) {
       if (!media) return body === null || body === "" ? null : `${status} should have no body`;
       // Responses that are a bare $ref (every problem response) share one compiled validator.
       const ref = (resp.content![media] as { schema?: { $ref?: string } }).schema?.$ref;
-      const ptr = ref?.startsWith("#/") ? `openapi.json${ref}` : `openapi.json#/paths/${op.path.replace(/~/g, "~0").replace(/\//g, "~1")}/${m}/responses/${status}/content/${media.replace(/\//g, "~1")}/schema`;
+      const ptr = ref?.startsWith("#/")
+        ? `openapi.json${ref}`
+        : `openapi.json#/paths/${op.path.replace(/~/g, "~0").replace(/\//g, "~1")}/${m}/responses/${status}/content/${media.replace(/\//g, "~1")}/schema`;
       let v = cache.get(ptr);
       if (!v) cache.set(ptr, (v = ajv.compile({ $ref: ptr })));
       return v(body) ? null : `${method} ${pathname} ${status}: ${ajv.errorsText(v.errors)}`;

@@ -15,7 +15,13 @@ export async function seedRest(deps: AppDeps) {
     owner,
     ws: setup.workspace.id,
     other: other.id,
-    keys: { admin: await key("admin"), editor: await key("editor"), operator: await key("operator"), viewer: await key("viewer"), limitedAdmin: await key("admin", [setup.workspace.id]) },
+    keys: {
+      admin: await key("admin"),
+      editor: await key("editor"),
+      operator: await key("operator"),
+      viewer: await key("viewer"),
+      limitedAdmin: await key("admin", [setup.workspace.id]),
+    },
   };
 }
 export type Seed = Awaited<ReturnType<typeof seedRest>>;

@@ -1,7 +1,7 @@
 /**
  * Where the REST tests run: in process (default; route modules called with a Request, test deps via
  * setDeps) or over HTTP against the built app (`CONVEYOR_REST_HTTP=1`, build first with
- * `NEXT_DIST_DIR=.next-rest next build`): server/main.ts is started on a free loopback port against
+ * `NEXT_DIST_DIR=.next-rest next build`): the compiled server (scripts/serve.mjs) is started on a free loopback port against
  * the test's own database, which the test seeds through its store. The database is the test
  * backend's: a migrated SQLite file, or (CONVEYOR_TEST_BACKEND=postgres) a PostgreSQL database
  * cloned from the migrated template, in which case the server runs in scale-out mode (DATABASE_URL,
@@ -40,7 +40,10 @@ export interface RestTarget {
 }
 
 /** Environment of the server process: the test's database, and in scale-out mode what every process must share. */
-export function serverEnv(deps: Pick<TestDeps, "store" | "url" | "dir">, opts: { port: number; secretKey: Buffer; extra?: Record<string, string> }): NodeJS.ProcessEnv {
+export function serverEnv(
+  deps: Pick<TestDeps, "store" | "url" | "dir">,
+  opts: { port: number; secretKey: Buffer; extra?: Record<string, string> },
+): NodeJS.ProcessEnv {
   const base = `http://127.0.0.1:${opts.port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -79,7 +82,8 @@ export async function startRestTarget(extraEnv: Record<string, string> = {}): Pr
   const deps = await createTestDeps({ box: createSecretBox(secretKey), publicUrl: base });
   let child: ChildProcess | undefined;
   try {
-    child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    // The compiled server, as `npm start` runs it (scripts/serve.mjs rebuilds dist/server when stale).
+    child = spawn(process.execPath, ["scripts/serve.mjs"], {
       cwd: ROOT,
       env: serverEnv(deps, { port, secretKey, extra: extraEnv }),
       stdio: ["ignore", "pipe", "pipe"],

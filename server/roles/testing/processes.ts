@@ -42,13 +42,21 @@ function track(child: ChildProcess, port: number): ConveyorProcess {
 
 /** `npx conveyor <role> --port <port>` */
 export function spawnRole(role: "ingress" | "worker", port: number, env: Record<string, string>): ConveyorProcess {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/conveyor.mjs"), role, "--port", String(port)], { cwd: ROOT, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [path.join(ROOT, "bin/conveyor.mjs"), role, "--port", String(port)], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return track(child, port);
 }
 
 /** The web process as `npm start` runs it (needs a Next build in NEXT_DIST_DIR). */
 export function spawnWeb(port: number, env: Record<string, string>): ConveyorProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: ROOT, env: childEnv({ PORT: String(port), ...env }), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: childEnv({ PORT: String(port), ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return track(child, port);
 }
 
@@ -72,7 +80,12 @@ export async function get(url: string, timeoutMs = 10_000): Promise<Answer> {
 }
 
 export async function postJson(url: string, payload: unknown, timeoutMs = 30_000): Promise<Answer> {
-  const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload), signal: AbortSignal.timeout(timeoutMs) });
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(payload),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const text = await r.text();
   return { status: r.status, headers: r.headers, body: JSON.parse(text) as Record<string, unknown>, text };
 }
@@ -90,7 +103,10 @@ export async function until(p: ConveyorProcess, url: string, ok: (a: Answer) => 
     } catch (e) {
       last = (e as Error).message;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last answer: ${typeof last === "string" ? last : `${last.status} ${last.text.slice(0, 500)}`}\n${p.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}; last answer: ${typeof last === "string" ? last : `${last.status} ${last.text.slice(0, 500)}`}\n${p.output()}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }

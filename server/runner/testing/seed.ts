@@ -15,8 +15,14 @@ export async function seedWorkspace(deps: Pick<AppDeps, "store">): Promise<{ wor
 
 let n = 0;
 /** A linear graph: manual trigger → nodes in order. */
-export function linearGraph(steps: Array<{ key: string; config: Record<string, unknown>; name?: string }>, trigger = { key: "core.manual", config: {} as Record<string, unknown> }) {
-  const nodes = [{ id: "t", name: "start", key: trigger.key, config: trigger.config }, ...steps.map((s, i) => ({ id: `n${i + 1}`, name: s.name ?? `step${i + 1}`, key: s.key, config: s.config }))];
+export function linearGraph(
+  steps: Array<{ key: string; config: Record<string, unknown>; name?: string }>,
+  trigger = { key: "core.manual", config: {} as Record<string, unknown> },
+) {
+  const nodes = [
+    { id: "t", name: "start", key: trigger.key, config: trigger.config },
+    ...steps.map((s, i) => ({ id: `n${i + 1}`, name: s.name ?? `step${i + 1}`, key: s.key, config: s.config })),
+  ];
   const edges = nodes.slice(1).map((node, i) => ({ from: nodes[i]!.id, to: node.id }));
   return { name: `test ${++n}`, concurrency: 100, graph: { nodes, edges } };
 }

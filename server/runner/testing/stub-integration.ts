@@ -11,7 +11,13 @@ const echo = defineComponent({
   title: "Echo",
   description: "Emits its config.",
   needsConnection: false,
-  config: z.object({ value: z.unknown(), secret: z.string().optional().meta(ui({ sensitive: true })) }),
+  config: z.object({
+    value: z.unknown(),
+    secret: z
+      .string()
+      .optional()
+      .meta(ui({ sensitive: true })),
+  }),
   outputType: "stub.echo",
   output: z.object({ value: z.unknown() }),
   example: { value: 1 },

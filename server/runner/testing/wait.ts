@@ -1,7 +1,12 @@
 import type { AppDeps } from "../../deps";
 
 /** Waits (polling) until the run reaches one of `statuses`; returns the status. */
-export async function waitForRun(deps: Pick<AppDeps, "store">, runId: string, statuses = ["succeeded", "failed", "cancelled"], timeoutMs = 15_000): Promise<string> {
+export async function waitForRun(
+  deps: Pick<AppDeps, "store">,
+  runId: string,
+  statuses = ["succeeded", "failed", "cancelled"],
+  timeoutMs = 15_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const r = await deps.store.runs.get(runId);

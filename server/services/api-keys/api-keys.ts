@@ -82,7 +82,13 @@ export async function createApiKey(deps: AppDeps, actor: Actor, input: CreateApi
   };
   await deps.store.tx(async (s) => {
     await s.apiKeys.insert(row);
-    await recordAudit(s, { organizationId: orgId, actor: actor.label, action: "apikey.create", target: row.id, data: { name, role: row.role, prefix: row.prefix, workspaceIds } });
+    await recordAudit(s, {
+      organizationId: orgId,
+      actor: actor.label,
+      action: "apikey.create",
+      target: row.id,
+      data: { name, role: row.role, prefix: row.prefix, workspaceIds },
+    });
   });
   return { key, record: toRecord(row, deps.now()) };
 }
@@ -123,7 +129,9 @@ const FAILURE_DETAIL: Record<ApiKeyAuthFailure, string> = {
 
 export class ApiKeyAuthError extends AppError {
   constructor(readonly reason: ApiKeyAuthFailure) {
-    super("unauthorized", FAILURE_DETAIL[reason], undefined, { "WWW-Authenticate": `Bearer realm="conveyor", error="invalid_token", error_description="${reason}"` });
+    super("unauthorized", FAILURE_DETAIL[reason], undefined, {
+      "WWW-Authenticate": `Bearer realm="conveyor", error="invalid_token", error_description="${reason}"`,
+    });
   }
 }
 

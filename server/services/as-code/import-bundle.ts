@@ -33,9 +33,22 @@ function pruneProblems(body: Body): FieldProblem[] {
   const apps = new Set(body.apps.map((a) => a.key));
   const lineKeys = new Set(body.lines.map((l) => l.key));
   const out: FieldProblem[] = [];
-  body.apps.forEach((a, i) => a.errorHandler && !apps.has(a.errorHandler) && out.push({ path: `apps.${i}.errorHandler`, message: `"${a.errorHandler}" is not in the bundle, so --prune would delete it` }));
-  body.lines.forEach((l, i) => l.steps.forEach((s, j) => !apps.has(s.automation) && out.push({ path: `lines.${i}.steps.${j}.automation`, message: `"${s.automation}" is not in the bundle, so --prune would delete it` })));
-  body.intakes.forEach((t, i) => !lineKeys.has(t.line) && out.push({ path: `intakes.${i}.line`, message: `"${t.line}" is not in the bundle, so --prune would delete it` }));
+  body.apps.forEach(
+    (a, i) =>
+      a.errorHandler &&
+      !apps.has(a.errorHandler) &&
+      out.push({ path: `apps.${i}.errorHandler`, message: `"${a.errorHandler}" is not in the bundle, so --prune would delete it` }),
+  );
+  body.lines.forEach((l, i) =>
+    l.steps.forEach(
+      (s, j) =>
+        !apps.has(s.automation) &&
+        out.push({ path: `lines.${i}.steps.${j}.automation`, message: `"${s.automation}" is not in the bundle, so --prune would delete it` }),
+    ),
+  );
+  body.intakes.forEach(
+    (t, i) => !lineKeys.has(t.line) && out.push({ path: `intakes.${i}.line`, message: `"${t.line}" is not in the bundle, so --prune would delete it` }),
+  );
   return out;
 }
 
@@ -44,28 +57,53 @@ async function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Bod
   const conflicts: Conflict[] = [];
   const file = (kind: ResourceKind, key: string) => body.source.files[`${kind}/${key}`] ?? null;
   const entry = (kind: ResourceKind, key: string, id: string | null, changes: PlanEntry["changes"] | null): PlanEntry => ({
-    kind, key, id, file: file(kind, key), changes: changes ?? [], action: changes === null ? "create" : changes.length ? "update" : "unchanged",
+    kind,
+    key,
+    id,
+    file: file(kind, key),
+    changes: changes ?? [],
+    action: changes === null ? "create" : changes.length ? "update" : "unchanged",
   });
-  const changedApp = (row: (typeof state.rows.automations)[number]) => row.source && (row.version !== row.source.appliedVersion || row.updatedAt !== row.source.appliedUpdatedAt);
+  const changedApp = (row: (typeof state.rows.automations)[number]) =>
+    row.source && (row.version !== row.source.appliedVersion || row.updatedAt !== row.source.appliedUpdatedAt);
   const appConflict = async (row: (typeof state.rows.automations)[number], path: string) => {
     const by = await deps.store.automations.lastEditor(row.id);
     conflicts.push({
-      kind: "automation", key: state.appKey.get(row.id)!, id: row.id, path,
+      kind: "automation",
+      key: state.appKey.get(row.id)!,
+      id: row.id,
+      path,
       message: `changed outside the files since the last apply (${row.version !== row.source!.appliedVersion ? `version ${row.source!.appliedVersion ?? "?"} → ${row.version}${by ? `, last saved by ${by}` : ""}` : "settings"} at ${row.updatedAt}); export it to keep that change, or apply with --force to overwrite it`,
     });
   };
   for (const a of r.apps) {
-    const changes = a.existing ? [...specChanges(canonicalApp(state.appSpec(a.existing), configSchemaFor), canonicalApp(a.spec, configSchemaFor)), ...a.secretChanges.map((path) => ({ path, op: "change" as const, secret: true }))] : null;
+    const changes = a.existing
+      ? [
+          ...specChanges(canonicalApp(state.appSpec(a.existing), configSchemaFor), canonicalApp(a.spec, configSchemaFor)),
+          ...a.secretChanges.map((path) => ({ path, op: "change" as const, secret: true })),
+        ]
+      : null;
     const e = entry("automation", a.spec.key, a.existing?.id ?? null, changes);
     entries.push(e);
     if (e.action === "update" && changedApp(a.existing!)) await appConflict(a.existing!, `apps.${a.index}`);
   }
   for (const l of r.lines) {
-    const e = entry("line", l.spec.key, l.existing?.id ?? null, l.existing ? specChanges(canonicalLine(state.lineSpec(l.existing)), canonicalLine(l.spec)) : null);
+    const e = entry(
+      "line",
+      l.spec.key,
+      l.existing?.id ?? null,
+      l.existing ? specChanges(canonicalLine(state.lineSpec(l.existing)), canonicalLine(l.spec)) : null,
+    );
     entries.push(e);
     const src = l.existing?.source;
     if (e.action === "update" && src && l.existing!.updatedAt !== src.appliedUpdatedAt) {
-      conflicts.push({ kind: "line", key: l.spec.key, id: l.existing!.id, path: `lines.${l.index}`, message: `changed outside the files since the last apply (at ${l.existing!.updatedAt}); export it to keep that change, or apply with --force to overwrite it` });
+      conflicts.push({
+        kind: "line",
+        key: l.spec.key,
+        id: l.existing!.id,
+        path: `lines.${l.index}`,
+        message: `changed outside the files since the last apply (at ${l.existing!.updatedAt}); export it to keep that change, or apply with --force to overwrite it`,
+      });
     }
   }
   for (const t of r.intakes) {
@@ -73,7 +111,11 @@ async function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Bod
     if (changes && t.secret !== undefined) changes.push({ path: "secret", op: "change", secret: true });
     entries.push(entry("intake", t.spec.key, t.existing?.id ?? null, changes));
   }
-  const inBundle = { automation: new Set(r.apps.map((a) => a.spec.key)), line: new Set(r.lines.map((l) => l.spec.key)), intake: new Set(r.intakes.map((t) => t.spec.key)) };
+  const inBundle = {
+    automation: new Set(r.apps.map((a) => a.spec.key)),
+    line: new Set(r.lines.map((l) => l.spec.key)),
+    intake: new Set(r.intakes.map((t) => t.spec.key)),
+  };
   const others: Array<[ResourceKind, { id: string; source: ManagedSource | null }, string]> = [
     ...state.rows.automations.map((row) => ["automation", row, state.appKey.get(row.id)!] as [ResourceKind, typeof row, string]),
     ...state.rows.lines.map((row) => ["line", row, state.lineKey.get(row.id)!] as [ResourceKind, typeof row, string]),
@@ -82,7 +124,8 @@ async function plan(deps: AppDeps, state: WorkspaceState, r: Resolved, body: Bod
   for (const [kind, row, key] of others) {
     if (inBundle[kind].has(key)) continue;
     entries.push({ kind, key, id: row.id, file: null, changes: [], action: body.prune ? "delete" : "unmanaged" });
-    if (body.prune && kind === "automation" && changedApp(row as (typeof state.rows.automations)[number])) await appConflict(row as (typeof state.rows.automations)[number], `automation:${key}`);
+    if (body.prune && kind === "automation" && changedApp(row as (typeof state.rows.automations)[number]))
+      await appConflict(row as (typeof state.rows.automations)[number], `automation:${key}`);
   }
   const count = (a: PlanEntry["action"]) => entries.filter((e) => e.action === a).length;
   const summary = { create: count("create"), update: count("update"), delete: count("delete"), unchanged: count("unchanged"), unmanaged: count("unmanaged") };
@@ -98,15 +141,28 @@ export async function importBundle(deps: AppDeps, actor: Actor, workspaceId: str
   const r = resolveBundle(state, body, body.secrets, deps.box);
   const problems = [...r.problems, ...(body.prune ? pruneProblems(body) : [])];
   if (problems.length) {
-    throw new AppError("validation_failed", `The bundle has ${problems.length} problem${problems.length === 1 ? "" : "s"}: ${problems[0]!.path}: ${problems[0]!.message}${problems.length > 1 ? " (and more)" : ""}`, problems);
+    throw new AppError(
+      "validation_failed",
+      `The bundle has ${problems.length} problem${problems.length === 1 ? "" : "s"}: ${problems[0]!.path}: ${problems[0]!.message}${problems.length > 1 ? " (and more)" : ""}`,
+      problems,
+    );
   }
   const p = await plan(deps, state, r, body);
   const result = (applied: boolean, setupProblems: ImportResult["setupProblems"] = []): ImportResult => ({
-    dryRun: body.dryRun, applied, summary: p.summary, entries: p.entries, conflicts: p.conflicts.map(({ path: _p, ...c }) => c), setupProblems,
+    dryRun: body.dryRun,
+    applied,
+    summary: p.summary,
+    entries: p.entries,
+    conflicts: p.conflicts.map(({ path: _p, ...c }) => c),
+    setupProblems,
   });
   if (body.dryRun) return result(false);
   if (p.conflicts.length && !body.force) {
-    throw new AppError("conflict", `${p.conflicts.length} resource${p.conflicts.length === 1 ? " was" : "s were"} changed outside the files since the last apply: ${p.conflicts.map((c) => `${c.kind} "${c.key}"`).join(", ")}. Nothing was applied; export to keep those changes, or apply with --force.`, p.conflicts.map((c) => ({ path: c.path, message: `${c.kind} "${c.key}" ${c.message}` })));
+    throw new AppError(
+      "conflict",
+      `${p.conflicts.length} resource${p.conflicts.length === 1 ? " was" : "s were"} changed outside the files since the last apply: ${p.conflicts.map((c) => `${c.kind} "${c.key}"`).join(", ")}. Nothing was applied; export to keep those changes, or apply with --force.`,
+      p.conflicts.map((c) => ({ path: c.path, message: `${c.kind} "${c.key}" ${c.message}` })),
+    );
   }
   const lifecycle = await writeBundle(deps, actor, ws.organizationId, workspaceId, state, r, p.entries, body);
   const setupProblems: ImportResult["setupProblems"] = [];
@@ -120,15 +176,31 @@ type Lifecycle = { id: string; key: string; before: { enabled: boolean; graph: G
 
 /** A row changed between the plan and the write (an editor save meanwhile): nothing is applied. */
 function changedMeanwhile(kind: ResourceKind, key: string): AppError {
-  return new AppError("conflict", `The ${kind} "${key}" changed while the bundle was being applied; nothing was applied. Run plan again.`, [{ path: `${kind}:${key}`, message: "changed meanwhile" }]);
+  return new AppError("conflict", `The ${kind} "${key}" changed while the bundle was being applied; nothing was applied. Run plan again.`, [
+    { path: `${kind}:${key}`, message: "changed meanwhile" },
+  ]);
 }
 
 /** All writes of an apply in one transaction; returns the trigger set-up/teardown to run after the commit. */
-async function writeBundle(deps: AppDeps, actor: Actor, orgId: string, workspaceId: string, state: WorkspaceState, r: Resolved, entries: PlanEntry[], body: Body): Promise<Lifecycle[]> {
+async function writeBundle(
+  deps: AppDeps,
+  actor: Actor,
+  orgId: string,
+  workspaceId: string,
+  state: WorkspaceState,
+  r: Resolved,
+  entries: PlanEntry[],
+  body: Body,
+): Promise<Lifecycle[]> {
   const at = deps.now().toISOString();
   const action = (kind: ResourceKind, key: string) => entries.find((e) => e.kind === kind && e.key === key)!.action;
   const source = (kind: ResourceKind, key: string, extra: Partial<ManagedSource> & { appliedUpdatedAt: string }): ManagedSource => ({
-    repository: body.source.repository ?? null, path: body.source.files[`${kind}/${key}`] ?? null, commit: body.source.commit ?? null, appliedAt: at, appliedBy: actor.label, ...extra,
+    repository: body.source.repository ?? null,
+    path: body.source.files[`${kind}/${key}`] ?? null,
+    commit: body.source.commit ?? null,
+    appliedAt: at,
+    appliedBy: actor.label,
+    ...extra,
   });
   const lifecycle: Lifecycle[] = [];
   const graphOf = (row: { enabled: boolean; graph: unknown }) => ({ enabled: row.enabled, graph: GraphSchema.parse(row.graph) });
@@ -149,8 +221,21 @@ async function writeBundle(deps: AppDeps, actor: Actor, orgId: string, workspace
       let row = a.existing ? await lockedAsPlanned(s, a.existing, a.spec.key) : undefined;
       if (act === "create") {
         row = await insertAutomationTx(deps, s, actor, orgId, {
-          id: a.id, workspaceId, key: a.spec.key, name: d.name, description: d.description ?? "", enabled: d.enabled ?? false, concurrency: d.concurrency ?? 5, version: 1,
-          graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, problems: a.warnings, source: null, createdBy: actor.label, createdAt: at, updatedAt: at,
+          id: a.id,
+          workspaceId,
+          key: a.spec.key,
+          name: d.name,
+          description: d.description ?? "",
+          enabled: d.enabled ?? false,
+          concurrency: d.concurrency ?? 5,
+          version: 1,
+          graph: d.graph,
+          errorHandlerId: d.errorHandlerId ?? null,
+          problems: a.warnings,
+          source: null,
+          createdBy: actor.label,
+          createdAt: at,
+          updatedAt: at,
         });
         lifecycle.push({ id: row.id, key: a.spec.key, before: null, after: graphOf(row) });
       } else if (act === "update") {
@@ -158,7 +243,10 @@ async function writeBundle(deps: AppDeps, actor: Actor, orgId: string, workspace
         row = await updateAutomationTx(deps, s, actor, orgId, before, d, a.warnings, at);
         lifecycle.push({ id: row.id, key: a.spec.key, before: graphOf(before), after: graphOf(row) });
       }
-      await s.automations.setSource(row!.id, source("automation", a.spec.key, { appliedVersion: row!.version, appliedUpdatedAt: row!.updatedAt, secretRefs: a.secretRefs }));
+      await s.automations.setSource(
+        row!.id,
+        source("automation", a.spec.key, { appliedVersion: row!.version, appliedUpdatedAt: row!.updatedAt, secretRefs: a.secretRefs }),
+      );
     }
     for (const l of r.lines) {
       const act = action("line", l.spec.key);

@@ -61,7 +61,8 @@ export async function chooseKey(s: Store, kind: ResourceKind, workspaceId: strin
   if (selfId) keys.delete(selfId);
   const taken = new Set(keys.values());
   if (wanted) {
-    if (taken.has(wanted)) throw new AppError("validation_failed", `Another ${kind} in this workspace has the key "${wanted}".`, [{ path: "key", message: "Choose another key" }]);
+    if (taken.has(wanted))
+      throw new AppError("validation_failed", `Another ${kind} in this workspace has the key "${wanted}".`, [{ path: "key", message: "Choose another key" }]);
     return wanted;
   }
   return allocateKey(taken, slugKey(name, kind));

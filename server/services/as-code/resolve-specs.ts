@@ -29,7 +29,13 @@ export interface ResolvedApp {
   /** Problems of severity warning (stored with the version; they do not block). */
   warnings: DocumentProblem[];
 }
-export interface ResolvedLine { index: number; spec: LineSpec; id: string; existing: WorkspaceState["rows"]["lines"][number] | undefined; steps: Array<{ name: string; appId: string }> }
+export interface ResolvedLine {
+  index: number;
+  spec: LineSpec;
+  id: string;
+  existing: WorkspaceState["rows"]["lines"][number] | undefined;
+  steps: Array<{ name: string; appId: string }>;
+}
 export interface ResolvedIntake {
   index: number;
   spec: IntakeSpec;
@@ -78,7 +84,9 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
   const conns = new Map<string, string[]>();
   for (const c of state.rows.connections) conns.set(c.name, [...(conns.get(c.name) ?? []), c.id]);
   const newIds = new Set(appId.values());
-  const connections = new Map<string, ConnectionFacts>(state.rows.connections.map((c) => [c.id, { id: c.id, integration: c.integration, config: c.config, state: c.state }]));
+  const connections = new Map<string, ConnectionFacts>(
+    state.rows.connections.map((c) => [c.id, { id: c.id, integration: c.integration, config: c.config, state: c.state }]),
+  );
   const automationExists = (id: string) => newIds.has(id);
   const secretValue = (name: string, at: string, kept: string | undefined): string | undefined => {
     if (secrets[name] !== undefined) return secrets[name];
@@ -99,11 +107,18 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
       let connectionId: string | undefined;
       if (node.connection) {
         const found = conns.get(node.connection) ?? [];
-        if (!found.length) problems.push({ path: `${nodeAt}.connection`, nodeId: node.id, message: `No connection named "${node.connection}" in this workspace` });
-        else if (found.length > 1) problems.push({ path: `${nodeAt}.connection`, nodeId: node.id, message: `${found.length} connections are named "${node.connection}"; rename one so the name is unique` });
+        if (!found.length)
+          problems.push({ path: `${nodeAt}.connection`, nodeId: node.id, message: `No connection named "${node.connection}" in this workspace` });
+        else if (found.length > 1)
+          problems.push({
+            path: `${nodeAt}.connection`,
+            nodeId: node.id,
+            message: `${found.length} connections are named "${node.connection}"; rename one so the name is unique`,
+          });
         else connectionId = found[0];
       }
-      for (const k of unknownInputs(node.key, node.config) ?? []) problems.push({ path: `${nodeAt}.config.${k}`, nodeId: node.id, message: `Unknown input "${k}" for ${node.key}` });
+      for (const k of unknownInputs(node.key, node.config) ?? [])
+        problems.push({ path: `${nodeAt}.config.${k}`, nodeId: node.id, message: `Unknown input "${k}" for ${node.key}` });
       let config = node.config as Record<string, unknown>;
       for (const p of secretPathsFor(node.key)) {
         const ref = getPath(config, p);
@@ -123,14 +138,28 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
         if (existing && prevNode && plainBefore !== plainAfter) secretChanges.push(`graph.nodes[${node.name}].config.${p}`);
         config = setPath(config, p, value);
       }
-      return { id: node.id, name: node.name, key: node.key, connectionId: connectionId ?? (node.connection ? `missing:${node.connection}` : undefined), config, position: node.position, notes: node.notes };
+      return {
+        id: node.id,
+        name: node.name,
+        key: node.key,
+        connectionId: connectionId ?? (node.connection ? `missing:${node.connection}` : undefined),
+        config,
+        position: node.position,
+        notes: node.notes,
+      };
     });
     const id = appId.get(spec.key)!;
     const handler = spec.errorHandler ? appId.get(spec.errorHandler) : null;
-    if (spec.errorHandler && !handler) problems.push({ path: `${at}.errorHandler`, message: `No automation has the key "${spec.errorHandler}" (in the bundle or the workspace)` });
+    if (spec.errorHandler && !handler)
+      problems.push({ path: `${at}.errorHandler`, message: `No automation has the key "${spec.errorHandler}" (in the bundle or the workspace)` });
     const doc = {
-      key: spec.key, name: spec.name, description: spec.description ?? "", enabled: spec.enabled, concurrency: spec.concurrency,
-      errorHandlerId: handler ?? null, graph: { nodes, edges: spec.graph.edges, ...(spec.graph.notes ? { notes: spec.graph.notes } : {}) },
+      key: spec.key,
+      name: spec.name,
+      description: spec.description ?? "",
+      enabled: spec.enabled,
+      concurrency: spec.concurrency,
+      errorHandlerId: handler ?? null,
+      graph: { nodes, edges: spec.graph.edges, ...(spec.graph.notes ? { notes: spec.graph.notes } : {}) },
     };
     // Errors block the apply; warnings are stored with the version, as for a save in the editor.
     const found = validateDocument(doc, { connections, automationExists, selfId: id });
@@ -144,7 +173,11 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
   const resolvedLines = bundle.lines.map((spec, index): ResolvedLine => {
     const steps = spec.steps.map((s, j) => {
       const id = appId.get(s.automation);
-      if (!id) problems.push({ path: `lines.${index}.steps.${j}.automation`, message: `No automation has the key "${s.automation}" (in the bundle or the workspace)` });
+      if (!id)
+        problems.push({
+          path: `lines.${index}.steps.${j}.automation`,
+          message: `No automation has the key "${s.automation}" (in the bundle or the workspace)`,
+        });
       return { name: s.name, appId: id ?? "" };
     });
     return { index, spec, id: lineId.get(spec.key)!, existing: lines.get(spec.key), steps };

@@ -39,9 +39,15 @@ const created: string[] = [];
 const refused: string[] = [];
 
 async function connections(ws: string) {
-  const metrics = await createConnection(deps, actor, ws, { integration: "metrics", name: "prod prometheus", config: { metricsBaseUrl: "http://127.0.0.1:9", apiAuth: { type: "none" } } });
+  const metrics = await createConnection(deps, actor, ws, {
+    integration: "metrics",
+    name: "prod prometheus",
+    config: { metricsBaseUrl: "http://127.0.0.1:9", apiAuth: { type: "none" } },
+  });
   const tracker = await createConnection(deps, actor, ws, {
-    integration: "tracker", name: "jira", config: { clientId: "corpus", clientSecret: "corpus-secret", enableOpsFeatures: true, authBaseUrl: "http://127.0.0.1:9", apiBaseUrl: "http://127.0.0.1:9" },
+    integration: "tracker",
+    name: "jira",
+    config: { clientId: "corpus", clientSecret: "corpus-secret", enableOpsFeatures: true, authBaseUrl: "http://127.0.0.1:9", apiBaseUrl: "http://127.0.0.1:9" },
   });
   // As after the OAuth consent: a chosen site (the ops and service-desk components need its cloud id).
   await deps.store.connections.update(tracker.id, { state: { cloudId: "corpus-cloud", siteName: "corpus", siteUrl: "http://127.0.0.1:9" } });
@@ -87,7 +93,10 @@ beforeAll(async () => {
 afterAll(async () => deps?.close());
 
 /** Secret values as stored in the source workspace, under the names the export gives them. */
-async function storedSecrets(bundle: { apps: Array<{ key: string; graph: { nodes: Array<{ id: string; key: string; config: Record<string, unknown> }> } }>; intakes: Array<{ key: string; secret: { secret: string } }> }) {
+async function storedSecrets(bundle: {
+  apps: Array<{ key: string; graph: { nodes: Array<{ id: string; key: string; config: Record<string, unknown> }> } }>;
+  intakes: Array<{ key: string; secret: { secret: string } }>;
+}) {
   const rows = await loadWorkspaceRows(deps.store, source);
   const out: Record<string, string> = {};
   for (const app of bundle.apps) {

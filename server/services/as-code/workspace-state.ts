@@ -36,7 +36,9 @@ export async function loadWorkspaceRows(s: Store, workspaceId: string): Promise<
 
 /** The secret name a node field is shown under: the one it was applied with, else `<automation key>-<node name>[-<field>]`. */
 export function nodeSecretName(row: Pick<AutomationRow, "source">, automationKey: string, node: { id: string; name: string }, path: string): string {
-  return row.source?.secretRefs?.[`${node.id}:${path}`] ?? `${automationKey}-${node.name}${path === "secret" ? "" : `-${path.replace(/\./g, "-")}`}`.toLowerCase();
+  return (
+    row.source?.secretRefs?.[`${node.id}:${path}`] ?? `${automationKey}-${node.name}${path === "secret" ? "" : `-${path.replace(/\./g, "-")}`}`.toLowerCase()
+  );
 }
 
 export function intakeSecretName(row: Pick<IntakeRow, "source">, intakeKey: string): string {

@@ -37,12 +37,14 @@ describe("names, not ids", () => {
     const { items } = await listAudit(deps, ws.actor);
     // Entries within the same millisecond have no defined order.
     expect(items).toHaveLength(4);
-    expect(items.map((e) => [e.action, e.target, e.targetName])).toEqual(expect.arrayContaining([
-      ["automation.delete", b.id, "Short-lived"],
-      ["automation.create", b.id, "Short-lived"],
-      ["automation.update", a.id, "Silence disk alerts (prod)"],
-      ["automation.create", a.id, "Silence disk alerts"],
-    ]));
+    expect(items.map((e) => [e.action, e.target, e.targetName])).toEqual(
+      expect.arrayContaining([
+        ["automation.delete", b.id, "Short-lived"],
+        ["automation.create", b.id, "Short-lived"],
+        ["automation.update", a.id, "Silence disk alerts (prod)"],
+        ["automation.create", a.id, "Silence disk alerts"],
+      ]),
+    );
   });
 
   it("runs name the trigger node of the version they ran, even after it was renamed", async () => {

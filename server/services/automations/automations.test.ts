@@ -3,7 +3,18 @@ import { AppError } from "../../errors";
 import { createTestDeps } from "../../testing";
 import { seedWorkspace } from "../../runner/testing/seed";
 import { registerStubs } from "../../runner/testing/stub-integration";
-import { createAutomation, exportAutomation, listAutomations, listVersions, patchAutomation, replaceAutomation, restoreVersion, validateAutomationDocument, deleteAutomation, getAutomationOrThrow } from ".";
+import {
+  createAutomation,
+  exportAutomation,
+  listAutomations,
+  listVersions,
+  patchAutomation,
+  replaceAutomation,
+  restoreVersion,
+  validateAutomationDocument,
+  deleteAutomation,
+  getAutomationOrThrow,
+} from ".";
 
 registerStubs();
 let deps: Awaited<ReturnType<typeof createTestDeps>>;
@@ -14,7 +25,13 @@ beforeEach(async () => {
 });
 afterEach(async () => deps.close());
 
-const node = (id: string, name: string, key: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({ id, name, key, config, ...extra });
+const node = (id: string, name: string, key: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  key,
+  config,
+  ...extra,
+});
 
 describe("automation documents", () => {
   it("reports every problem at once, each with node and field", async () => {
@@ -32,7 +49,14 @@ describe("automation documents", () => {
           node("g", "conn", "stub.echo", { value: 1 }, { connectionId: "con_missing" }),
           node("h", "sched", "core.schedule", { cron: "not cron" }),
         ],
-        edges: [{ from: "t", to: "a" }, { from: "t", to: "zzz" }, { from: "d", to: "e" }, { from: "e", to: "d" }, { from: "t", to: "f" }, { from: "a", to: "t" }],
+        edges: [
+          { from: "t", to: "a" },
+          { from: "t", to: "zzz" },
+          { from: "d", to: "e" },
+          { from: "e", to: "d" },
+          { from: "t", to: "f" },
+          { from: "a", to: "t" },
+        ],
       },
     });
     const by = (nodeId: string) => problems.filter((p) => p.nodeId === nodeId).map((p) => `${p.path}: ${p.message}`);
@@ -46,11 +70,21 @@ describe("automation documents", () => {
     expect(problems.some((p) => p.path === "graph.edges.1" && /unknown node "zzz"/.test(p.message))).toBe(true);
     expect(by("t").join("\n")).toMatch(/cannot have incoming edges/);
     expect(by("h").join("\n")).toMatch(/config\.cron/);
-    await expect(createAutomation(deps, ws.actor, ws.workspaceId, { name: "x", enabled: true, graph: { nodes: [node("a", "a", "nope.x")], edges: [] } })).rejects.toMatchObject({ code: "validation_failed", errors: [expect.objectContaining({ nodeId: "a" })] });
+    await expect(
+      createAutomation(deps, ws.actor, ws.workspaceId, { name: "x", enabled: true, graph: { nodes: [node("a", "a", "nope.x")], edges: [] } }),
+    ).rejects.toMatchObject({ code: "validation_failed", errors: [expect.objectContaining({ nodeId: "a" })] });
   });
 
   it("versions every save, guards with ifVersion, restores, exports the document unchanged", async () => {
-    const doc = { name: "v", description: "d", concurrency: 3, graph: { nodes: [node("t", "start", "core.manual"), node("a", "a", "stub.echo", { value: "{{ $trigger.data }}" }, { position: { x: 1, y: 2 } })], edges: [{ from: "t", to: "a" }] } };
+    const doc = {
+      name: "v",
+      description: "d",
+      concurrency: 3,
+      graph: {
+        nodes: [node("t", "start", "core.manual"), node("a", "a", "stub.echo", { value: "{{ $trigger.data }}" }, { position: { x: 1, y: 2 } })],
+        edges: [{ from: "t", to: "a" }],
+      },
+    };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, doc);
     expect(a.version).toBe(1);
     const b = await replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { ...doc, name: "v2" }, { ifVersion: 1 });
@@ -74,7 +108,9 @@ describe("automation documents", () => {
   it("concurrent saves with the same ifVersion: exactly one wins, the others are refused (412), no version is lost", async () => {
     const doc = { name: "c", graph: { nodes: [node("t", "start", "core.manual")], edges: [] } };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, doc);
-    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { ...doc, name: `c${i}` }, { ifVersion: 1 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { ...doc, name: `c${i}` }, { ifVersion: 1 })),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(Array(5).fill("precondition_failed"));
     expect((await listVersions(deps, ws.actor, ws.workspaceId, a.id)).map((v) => v.version)).toEqual([2, 1]);
@@ -84,14 +120,21 @@ describe("automation documents", () => {
   });
 
   it("enabling creates the trigger intake (stable URL), disabling disables it, deleting removes it", async () => {
-    const a = await createAutomation(deps, ws.actor, ws.workspaceId, { name: "h", graph: { nodes: [node("t", "hook", "core.webhook"), node("a", "a", "stub.echo", { value: 1 })], edges: [{ from: "t", to: "a" }] } });
+    const a = await createAutomation(deps, ws.actor, ws.workspaceId, {
+      name: "h",
+      graph: { nodes: [node("t", "hook", "core.webhook"), node("a", "a", "stub.echo", { value: 1 })], edges: [{ from: "t", to: "a" }] },
+    });
     const url = a.triggers[0]!.url;
     expect(url).toMatch(/\/hooks\/[A-Za-z0-9_-]{40,}$/);
     const intake = async () => (await deps.sql<{ status: string }>("select status from intakes where automation_id = ?", a.id))[0];
     expect((await intake())!.status).toBe("disabled");
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: true });
     expect((await intake())!.status).toBe("active");
-    const again = await replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { name: "h2", enabled: true, graph: (await getAutomationOrThrow(deps, ws.actor, ws.workspaceId, a.id)).graph });
+    const again = await replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, {
+      name: "h2",
+      enabled: true,
+      graph: (await getAutomationOrThrow(deps, ws.actor, ws.workspaceId, a.id)).graph,
+    });
     expect(again.triggers[0]!.url).toBe(url);
     await deleteAutomation(deps, ws.actor, ws.workspaceId, a.id);
     expect(await intake()).toBeUndefined();

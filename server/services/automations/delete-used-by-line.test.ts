@@ -18,7 +18,10 @@ describe("deleteAutomation", () => {
     });
     const [line] = await deps.store.lines.list(r.workspace.id, { limit: 10 });
     await deps.store.lines.update(line!.id, { steps: [{ name: "Triage", appId: a.id }] });
-    await expect(deleteAutomation(deps, actor, r.workspace.id, a.id)).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining('"default"') });
+    await expect(deleteAutomation(deps, actor, r.workspace.id, a.id)).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining('"default"'),
+    });
     expect(await deps.store.automations.get(r.workspace.id, a.id)).toBeDefined();
     await deps.store.lines.update(line!.id, { steps: [] });
     await deleteAutomation(deps, actor, r.workspace.id, a.id);

@@ -24,7 +24,10 @@ const graph = (value: string) => ({
     { id: "a", name: "first", key: "stub.echo", config: { value: 1 } },
     { id: "b", name: "second", key: "stub.echo", config: { value } },
   ],
-  edges: [{ from: "t", to: "a" }, { from: "a", to: "b" }],
+  edges: [
+    { from: "t", to: "a" },
+    { from: "a", to: "b" },
+  ],
 });
 
 describe("drafts", () => {
@@ -32,7 +35,9 @@ describe("drafts", () => {
     const draft = await createAutomation(deps, ws.actor, ws.workspaceId, { name: "draft", graph: graph("{{ $steps.frist.data.value }}") });
     expect(draft.version).toBe(1);
     expect(draft.enabled).toBe(false);
-    expect(draft.problems).toEqual([{ path: "graph.nodes.2.config.value", nodeId: "b", severity: "error", message: 'No step is named "frist". Did you mean $steps.first?' }]);
+    expect(draft.problems).toEqual([
+      { path: "graph.nodes.2.config.value", nodeId: "b", severity: "error", message: 'No step is named "frist". Did you mean $steps.first?' },
+    ]);
     // Reopening shows the same problems.
     expect((await getAutomationOrThrow(deps, ws.actor, ws.workspaceId, draft.id)).problems).toHaveLength(1);
 
@@ -42,7 +47,10 @@ describe("drafts", () => {
     });
     expect((await getAutomationOrThrow(deps, ws.actor, ws.workspaceId, draft.id)).enabled).toBe(false);
     // A run of the draft is refused too, with the same list.
-    await expect(startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: draft.id })).rejects.toMatchObject({ code: "validation_failed", errors: [expect.objectContaining({ nodeId: "b" })] });
+    await expect(startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: draft.id })).rejects.toMatchObject({
+      code: "validation_failed",
+      errors: [expect.objectContaining({ nodeId: "b" })],
+    });
 
     const fixed = await replaceAutomation(deps, ws.actor, ws.workspaceId, draft.id, { name: "draft", graph: graph("{{ $steps.first.data.value }}") });
     expect(fixed.problems).toEqual([]);
@@ -72,19 +80,30 @@ describe("drafts", () => {
   });
 
   it("a malformed document or duplicate node ids are refused even as a draft", async () => {
-    await expect(createAutomation(deps, ws.actor, ws.workspaceId, { name: "", graph: graph("x") })).rejects.toMatchObject({ code: "validation_failed", errors: [expect.objectContaining({ path: "name" })] });
+    await expect(createAutomation(deps, ws.actor, ws.workspaceId, { name: "", graph: graph("x") })).rejects.toMatchObject({
+      code: "validation_failed",
+      errors: [expect.objectContaining({ path: "name" })],
+    });
     const dup = graph("x");
     dup.nodes[2]!.id = "a";
-    await expect(createAutomation(deps, ws.actor, ws.workspaceId, { name: "dup", graph: dup })).rejects.toMatchObject({ errors: [expect.objectContaining({ path: "graph.nodes.2.id" })] });
+    await expect(createAutomation(deps, ws.actor, ws.workspaceId, { name: "dup", graph: dup })).rejects.toMatchObject({
+      errors: [expect.objectContaining({ path: "graph.nodes.2.id" })],
+    });
   });
 
   it("keeps a picker's label while its path holds that value and drops stale ones", async () => {
     const g = graph("10002");
-    const labelled = { ...g, nodes: g.nodes.map((n) => (n.id === "b" ? { ...n, labels: { value: { value: "10002", label: "Bug" }, gone: { value: "1", label: "Old" } } } : n)) };
+    const labelled = {
+      ...g,
+      nodes: g.nodes.map((n) => (n.id === "b" ? { ...n, labels: { value: { value: "10002", label: "Bug" }, gone: { value: "1", label: "Old" } } } : n)),
+    };
     const a = await createAutomation(deps, ws.actor, ws.workspaceId, { name: "labels", graph: labelled });
     expect(a.graph.nodes.find((n) => n.id === "b")!.labels).toEqual({ value: { value: "10002", label: "Bug" } });
     // Changing the value through the API without a label: the old label is not shown for the new value.
-    const changed = await replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { name: "labels", graph: { ...a.graph, nodes: a.graph.nodes.map((n) => (n.id === "b" ? { ...n, config: { value: "10003" } } : n)) } });
+    const changed = await replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, {
+      name: "labels",
+      graph: { ...a.graph, nodes: a.graph.nodes.map((n) => (n.id === "b" ? { ...n, config: { value: "10003" } } : n)) },
+    });
     expect(changed.graph.nodes.find((n) => n.id === "b")!.labels).toBeUndefined();
   });
 });

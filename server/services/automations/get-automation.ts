@@ -15,12 +15,22 @@ export async function getAutomationOrThrow(deps: AppDeps, actor: Actor, workspac
   return (await toAutomations(deps, deps.store, [await loadAutomationRow(deps.store, workspaceId, automationId)]))[0]!;
 }
 
-export async function listAutomations(deps: AppDeps, actor: Actor, workspaceId: string, q: { enabled?: boolean; search?: string; limit?: number; cursor?: string } = {}) {
+export async function listAutomations(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  q: { enabled?: boolean; search?: string; limit?: number; cursor?: string } = {},
+) {
   const { store } = deps;
   await requireWorkspace(store, actor, workspaceId, "automation.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
   const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
-  const rows = await store.automations.list(workspaceId, { limit: limit + 1, enabled: q.enabled, search: q.search, before: after ? { createdAt: after.c, id: after.i } : null });
+  const rows = await store.automations.list(workspaceId, {
+    limit: limit + 1,
+    enabled: q.enabled,
+    search: q.search,
+    before: after ? { createdAt: after.c, id: after.i } : null,
+  });
   const page = rows.slice(0, limit);
   const data = [];
   for (const a of await toAutomations(deps, store, page)) data.push({ ...a, lastRun: (await store.automations.lastRun(a.id)) ?? null });
@@ -31,8 +41,14 @@ export async function listAutomations(deps: AppDeps, actor: Actor, workspaceId: 
 export async function listVersions(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string): Promise<AutomationVersion[]> {
   await requireWorkspace(deps.store, actor, workspaceId, "automation.read");
   await loadAutomationRow(deps.store, workspaceId, automationId);
-  return (await deps.store.automations.versions(automationId))
-    .map((v) => ({ version: v.version, name: v.name, description: v.description, graph: maskGraphSecrets(GraphSchema.parse(v.graph)), createdBy: v.createdBy ?? null, createdAt: v.createdAt }));
+  return (await deps.store.automations.versions(automationId)).map((v) => ({
+    version: v.version,
+    name: v.name,
+    description: v.description,
+    graph: maskGraphSecrets(GraphSchema.parse(v.graph)),
+    createdBy: v.createdBy ?? null,
+    createdAt: v.createdAt,
+  }));
 }
 
 export async function getVersion(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, version: number): Promise<AutomationVersion> {
@@ -40,7 +56,14 @@ export async function getVersion(deps: AppDeps, actor: Actor, workspaceId: strin
   await loadAutomationRow(deps.store, workspaceId, automationId);
   const v = await deps.store.automations.version(automationId, version);
   if (!v) throw notFound("Version", String(version));
-  return { version: v.version, name: v.name, description: v.description, graph: maskGraphSecrets(GraphSchema.parse(v.graph)), createdBy: v.createdBy ?? null, createdAt: v.createdAt };
+  return {
+    version: v.version,
+    name: v.name,
+    description: v.description,
+    graph: maskGraphSecrets(GraphSchema.parse(v.graph)),
+    createdBy: v.createdBy ?? null,
+    createdAt: v.createdAt,
+  };
 }
 
 /** Saves an earlier version's document as the newest version. */

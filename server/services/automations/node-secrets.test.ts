@@ -30,7 +30,11 @@ const graph = (secret: string) => ({
   edges: [],
 });
 const deliver = (url: string, token: string) =>
-  fetch(url.replace(/^https?:\/\/[^/]+/, base), { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: "{}" }).then((r) => r.status);
+  fetch(url.replace(/^https?:\/\/[^/]+/, base), {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: "{}",
+  }).then((r) => r.status);
 
 describe("secrets in node config", () => {
   it("are stored encrypted, never returned, kept through a placeholder save and restored with their version", async () => {

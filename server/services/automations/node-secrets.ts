@@ -22,7 +22,11 @@ export function sensitiveKeyPaths(key: string): string[][] {
   if (!paths) {
     const unit = findUnit(key)?.unit;
     // Array paths (`*`) are left to masking only; node secrets are plain object fields.
-    paths = unit ? sensitivePaths(toJsonSchema(unit.config)).filter((p) => p && !p.includes("*")).map((p) => p.split(".")) : [];
+    paths = unit
+      ? sensitivePaths(toJsonSchema(unit.config))
+          .filter((p) => p && !p.includes("*"))
+          .map((p) => p.split("."))
+      : [];
     pathCache.set(key, paths);
   }
   return paths;
@@ -53,7 +57,12 @@ export function sealGraphSecrets(box: SecretBox, graph: Graph, previous?: Graph 
         const before = previous?.nodes.find((n) => n.id === node.id && n.key === node.key);
         const kept = before ? getAt(before.config, path) : undefined;
         if (isSealed(kept)) config = setAt(config, path, kept);
-        else problems.push({ path: `graph.nodes.${i}.config.${path.join(".")}`, nodeId: node.id, message: "Enter the secret again (it is not stored for this node)" });
+        else
+          problems.push({
+            path: `graph.nodes.${i}.config.${path.join(".")}`,
+            nodeId: node.id,
+            message: "Enter the secret again (it is not stored for this node)",
+          });
         continue;
       }
       config = setAt(config, path, PREFIX + box.encrypt(value));

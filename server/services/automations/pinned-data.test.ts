@@ -20,7 +20,12 @@ describe("pinned data", () => {
   it("is refused above 1 MiB per node and 4 MiB per automation, naming the node's field", () => {
     expect(validateDocument(doc([pin(1000)]))).toEqual([]);
     const one = validateDocument(doc([undefined, pin(MAX_PINNED_BYTES)]));
-    expect(one).toEqual([expect.objectContaining({ path: "graph.nodes.2.pinned.output", message: expect.stringMatching(/^Pinned data is \d+ bytes, above the 1048576-byte limit$/) })]);
+    expect(one).toEqual([
+      expect.objectContaining({
+        path: "graph.nodes.2.pinned.output",
+        message: expect.stringMatching(/^Pinned data is \d+ bytes, above the 1048576-byte limit$/),
+      }),
+    ]);
     const total = validateDocument(doc([pin(900_000), pin(900_000), pin(900_000), pin(900_000), pin(900_000)]));
     expect(total).toEqual([expect.objectContaining({ path: "graph.nodes", message: expect.stringContaining("above the 4194304-byte limit per automation") })]);
   });

@@ -13,8 +13,23 @@ beforeEach(async () => {
   connectionId = newId("con");
   const at = new Date().toISOString();
   await deps.store.connections.insert({
-    id: connectionId, workspaceId: ws.workspaceId, integration: "stub", name: "c", config: {}, secretsEnc: null, tokensEnc: null, tokenVersion: 0, tokenExpiresAt: null,
-    refreshLockOwner: null, refreshLockUntil: null, state: {}, status: "ready", statusMessage: null, createdBy: null, createdAt: at, updatedAt: at,
+    id: connectionId,
+    workspaceId: ws.workspaceId,
+    integration: "stub",
+    name: "c",
+    config: {},
+    secretsEnc: null,
+    tokensEnc: null,
+    tokenVersion: 0,
+    tokenExpiresAt: null,
+    refreshLockOwner: null,
+    refreshLockUntil: null,
+    state: {},
+    status: "ready",
+    statusMessage: null,
+    createdBy: null,
+    createdAt: at,
+    updatedAt: at,
   });
 });
 afterEach(async () => deps.close());
@@ -42,18 +57,32 @@ describe("shared registrations", () => {
   });
 
   it("a failed upstream create leaves nothing behind; a failed destroy keeps the registration for a later try", async () => {
-    await expect(regs(1).acquire("jira", async () => { throw new Error("upstream down"); })).rejects.toThrow("upstream down");
+    await expect(
+      regs(1).acquire("jira", async () => {
+        throw new Error("upstream down");
+      }),
+    ).rejects.toThrow("upstream down");
     expect(await deps.sql("select id from webhook_registrations")).toHaveLength(0);
     expect(await deps.sql("select automation_id from webhook_registration_users")).toHaveLength(0);
 
     await regs(1).acquire("jira", async () => ({ upstreamId: "up-2" }));
-    await expect(regs(1).release("jira", async () => { throw new Error("cannot delete"); })).rejects.toThrow("cannot delete");
+    await expect(
+      regs(1).release("jira", async () => {
+        throw new Error("cannot delete");
+      }),
+    ).rejects.toThrow("cannot delete");
     expect(await regs(1).get("jira")).toEqual({ upstreamId: "up-2" });
   });
 
   it("an existing registration is updated for a new user and saved", async () => {
     await regs(1).acquire("jira", async () => ({ upstreamId: "up-1", expiresAt: "2030-01-01T00:00:00.000Z" }));
-    const rec = await regs(2).acquire("jira", async () => { throw new Error("must not create"); }, async (e) => ({ ...e, data: { grown: true } }));
+    const rec = await regs(2).acquire(
+      "jira",
+      async () => {
+        throw new Error("must not create");
+      },
+      async (e) => ({ ...e, data: { grown: true } }),
+    );
     expect(rec).toEqual({ upstreamId: "up-1", expiresAt: "2030-01-01T00:00:00.000Z", data: { grown: true } });
     expect(await regs(3).get("jira")).toEqual(rec);
     await regs(3).save("jira", { upstreamId: "up-9" });

@@ -13,7 +13,11 @@ const PENDING_WAIT_MS = 30_000;
 /** A pending registration older than this is taken to be abandoned by a crashed creator. */
 const PENDING_STALE_MS = 2 * 60_000;
 
-const toRecord = (r: WebhookRegistrationRow): RegistrationRecord => ({ upstreamId: r.upstreamId, expiresAt: r.expiresAt ?? undefined, data: r.data ?? undefined });
+const toRecord = (r: WebhookRegistrationRow): RegistrationRecord => ({
+  upstreamId: r.upstreamId,
+  expiresAt: r.expiresAt ?? undefined,
+  data: r.data ?? undefined,
+});
 const fields = (rec: RegistrationRecord) => ({ upstreamId: rec.upstreamId, expiresAt: rec.expiresAt ?? null, data: rec.data ?? null });
 const isPending = (r: WebhookRegistrationRow) => r.upstreamId === "";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

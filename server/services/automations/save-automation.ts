@@ -12,7 +12,14 @@ import { AppError, notFound } from "../../errors";
 import { newId } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
-import { AutomationDocumentSchema, AutomationPatchSchema, type Automation, type AutomationDocument, type AutomationPatch, type DocumentProblem } from "../../contracts/automations";
+import {
+  AutomationDocumentSchema,
+  AutomationPatchSchema,
+  type Automation,
+  type AutomationDocument,
+  type AutomationPatch,
+  type DocumentProblem,
+} from "../../contracts/automations";
 import { currentLabels, GraphSchema, type Graph } from "../../contracts/graph";
 import { applyTriggerLifecycle, syncIntakes } from "./trigger-lifecycle";
 import { toAutomations, type AutomationRow } from "./to-automation";
@@ -45,13 +52,24 @@ export async function checkDocument(deps: AppDeps, workspaceId: string, doc: unk
     );
   }
   const d = shape.data;
-  d.graph = { ...d.graph, nodes: d.graph.nodes.map(({ labels, ...n }) => { const l = currentLabels(n.config, labels); return l ? { ...n, labels: l } : n; }) };
+  d.graph = {
+    ...d.graph,
+    nodes: d.graph.nodes.map(({ labels, ...n }) => {
+      const l = currentLabels(n.config, labels);
+      return l ? { ...n, labels: l } : n;
+    }),
+  };
   return { doc: d, problems };
 }
 
 /** Enabling needs a valid current version: re-checked against today's connections. */
 async function assertEnableable(deps: AppDeps, workspaceId: string, row: AutomationRow) {
-  const { problems } = await checkDocument(deps, workspaceId, { name: row.name, description: row.description, errorHandlerId: row.errorHandlerId, graph: row.graph }, { selfId: row.id, enabled: () => true });
+  const { problems } = await checkDocument(
+    deps,
+    workspaceId,
+    { name: row.name, description: row.description, errorHandlerId: row.errorHandlerId, graph: row.graph },
+    { selfId: row.id, enabled: () => true },
+  );
   return problems;
 }
 
@@ -68,7 +86,11 @@ async function lockAutomationRow(s: Store, workspaceId: string, automationId: st
   return row;
 }
 
-async function one(deps: AppDeps, row: AutomationRow, setupProblems: Array<{ nodeId: string; message: string }> = []): Promise<Automation & { setupProblems?: Array<{ nodeId: string; message: string }> }> {
+async function one(
+  deps: AppDeps,
+  row: AutomationRow,
+  setupProblems: Array<{ nodeId: string; message: string }> = [],
+): Promise<Automation & { setupProblems?: Array<{ nodeId: string; message: string }> }> {
   const a = (await toAutomations(deps, deps.store, [row]))[0]!;
   return setupProblems.length ? { ...a, setupProblems } : a;
 }
@@ -91,16 +113,41 @@ export async function insertAutomationTx(deps: AppDeps, s: Store, actor: Actor, 
 }
 
 /** The writes of a replace (a new version) inside the caller's transaction; placeholders keep the stored secrets. */
-export async function updateAutomationTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, cur: AutomationRow, d: ValidDocument, problems: DocumentProblem[], at: string): Promise<AutomationRow> {
+export async function updateAutomationTx(
+  deps: AppDeps,
+  s: Store,
+  actor: Actor,
+  organizationId: string,
+  cur: AutomationRow,
+  d: ValidDocument,
+  problems: DocumentProblem[],
+  at: string,
+): Promise<AutomationRow> {
   const graph = sealGraphSecrets(deps.box, d.graph, GraphSchema.parse(cur.graph));
   const next: AutomationRow = {
-    ...cur, name: d.name, key: d.key ?? cur.key, description: d.description ?? cur.description, enabled: d.enabled ?? cur.enabled, concurrency: d.concurrency ?? cur.concurrency,
-    errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId, graph, problems, version: cur.version + 1, updatedAt: at,
+    ...cur,
+    name: d.name,
+    key: d.key ?? cur.key,
+    description: d.description ?? cur.description,
+    enabled: d.enabled ?? cur.enabled,
+    concurrency: d.concurrency ?? cur.concurrency,
+    errorHandlerId: d.errorHandlerId === undefined ? cur.errorHandlerId : d.errorHandlerId,
+    graph,
+    problems,
+    version: cur.version + 1,
+    updatedAt: at,
   };
   await s.automations.update(cur.id, next);
   await insertVersion(s, cur.id, next.version, next.name, next.description, graph, actor, at);
   await syncIntakes(deps, s, { ...next, graph });
-  await recordAudit(s, { organizationId, workspaceId: cur.workspaceId, actor: actor.label, action: "automation.update", target: cur.id, data: { version: next.version } });
+  await recordAudit(s, {
+    organizationId,
+    workspaceId: cur.workspaceId,
+    actor: actor.label,
+    action: "automation.update",
+    target: cur.id,
+    data: { version: next.version },
+  });
   return next;
 }
 
@@ -123,15 +170,35 @@ export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId:
   const at = deps.now().toISOString();
   const row = await deps.store.tx(async (s) =>
     insertAutomationTx(deps, s, actor, ws.organizationId, {
-      id: newId("aut"), workspaceId, key: await chooseKey(s, "automation", workspaceId, d.name, d.key), name: d.name, description: d.description ?? "", enabled: d.enabled ?? false,
-      concurrency: d.concurrency ?? 5, version: 1, graph: d.graph, errorHandlerId: d.errorHandlerId ?? null, problems, source: null, createdBy: actor.label, createdAt: at, updatedAt: at,
+      id: newId("aut"),
+      workspaceId,
+      key: await chooseKey(s, "automation", workspaceId, d.name, d.key),
+      name: d.name,
+      description: d.description ?? "",
+      enabled: d.enabled ?? false,
+      concurrency: d.concurrency ?? 5,
+      version: 1,
+      graph: d.graph,
+      errorHandlerId: d.errorHandlerId ?? null,
+      problems,
+      source: null,
+      createdBy: actor.label,
+      createdAt: at,
+      updatedAt: at,
     }),
   );
   const setupProblems = await applyTriggerLifecycle(deps, row, null, row);
   return one(deps, await loadAutomationRow(deps.store, workspaceId, row.id), setupProblems);
 }
 
-export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, doc: AutomationDocument | unknown, opts: { ifVersion?: number } = {}) {
+export async function replaceAutomation(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  automationId: string,
+  doc: AutomationDocument | unknown,
+  opts: { ifVersion?: number } = {},
+) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
   const before = await loadAutomationRow(deps.store, workspaceId, automationId);
   if (opts.ifVersion !== undefined && opts.ifVersion !== before.version) {
@@ -141,7 +208,8 @@ export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId
   const at = deps.now().toISOString();
   const after = await deps.store.tx(async (s) => {
     const cur = await lockAutomationRow(s, workspaceId, automationId);
-    if (opts.ifVersion !== undefined && opts.ifVersion !== cur.version) throw new AppError("precondition_failed", `The automation changed meanwhile (now version ${cur.version}).`);
+    if (opts.ifVersion !== undefined && opts.ifVersion !== cur.version)
+      throw new AppError("precondition_failed", `The automation changed meanwhile (now version ${cur.version}).`);
     if (d.key && d.key !== cur.key) await chooseKey(s, "automation", workspaceId, d.name, d.key, automationId);
     return updateAutomationTx(deps, s, actor, ws.organizationId, cur, d, problems, at);
   });
@@ -152,10 +220,18 @@ export async function replaceAutomation(deps: AppDeps, actor: Actor, workspaceId
 export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, patch: AutomationPatch) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
   const p = AutomationPatchSchema.safeParse(patch);
-  if (!p.success) throw new AppError("validation_failed", "Invalid settings", p.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  if (!p.success)
+    throw new AppError(
+      "validation_failed",
+      "Invalid settings",
+      p.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    );
   const before = await loadAutomationRow(deps.store, workspaceId, automationId);
   if (p.data.errorHandlerId) {
-    if (p.data.errorHandlerId === automationId) throw new AppError("validation_failed", "An automation cannot be its own error handler", [{ path: "errorHandlerId", message: "Choose another automation" }]);
+    if (p.data.errorHandlerId === automationId)
+      throw new AppError("validation_failed", "An automation cannot be its own error handler", [
+        { path: "errorHandlerId", message: "Choose another automation" },
+      ]);
     await loadAutomationRow(deps.store, workspaceId, p.data.errorHandlerId);
   }
   // Enabling needs a valid graph (a draft with problems stays disabled); the check also refreshes the stored problems.
@@ -165,14 +241,26 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
     const cur = await lockAutomationRow(s, workspaceId, automationId);
     if (p.data.key && p.data.key !== cur.key) await chooseKey(s, "automation", workspaceId, cur.name, p.data.key, automationId);
     const renamed = (p.data.name !== undefined && p.data.name !== cur.name) || (p.data.description !== undefined && p.data.description !== cur.description);
-    const next: AutomationRow = { ...cur, ...Object.fromEntries(Object.entries(p.data).filter(([, v]) => v !== undefined)), ...(fresh ? { problems: fresh } : {}), updatedAt: at } as AutomationRow;
+    const next: AutomationRow = {
+      ...cur,
+      ...Object.fromEntries(Object.entries(p.data).filter(([, v]) => v !== undefined)),
+      ...(fresh ? { problems: fresh } : {}),
+      updatedAt: at,
+    } as AutomationRow;
     if (renamed) {
       next.version = cur.version + 1;
       await insertVersion(s, automationId, next.version, next.name, next.description, GraphSchema.parse(cur.graph), actor, at);
     }
     await s.automations.update(automationId, next);
     await syncIntakes(deps, s, { ...next, graph: GraphSchema.parse(next.graph) });
-    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "automation.update", target: automationId, data: p.data as Record<string, unknown> });
+    await recordAudit(s, {
+      organizationId: ws.organizationId,
+      workspaceId,
+      actor: actor.label,
+      action: "automation.update",
+      target: automationId,
+      data: p.data as Record<string, unknown>,
+    });
     return next;
   });
   const graph = GraphSchema.parse(after.graph);
@@ -191,6 +279,11 @@ export async function duplicateAutomation(deps: AppDeps, actor: Actor, workspace
   await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
   const src = await loadAutomationRow(deps.store, workspaceId, automationId);
   return createAutomation(deps, actor, workspaceId, {
-    name: opts.name ?? `${src.name} (copy)`, description: src.description, enabled: false, concurrency: src.concurrency, errorHandlerId: src.errorHandlerId, graph: src.graph,
+    name: opts.name ?? `${src.name} (copy)`,
+    description: src.description,
+    enabled: false,
+    concurrency: src.concurrency,
+    errorHandlerId: src.errorHandlerId,
+    graph: src.graph,
   });
 }

@@ -22,7 +22,8 @@ export async function toAutomations(deps: AppDeps, s: Store, rows: AutomationRow
       const t = findTrigger(n.key);
       if (!t) return [];
       let intake = own.find((i) => i.automationId === r.id && i.nodeId === n.id);
-      if (t.delivery === "shared-webhook") intake = shared.find((i) => i.connectionId === n.connectionId && (i.config as { sharedKey?: string } | null)?.sharedKey === (t.sharedKey ?? t.key));
+      if (t.delivery === "shared-webhook")
+        intake = shared.find((i) => i.connectionId === n.connectionId && (i.config as { sharedKey?: string } | null)?.sharedKey === (t.sharedKey ?? t.key));
       const hasUrl = intake && (t.delivery === "webhook" || t.delivery === "shared-webhook");
       return [{ nodeId: n.id, key: n.key, intakeId: intake?.id ?? null, url: hasUrl ? hookUrl(deps, intake!.token) : null }];
     });
@@ -39,7 +40,14 @@ export async function toAutomations(deps: AppDeps, s: Store, rows: AutomationRow
       graph: maskGraphSecrets(graph),
       triggers,
       source: r.source
-        ? { repository: r.source.repository ?? null, path: r.source.path ?? null, commit: r.source.commit ?? null, appliedAt: r.source.appliedAt, appliedBy: r.source.appliedBy, appliedVersion: r.source.appliedVersion ?? null }
+        ? {
+            repository: r.source.repository ?? null,
+            path: r.source.path ?? null,
+            commit: r.source.commit ?? null,
+            appliedAt: r.source.appliedAt,
+            appliedBy: r.source.appliedBy,
+            appliedVersion: r.source.appliedVersion ?? null,
+          }
         : null,
       problems: r.problems ?? [],
       createdAt: r.createdAt,

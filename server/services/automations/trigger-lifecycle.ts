@@ -64,8 +64,23 @@ export async function syncIntakes(deps: AppDeps, s: Store, a: { id: string; work
       await s.intakes.update(row.id, { status, statusMessage: null, connectionId: node.connectionId ?? null, config: config ?? row.config, updatedAt: at });
     } else {
       await s.intakes.insert({
-        id: newId("int"), workspaceId: a.workspaceId, kind: "trigger", name: node.name, token: newToken(), automationId: a.id, nodeId: node.id,
-        connectionId: node.connectionId ?? null, lineId: null, secretEnc: null, config, status, statusMessage: null, lastEventAt: null, eventCount: 0, createdAt: at, updatedAt: at,
+        id: newId("int"),
+        workspaceId: a.workspaceId,
+        kind: "trigger",
+        name: node.name,
+        token: newToken(),
+        automationId: a.id,
+        nodeId: node.id,
+        connectionId: node.connectionId ?? null,
+        lineId: null,
+        secretEnc: null,
+        config,
+        status,
+        statusMessage: null,
+        lastEventAt: null,
+        eventCount: 0,
+        createdAt: at,
+        updatedAt: at,
       });
     }
   }
@@ -74,7 +89,27 @@ export async function syncIntakes(deps: AppDeps, s: Store, a: { id: string; work
 }
 
 function ensureSharedIntake(s: Store, workspaceId: string, connectionId: string, sharedKey: string, at: string): Promise<IntakeRow> {
-  const row = { id: newId("int"), workspaceId, kind: "shared" as const, name: sharedKey, key: null, source: null, token: newToken(), automationId: null, nodeId: null, connectionId, lineId: null, secretEnc: null, config: { sharedKey }, status: "active" as const, statusMessage: null, lastEventAt: null, eventCount: 0, createdAt: at, updatedAt: at };
+  const row = {
+    id: newId("int"),
+    workspaceId,
+    kind: "shared" as const,
+    name: sharedKey,
+    key: null,
+    source: null,
+    token: newToken(),
+    automationId: null,
+    nodeId: null,
+    connectionId,
+    lineId: null,
+    secretEnc: null,
+    config: { sharedKey },
+    status: "active" as const,
+    statusMessage: null,
+    lastEventAt: null,
+    eventCount: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
   return s.intakes.ensureShared(row);
 }
 
@@ -85,8 +120,9 @@ function intakeInfo(deps: AppDeps, row: IntakeRow | undefined): IntakeInfo {
 async function setupContext(deps: AppDeps, automationId: string, workspaceId: string, node: GraphNode, trigger: AnyTrigger): Promise<TriggerSetupContext> {
   const own = await deps.store.intakes.ofNode(automationId, node.id);
   const shared = node.connectionId
-    ? (await deps.store.intakes.sharedOf([node.connectionId]))
-        .find((r) => (r.config as { sharedKey?: string } | null)?.sharedKey === (trigger.sharedKey ?? trigger.key))
+    ? (await deps.store.intakes.sharedOf([node.connectionId])).find(
+        (r) => (r.config as { sharedKey?: string } | null)?.sharedKey === (trigger.sharedKey ?? trigger.key),
+      )
     : undefined;
   const connection = node.connectionId ? await loadConnectionHandle(deps, node.connectionId) : undefined;
   void workspaceId;

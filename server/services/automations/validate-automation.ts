@@ -47,7 +47,11 @@ function expressionProblems(value: unknown, path: string, nodeId: string, out: P
 }
 
 /** Graph structure: unknown edge ends, edges into triggers, cycles, components unreachable from a trigger. */
-export function graphProblems(graph: Graph, isTrigger: (key: string) => boolean, isComponent: (key: string) => boolean = (key) => findUnit(key)?.unit.kind === "component"): Problem[] {
+export function graphProblems(
+  graph: Graph,
+  isTrigger: (key: string) => boolean,
+  isComponent: (key: string) => boolean = (key) => findUnit(key)?.unit.kind === "component",
+): Problem[] {
   const out: Problem[] = [];
   const ids = new Map(graph.nodes.map((n, i) => [n.id, { n, i }]));
   const adj = new Map<string, string[]>();
@@ -81,7 +85,8 @@ export function graphProblems(graph: Graph, isTrigger: (key: string) => boolean,
       }
     }
   }
-  for (const id of inCycle) out.push(err({ path: `graph.nodes.${ids.get(id)!.i}`, nodeId: id, message: "This node is part of a cycle; automations must be acyclic" }));
+  for (const id of inCycle)
+    out.push(err({ path: `graph.nodes.${ids.get(id)!.i}`, nodeId: id, message: "This node is part of a cycle; automations must be acyclic" }));
   // reachability from triggers
   const reached = new Set<string>();
   const queue = graph.nodes.filter((n) => isTrigger(n.key)).map((n) => n.id);
@@ -164,14 +169,23 @@ export function validateDocument(doc: unknown, facts: ValidationFacts = {}): Pro
     const c = node.connectionId ? facts.connections?.get(node.connectionId) : undefined;
     if (unit.needsConnection !== false) {
       if (!node.connectionId) problems.push(err({ path: `${at}.connectionId`, nodeId: node.id, message: `Choose a ${integration.title} connection` }));
-      else if (facts.connections && !c) problems.push(err({ path: `${at}.connectionId`, nodeId: node.id, message: `Connection ${node.connectionId} does not exist in this workspace` }));
-      else if (c && c.integration !== integration.key) problems.push(err({ path: `${at}.connectionId`, nodeId: node.id, message: `Connection ${node.connectionId} is a ${c.integration} connection, not ${integration.key}` }));
+      else if (facts.connections && !c)
+        problems.push(err({ path: `${at}.connectionId`, nodeId: node.id, message: `Connection ${node.connectionId} does not exist in this workspace` }));
+      else if (c && c.integration !== integration.key)
+        problems.push(
+          err({
+            path: `${at}.connectionId`,
+            nodeId: node.id,
+            message: `Connection ${node.connectionId} is a ${c.integration} connection, not ${integration.key}`,
+          }),
+        );
     }
     if (cfg.success && unit.validate) {
       try {
         // Non-secret settings and state only (e.g. the tracker's enableOpsFeatures flag and synced cloud id).
         const connection = c && c.integration === integration.key ? c : undefined;
-        for (const p of unit.validate(cfg.data, { connection })) problems.push(err({ path: `${at}.config${p.path ? "." + p.path : ""}`, nodeId: node.id, message: p.message }));
+        for (const p of unit.validate(cfg.data, { connection }))
+          problems.push(err({ path: `${at}.config${p.path ? "." + p.path : ""}`, nodeId: node.id, message: p.message }));
       } catch (e) {
         problems.push(err({ path: `${at}.config`, nodeId: node.id, message: (e as Error).message }));
       }
@@ -181,7 +195,13 @@ export function validateDocument(doc: unknown, facts: ValidationFacts = {}): Pro
     }
   });
   facts.checks?.push(...checks);
-  problems.push(...graphProblems(graph, (key) => lookup(key)?.unit.kind === "trigger", (key) => lookup(key)?.unit.kind === "component"));
+  problems.push(
+    ...graphProblems(
+      graph,
+      (key) => lookup(key)?.unit.kind === "trigger",
+      (key) => lookup(key)?.unit.kind === "component",
+    ),
+  );
   const unitOf = (key: string): RefUnit | undefined => {
     const hit = lookup(key);
     return hit ? { kind: hit.unit.kind, output: outputSchemaOf(key, hit.unit) } : undefined;
@@ -192,7 +212,8 @@ export function validateDocument(doc: unknown, facts: ValidationFacts = {}): Pro
   const handler = parsed.data.errorHandlerId;
   if (handler) {
     if (handler === facts.selfId) problems.push(err({ path: "errorHandlerId", message: "An automation cannot be its own error handler" }));
-    else if (facts.automationExists && !facts.automationExists(handler)) problems.push(err({ path: "errorHandlerId", message: `Automation ${handler} does not exist in this workspace` }));
+    else if (facts.automationExists && !facts.automationExists(handler))
+      problems.push(err({ path: "errorHandlerId", message: `Automation ${handler} does not exist in this workspace` }));
   }
   return problems;
 }

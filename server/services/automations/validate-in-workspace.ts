@@ -10,7 +10,12 @@ export async function validateAutomationDocument(deps: AppDeps, workspaceId: str
   const nodes = Array.isArray(d?.graph?.nodes) ? d.graph.nodes : [];
   const connIds = [...new Set(nodes.map((n) => n?.connectionId).filter((x): x is string => typeof x === "string" && !!x))];
   const rows = connIds.length ? await deps.store.connections.getMany(workspaceId, connIds) : [];
-  const conns = new Map(rows.map((c) => [c.id, { id: c.id, integration: c.integration, config: (c.config ?? {}) as Record<string, unknown>, state: (c.state ?? {}) as Record<string, unknown> }]));
+  const conns = new Map(
+    rows.map((c) => [
+      c.id,
+      { id: c.id, integration: c.integration, config: (c.config ?? {}) as Record<string, unknown>, state: (c.state ?? {}) as Record<string, unknown> },
+    ]),
+  );
   const handler = typeof d?.errorHandlerId === "string" ? d.errorHandlerId : undefined;
   const handlerExists = handler ? !!(await deps.store.automations.get(workspaceId, handler)) : false;
   const checks: CheckTarget[] = [];

@@ -11,11 +11,20 @@ const connections = new Map([[conn.id, conn]]);
 
 function silence(id: string, name: string, value: string, extra: Record<string, unknown> = {}) {
   return {
-    id, name, key: "metrics.createSilence", connectionId: "con_m",
+    id,
+    name,
+    key: "metrics.createSilence",
+    connectionId: "con_m",
     config: { matchers: [{ name: "alertname", value }], duration: "1h", createdBy: "conveyor", comment: "auto", ...extra },
   };
 }
-const getSilence = (id: string, name: string, silenceRef: string) => ({ id, name, key: "metrics.getSilence", connectionId: "con_m", config: { silence: silenceRef } });
+const getSilence = (id: string, name: string, silenceRef: string) => ({
+  id,
+  name,
+  key: "metrics.getSilence",
+  connectionId: "con_m",
+  config: { silence: silenceRef },
+});
 const onAlert = { id: "t", name: "onAlert", key: "metrics.onAlert", connectionId: "con_m", config: { statuses: ["firing"] } };
 
 function problemsOf(nodes: unknown[], edges: Array<{ from: string; to: string }>) {
@@ -25,8 +34,15 @@ function problemsOf(nodes: unknown[], edges: Array<{ from: string; to: string }>
 describe("reference checks at save", () => {
   it("a valid chain has no problems", () => {
     const problems = problemsOf(
-      [onAlert, silence("a", "createSilence", "{{ $trigger.data.labels.alertname }}"), getSilence("b", "readBack", "{{ $steps.createSilence.data.silenceID }}")],
-      [{ from: "t", to: "a" }, { from: "a", to: "b" }],
+      [
+        onAlert,
+        silence("a", "createSilence", "{{ $trigger.data.labels.alertname }}"),
+        getSilence("b", "readBack", "{{ $steps.createSilence.data.silenceID }}"),
+      ],
+      [
+        { from: "t", to: "a" },
+        { from: "a", to: "b" },
+      ],
     );
     expect(problems).toEqual([]);
   });
@@ -34,7 +50,10 @@ describe("reference checks at save", () => {
   it("an unknown step is an error on the field, with the nearest name suggested", () => {
     const problems = problemsOf(
       [onAlert, silence("a", "createSilence", "x"), getSilence("b", "readBack", "{{ $steps.createSilenc.data.silenceID }}")],
-      [{ from: "t", to: "a" }, { from: "a", to: "b" }],
+      [
+        { from: "t", to: "a" },
+        { from: "a", to: "b" },
+      ],
     );
     expect(problems).toEqual([
       { path: "graph.nodes.2.config.silence", nodeId: "b", severity: "error", message: 'No step is named "createSilenc". Did you mean $steps.createSilence?' },
@@ -50,7 +69,10 @@ describe("reference checks at save", () => {
           comment: 'made by {{ $steps["frst"].data.createdBy }} and {{ $lookup($steps, "nope").data }}',
         }),
       ],
-      [{ from: "t", to: "a" }, { from: "a", to: "b" }],
+      [
+        { from: "t", to: "a" },
+        { from: "a", to: "b" },
+      ],
     );
     expect(problems.map((p) => [p.path, p.message])).toEqual([
       ["graph.nodes.2.config.matchers.0.value", 'No step is named "frist". Did you mean $steps.first?'],
@@ -62,8 +84,17 @@ describe("reference checks at save", () => {
   it("a step that does not run before the field's node can never have a value", () => {
     // onAlert → a, onAlert → b: siblings, and c reads itself.
     const problems = problemsOf(
-      [onAlert, silence("a", "left", "x"), getSilence("b", "right", "{{ $steps.left.data.silenceID }}"), getSilence("c", "self", "{{ $steps.self.data.silenceID }}")],
-      [{ from: "t", to: "a" }, { from: "t", to: "b" }, { from: "t", to: "c" }],
+      [
+        onAlert,
+        silence("a", "left", "x"),
+        getSilence("b", "right", "{{ $steps.left.data.silenceID }}"),
+        getSilence("c", "self", "{{ $steps.self.data.silenceID }}"),
+      ],
+      [
+        { from: "t", to: "a" },
+        { from: "t", to: "b" },
+        { from: "t", to: "c" },
+      ],
     );
     expect(problems.map((p) => [p.nodeId, p.severity, p.message])).toEqual([
       ["b", "error", '"left" does not run before "right", so $steps.left never has a value here. Connect left upstream of right.'],
@@ -79,7 +110,10 @@ describe("reference checks at save", () => {
   it("envelope parts other than type, timestamp and data are errors; a data field one level up is suggested", () => {
     const problems = problemsOf(
       [onAlert, silence("a", "s", "{{ $trigger.labels.alertname }}"), getSilence("b", "g", "{{ $steps.s.dta.silenceID }}")],
-      [{ from: "t", to: "a" }, { from: "a", to: "b" }],
+      [
+        { from: "t", to: "a" },
+        { from: "a", to: "b" },
+      ],
     );
     expect(problems.map((p) => p.message)).toEqual([
       '$trigger has no "labels": an event has type, timestamp and data. Did you mean $trigger.data.labels?',
@@ -95,13 +129,17 @@ describe("reference checks at save", () => {
         getSilence("b", "g", "{{ $steps.s.data.silenceId }}"),
         getSilence("c", "h", "{{ $steps.s.data.matchers.name }} {{ $steps.s.data.matchers[0].isRegx }} {{ $steps.s.data.status.state }}"),
       ],
-      [{ from: "t", to: "a" }, { from: "a", to: "b" }, { from: "a", to: "c" }],
+      [
+        { from: "t", to: "a" },
+        { from: "a", to: "b" },
+        { from: "a", to: "c" },
+      ],
     );
     expect(problems.map((p) => [p.nodeId, p.severity, p.message])).toEqual([
       ["a", "warning", 'The trigger onAlert\'s output has no field "annotatons" in data. Did you mean "annotations"?'],
       ["b", "warning", 's\'s output has no field "silenceId" in data. Did you mean "silenceID"?'],
       ["c", "warning", 's\'s output has no field "isRegx" in data.matchers. Did you mean "isRegex"?'],
-      ["c", "warning", "data.status of s is a string; it has no field \"state\"."],
+      ["c", "warning", 'data.status of s is a string; it has no field "state".'],
     ]);
   });
 
@@ -113,12 +151,28 @@ describe("reference checks at save", () => {
         graph: {
           nodes: [
             { id: "t", name: "issue", key: "tracker.onIssue", connectionId: "con_t", config: { project: "OPS", events: ["created"] } },
-            { id: "a", name: "s", key: "metrics.createSilence", connectionId: "con_m", config: { matchers: [{ name: "x", value: "{{ $trigger.data.issue.fields.customfield_10010 }}" }], duration: "1h", createdBy: "c", comment: "{{ $trigger.data.issue.key }}" } },
+            {
+              id: "a",
+              name: "s",
+              key: "metrics.createSilence",
+              connectionId: "con_m",
+              config: {
+                matchers: [{ name: "x", value: "{{ $trigger.data.issue.fields.customfield_10010 }}" }],
+                duration: "1h",
+                createdBy: "c",
+                comment: "{{ $trigger.data.issue.key }}",
+              },
+            },
           ],
           edges: [{ from: "t", to: "a" }],
         },
       },
-      { connections: new Map([[conn.id, conn], [tracker.id, tracker]]) },
+      {
+        connections: new Map([
+          [conn.id, conn],
+          [tracker.id, tracker],
+        ]),
+      },
     );
     expect(problems.filter((p) => p.path.includes("config.matchers") || p.path.endsWith("comment"))).toEqual([]);
   });
@@ -127,8 +181,15 @@ describe("reference checks at save", () => {
     // t → a → c and t → b → c: c reads a, which is empty when the event came through b.
     const problems = problemsOf(
       [onAlert, silence("a", "a", "x"), silence("b", "b", "y"), getSilence("c", "c", "{{ $steps.a.data.silenceID }}")],
-      [{ from: "t", to: "a" }, { from: "t", to: "b" }, { from: "a", to: "c" }, { from: "b", to: "c" }],
+      [
+        { from: "t", to: "a" },
+        { from: "t", to: "b" },
+        { from: "a", to: "c" },
+        { from: "b", to: "c" },
+      ],
     );
-    expect(problems).toEqual([expect.objectContaining({ nodeId: "c", severity: "warning", message: expect.stringMatching(/"a" is on only some of the paths into "c"/) })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ nodeId: "c", severity: "warning", message: expect.stringMatching(/"a" is on only some of the paths into "c"/) }),
+    ]);
   });
 });

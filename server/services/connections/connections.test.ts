@@ -7,28 +7,33 @@ import { createTestDeps } from "../../testing";
 import { seedWorkspace } from "../../runner/testing/seed";
 import { createConnection, deleteConnection, listConnections, loadConnectionHandle, updateConnection, verifyConnection } from ".";
 
-registerTestIntegration(defineIntegration({
-  key: "stubform",
-  title: "Stub form",
-  description: "test",
-  icon: "x",
-  components: [],
-  triggers: [],
-  connection: {
-    kind: "form",
-    schema: z.object({
-      baseUrl: z.string().url(),
-      apiAuth: z.discriminatedUnion("type", [
-        z.object({ type: z.literal("none") }),
-        z.object({ type: z.literal("bearer"), token: z.string().meta(ui({ sensitive: true })) }),
-      ]),
-      webhookSecret: z.string().optional().meta(ui({ sensitive: true })),
-    }),
-    async verify({ connection }) {
-      if (!connection.config.baseUrl.includes("good")) throw new Error(`GET ${connection.config.baseUrl}/-/ready failed: connection refused`);
+registerTestIntegration(
+  defineIntegration({
+    key: "stubform",
+    title: "Stub form",
+    description: "test",
+    icon: "x",
+    components: [],
+    triggers: [],
+    connection: {
+      kind: "form",
+      schema: z.object({
+        baseUrl: z.string().url(),
+        apiAuth: z.discriminatedUnion("type", [
+          z.object({ type: z.literal("none") }),
+          z.object({ type: z.literal("bearer"), token: z.string().meta(ui({ sensitive: true })) }),
+        ]),
+        webhookSecret: z
+          .string()
+          .optional()
+          .meta(ui({ sensitive: true })),
+      }),
+      async verify({ connection }) {
+        if (!connection.config.baseUrl.includes("good")) throw new Error(`GET ${connection.config.baseUrl}/-/ready failed: connection refused`);
+      },
     },
-  },
-}) as AnyIntegration);
+  }) as AnyIntegration,
+);
 
 let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let ws: Awaited<ReturnType<typeof seedWorkspace>>;
@@ -40,7 +45,11 @@ afterEach(async () => deps.close());
 
 describe("form connections", () => {
   it("encrypts secret fields, never returns them, keeps an omitted secret on update", async () => {
-    const c = await createConnection(deps, ws.actor, ws.workspaceId, { integration: "stubform", name: "prod", config: { baseUrl: "http://good.local", apiAuth: { type: "bearer", token: "tok-123456" }, webhookSecret: "whs-abcdef" } });
+    const c = await createConnection(deps, ws.actor, ws.workspaceId, {
+      integration: "stubform",
+      name: "prod",
+      config: { baseUrl: "http://good.local", apiAuth: { type: "bearer", token: "tok-123456" }, webhookSecret: "whs-abcdef" },
+    });
     expect(c.config).toEqual({ baseUrl: "http://good.local", apiAuth: { type: "bearer" } });
     expect(c.secretsSet.sort()).toEqual(["apiAuth.token", "webhookSecret"]);
     const row = (await deps.store.connections.getById(c.id))!;
@@ -53,11 +62,19 @@ describe("form connections", () => {
   });
 
   it("verify stores the outcome with the upstream's message; invalid settings list every field", async () => {
-    const c = await createConnection(deps, ws.actor, ws.workspaceId, { integration: "stubform", name: "bad", config: { baseUrl: "http://bad.local", apiAuth: { type: "none" } } });
+    const c = await createConnection(deps, ws.actor, ws.workspaceId, {
+      integration: "stubform",
+      name: "bad",
+      config: { baseUrl: "http://bad.local", apiAuth: { type: "none" } },
+    });
     const v = await verifyConnection(deps, ws.actor, ws.workspaceId, c.id);
     expect(v).toMatchObject({ ok: false, connection: { status: "error", statusMessage: expect.stringContaining("connection refused") } });
-    await expect(createConnection(deps, ws.actor, ws.workspaceId, { integration: "stubform", name: "x", config: { baseUrl: "nope", apiAuth: { type: "weird" } } }))
-      .rejects.toMatchObject({ code: "validation_failed", errors: expect.arrayContaining([expect.objectContaining({ path: "config.baseUrl" }), expect.objectContaining({ path: "config.apiAuth.type" })]) });
+    await expect(
+      createConnection(deps, ws.actor, ws.workspaceId, { integration: "stubform", name: "x", config: { baseUrl: "nope", apiAuth: { type: "weird" } } }),
+    ).rejects.toMatchObject({
+      code: "validation_failed",
+      errors: expect.arrayContaining([expect.objectContaining({ path: "config.baseUrl" }), expect.objectContaining({ path: "config.apiAuth.type" })]),
+    });
     await deleteConnection(deps, ws.actor, ws.workspaceId, c.id);
     expect(await listConnections(deps, ws.actor, ws.workspaceId)).toHaveLength(0);
   });

@@ -31,7 +31,9 @@ export interface ConnectionView {
 }
 
 function paths(obj: Record<string, unknown>, prefix = ""): string[] {
-  return Object.entries(obj).flatMap(([k, v]) => (v && typeof v === "object" && !Array.isArray(v) ? paths(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(obj).flatMap(([k, v]) =>
+    v && typeof v === "object" && !Array.isArray(v) ? paths(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
 
 export function toConnectionView(deps: AppDeps, row: ConnectionRow): ConnectionView {
@@ -39,22 +41,38 @@ export function toConnectionView(deps: AppDeps, row: ConnectionRow): ConnectionV
   const secrets = row.secretsEnc ? deps.box.decryptJson<Record<string, unknown>>(row.secretsEnc) : {};
   const { choices: _c, ...state } = (row.state ?? {}) as Record<string, unknown>;
   return {
-    id: row.id, workspaceId: row.workspaceId, integration: row.integration, kind: integration?.connection?.kind ?? "form", name: row.name, config: row.config,
-    secretsSet: paths(secrets), status: row.status, statusMessage: row.statusMessage ?? null, state: { ...state, ...(_c ? { siteChoices: _c } : {}) },
-    createdAt: row.createdAt, updatedAt: row.updatedAt,
+    id: row.id,
+    workspaceId: row.workspaceId,
+    integration: row.integration,
+    kind: integration?.connection?.kind ?? "form",
+    name: row.name,
+    config: row.config,
+    secretsSet: paths(secrets),
+    status: row.status,
+    statusMessage: row.statusMessage ?? null,
+    state: { ...state, ...(_c ? { siteChoices: _c } : {}) },
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
 
 function integrationOrThrow(key: string) {
   const integration = findIntegration(key);
-  if (!integration?.connection) throw new AppError("validation_failed", `Unknown integration "${key}"`, [{ path: "integration", message: "Unknown integration or it needs no connection" }]);
+  if (!integration?.connection)
+    throw new AppError("validation_failed", `Unknown integration "${key}"`, [
+      { path: "integration", message: "Unknown integration or it needs no connection" },
+    ]);
   return { integration, def: integration.connection };
 }
 
 function parseSettings(schema: import("zod").ZodType, config: unknown) {
   const parsed = schema.safeParse(config);
   if (!parsed.success) {
-    throw new AppError("validation_failed", "The connection settings are invalid", parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)].join("."), message: i.message })));
+    throw new AppError(
+      "validation_failed",
+      "The connection settings are invalid",
+      parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)].join("."), message: i.message })),
+    );
   }
   return parsed.data as Record<string, unknown>;
 }
@@ -65,7 +83,12 @@ export async function getConnectionRow(deps: AppDeps, workspaceId: string, conne
   return row;
 }
 
-export async function createConnection(deps: AppDeps, actor: Actor, workspaceId: string, input: { integration: string; name: string; config: Record<string, unknown> }) {
+export async function createConnection(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  input: { integration: string; name: string; config: Record<string, unknown> },
+) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "connection.write");
   const { def } = integrationOrThrow(input.integration);
   const settings = parseSettings(def.schema, input.config);
@@ -73,20 +96,46 @@ export async function createConnection(deps: AppDeps, actor: Actor, workspaceId:
   const { plain, secrets } = splitSecrets(def.schema, settings);
   const at = deps.now().toISOString();
   const row: ConnectionRow = {
-    id: newId("con"), workspaceId, integration: input.integration, name: input.name.trim(), config: plain,
-    secretsEnc: Object.keys(secrets).length ? deps.box.encryptJson(secrets) : null, tokensEnc: null, tokenVersion: 0, tokenExpiresAt: null,
-    refreshLockOwner: null, refreshLockUntil: null, state: {}, status: def.kind === "oauth2" ? "needs_authorization" : "ready", statusMessage: null,
-    createdBy: actor.label, createdAt: at, updatedAt: at,
+    id: newId("con"),
+    workspaceId,
+    integration: input.integration,
+    name: input.name.trim(),
+    config: plain,
+    secretsEnc: Object.keys(secrets).length ? deps.box.encryptJson(secrets) : null,
+    tokensEnc: null,
+    tokenVersion: 0,
+    tokenExpiresAt: null,
+    refreshLockOwner: null,
+    refreshLockUntil: null,
+    state: {},
+    status: def.kind === "oauth2" ? "needs_authorization" : "ready",
+    statusMessage: null,
+    createdBy: actor.label,
+    createdAt: at,
+    updatedAt: at,
   };
   await deps.store.tx(async (s) => {
     await s.connections.insert(row);
-    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "connection.create", target: row.id, data: { integration: row.integration } });
+    await recordAudit(s, {
+      organizationId: ws.organizationId,
+      workspaceId,
+      actor: actor.label,
+      action: "connection.create",
+      target: row.id,
+      data: { integration: row.integration },
+    });
   });
   return toConnectionView(deps, row);
 }
 
 /** Updates name and/or settings; a secret field that is omitted keeps its stored value. */
-export async function updateConnection(deps: AppDeps, actor: Actor, workspaceId: string, connectionId: string, input: { name?: string; config?: Record<string, unknown> }) {
+export async function updateConnection(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  connectionId: string,
+  input: { name?: string; config?: Record<string, unknown> },
+) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "connection.write");
   const row = await getConnectionRow(deps, workspaceId, connectionId);
   const { def } = integrationOrThrow(row.integration);
@@ -152,7 +201,12 @@ export async function verifyConnection(deps: AppDeps, actor: Actor, workspaceId:
 }
 
 /** Options for a dynamic dropdown (`resource` UI meta), paginated and searchable. */
-export async function listResources(deps: AppDeps, actor: Actor, workspaceId: string, q: { connectionId: string; resourceType: string; config?: Record<string, unknown>; search?: string; cursor?: string }) {
+export async function listResources(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  q: { connectionId: string; resourceType: string; config?: Record<string, unknown>; search?: string; cursor?: string },
+) {
   await requireWorkspace(deps.store, actor, workspaceId, "connection.use");
   const row = await getConnectionRow(deps, workspaceId, q.connectionId);
   const { integration } = integrationOrThrow(row.integration);

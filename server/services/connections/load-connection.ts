@@ -19,7 +19,8 @@ export async function loadConnectionHandle(deps: AppDeps, connectionId: string, 
   if (!row) throw new NonRetryableError(`Connection ${connectionId} does not exist`);
   const integration = findIntegration(row.integration);
   if (!integration?.connection) throw new NonRetryableError(`Integration ${row.integration} has no connection settings`);
-  if (row.status === "needs_reconnect") throw new ConnectionAuthError(`Connection "${row.name}" needs to be reconnected: ${row.statusMessage ?? "authorisation was refused"}`);
+  if (row.status === "needs_reconnect")
+    throw new ConnectionAuthError(`Connection "${row.name}" needs to be reconnected: ${row.statusMessage ?? "authorisation was refused"}`);
   const merged = connectionSettings(deps, row);
   const parsed = integration.connection.schema.safeParse(merged);
   const config = (parsed.success ? parsed.data : merged) as Record<string, unknown>;

@@ -38,7 +38,16 @@ export async function beginOAuth(deps: AppDeps, actor: Actor, workspaceId: strin
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
   const now = deps.now().getTime();
-  await deps.store.connections.insertOAuthState({ state, connectionId, userId: actor.userId, codeVerifier: verifier, redirectUri: args.redirectUri, returnTo: args.returnTo ?? null, createdAt: now, expiresAt: now + STATE_TTL_MS });
+  await deps.store.connections.insertOAuthState({
+    state,
+    connectionId,
+    userId: actor.userId,
+    codeVerifier: verifier,
+    redirectUri: args.redirectUri,
+    returnTo: args.returnTo ?? null,
+    createdAt: now,
+    expiresAt: now + STATE_TTL_MS,
+  });
   return { authorizeUrl: provider.authorizeUrl(settings, { state, redirectUri: args.redirectUri, codeChallenge: challenge }), state };
 }
 
@@ -56,10 +65,19 @@ export async function completeOAuth(deps: AppDeps, args: { state: string; code: 
   const discovered = provider.afterConnect ? await provider.afterConnect(settings, { accessToken: tokens.accessToken, http }) : {};
   const choices = discovered.choices ?? [];
   const needsSiteChoice = choices.length > 1;
-  const state = { ...(row.state ?? {}), ...(discovered.state ?? {}), ...(choices.length === 1 ? choices[0]!.state : {}), ...(needsSiteChoice ? { choices } : { choices: undefined }) };
+  const state = {
+    ...(row.state ?? {}),
+    ...(discovered.state ?? {}),
+    ...(choices.length === 1 ? choices[0]!.state : {}),
+    ...(needsSiteChoice ? { choices } : { choices: undefined }),
+  };
   await deps.store.connections.setAuthorized(row.id, {
-    tokensEnc: deps.box.encryptJson(tokens), tokenExpiresAt: tokens.expiresAt ?? null, state,
-    status: needsSiteChoice ? "needs_site" : "ready", statusMessage: null, updatedAt: deps.now().toISOString(),
+    tokensEnc: deps.box.encryptJson(tokens),
+    tokenExpiresAt: tokens.expiresAt ?? null,
+    state,
+    status: needsSiteChoice ? "needs_site" : "ready",
+    statusMessage: null,
+    updatedAt: deps.now().toISOString(),
   });
   const fresh = (await deps.store.connections.getById(row.id))!;
   return { connection: toConnectionView(deps, fresh), needsSiteChoice, returnTo: st.returnTo ?? null, workspaceId: row.workspaceId };

@@ -16,7 +16,6 @@ import { newId } from "../../ids";
 export const REFRESH_SKEW_MS = 60_000;
 const LOCK_LEASE_MS = 15_000;
 
-
 export interface TokenSourceOptions {
   http?: HttpClient;
   lockLeaseMs?: number;
@@ -25,7 +24,13 @@ export interface TokenSourceOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function createOAuthTokenSource(deps: AppDeps, connectionId: string, conn: unknown, provider: OAuthProvider<unknown>, o: TokenSourceOptions = {}): OAuthTokenSource {
+export function createOAuthTokenSource(
+  deps: AppDeps,
+  connectionId: string,
+  conn: unknown,
+  provider: OAuthProvider<unknown>,
+  o: TokenSourceOptions = {},
+): OAuthTokenSource {
   const store = deps.store.connections;
   const owner = o.owner ?? newId("lock", 10);
   const http = o.http ?? createHttpClient();
@@ -66,7 +71,11 @@ export function createOAuthTokenSource(deps: AppDeps, connectionId: string, conn
       }
       const next: OAuthTokens = { ...current, ...fresh, refreshToken: fresh.refreshToken ?? current.refreshToken };
       // Store the rotated pair first (compare-and-set on the version we read), only then use it.
-      const saved = await store.saveRefreshedTokens(connectionId, owner, seenVersion, { tokensEnc: deps.box.encryptJson(next), tokenExpiresAt: next.expiresAt ?? null, updatedAt: new Date().toISOString() });
+      const saved = await store.saveRefreshedTokens(connectionId, owner, seenVersion, {
+        tokensEnc: deps.box.encryptJson(next),
+        tokenExpiresAt: next.expiresAt ?? null,
+        updatedAt: new Date().toISOString(),
+      });
       if (!saved) throw new RetryableError("OAuth token changed during refresh; retry");
       return true;
     } finally {

@@ -27,7 +27,11 @@ afterEach(async () => {
 });
 
 async function connected() {
-  const con = await createConnection(deps, ws.actor, ws.workspaceId, { integration: "stuboauth", name: "t", config: { tokenUrl: oauth.url, clientId: "cid", clientSecret: "very-secret" } });
+  const con = await createConnection(deps, ws.actor, ws.workspaceId, {
+    integration: "stuboauth",
+    name: "t",
+    config: { tokenUrl: oauth.url, clientId: "cid", clientSecret: "very-secret" },
+  });
   expect(con.status).toBe("needs_authorization");
   expect(JSON.stringify(con)).not.toContain("very-secret");
   const { authorizeUrl, state } = await beginOAuth(deps, ws.actor, ws.workspaceId, con.id, { redirectUri: "http://127.0.0.1/cb" });

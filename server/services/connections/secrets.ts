@@ -7,7 +7,9 @@ const cache = new WeakMap<z.ZodType, string[][]>();
 export function secretPaths(schema: z.ZodType): string[][] {
   let p = cache.get(schema);
   if (!p) {
-    p = sensitivePaths(toJsonSchema(schema)).filter((s) => s && !s.includes("*")).map((s) => s.split("."));
+    p = sensitivePaths(toJsonSchema(schema))
+      .filter((s) => s && !s.includes("*"))
+      .map((s) => s.split("."));
     cache.set(schema, p);
   }
   return p;

@@ -57,7 +57,12 @@ export async function listIntakes(deps: AppDeps, actor: Actor, workspaceId: stri
   };
 }
 
-export async function createWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, input: { name: string; key?: string; lineId: string; open?: boolean }) {
+export async function createWebhookIntake(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  input: { name: string; key?: string; lineId: string; open?: boolean },
+) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
   return deps.store.tx(async (s) => {
     const secret = newToken(24);
@@ -74,7 +79,14 @@ async function lineOrThrow(s: Store, workspaceId: string, lineId: string) {
 }
 
 /** The writes of a create inside the caller's transaction (also used by `conveyor apply`, which brings its own secret). */
-export async function insertWebhookIntakeTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, workspaceId: string, input: { name: string; key: string; lineId: string; open?: boolean; secret: string }): Promise<IntakeRow> {
+export async function insertWebhookIntakeTx(
+  deps: AppDeps,
+  s: Store,
+  actor: Actor,
+  organizationId: string,
+  workspaceId: string,
+  input: { name: string; key: string; lineId: string; open?: boolean; secret: string },
+): Promise<IntakeRow> {
   const line = await lineOrThrow(s, workspaceId, input.lineId);
   const at = deps.now().toISOString();
   const row: IntakeRow = {
@@ -104,11 +116,22 @@ export async function insertWebhookIntakeTx(deps: AppDeps, s: Store, actor: Acto
 }
 
 /** Name, line, open flag and (when given) the secret of a webhook intake; the URL stays. Inside the caller's transaction. */
-export async function updateWebhookIntakeTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, row: IntakeRow, input: { name: string; lineId: string; open: boolean; secret?: string }): Promise<IntakeRow> {
+export async function updateWebhookIntakeTx(
+  deps: AppDeps,
+  s: Store,
+  actor: Actor,
+  organizationId: string,
+  row: IntakeRow,
+  input: { name: string; lineId: string; open: boolean; secret?: string },
+): Promise<IntakeRow> {
   await lineOrThrow(s, row.workspaceId, input.lineId);
   const next: IntakeRow = {
-    ...row, name: input.name, lineId: input.lineId, config: { ...(row.config ?? {}), open: input.open },
-    secretEnc: input.secret !== undefined ? deps.box.encrypt(input.secret) : row.secretEnc, updatedAt: deps.now().toISOString(),
+    ...row,
+    name: input.name,
+    lineId: input.lineId,
+    config: { ...(row.config ?? {}), open: input.open },
+    secretEnc: input.secret !== undefined ? deps.box.encrypt(input.secret) : row.secretEnc,
+    updatedAt: deps.now().toISOString(),
   };
   await s.intakes.update(row.id, { name: next.name, lineId: next.lineId, config: next.config, secretEnc: next.secretEnc, updatedAt: next.updatedAt });
   await recordAudit(s, { organizationId, workspaceId: row.workspaceId, actor: actor.label, action: "intake.update", target: row.id });
@@ -125,7 +148,10 @@ export async function deleteWebhookIntakeTx(s: Store, actor: Actor, organization
   const row = await s.intakes.get(workspaceId, intakeId);
   if (!row) throw new AppError("not_found", `Intake ${intakeId} does not exist in this workspace.`);
   if (row.kind !== "webhook") {
-    throw new AppError("conflict", `Intake ${intakeId} belongs to trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}; remove the trigger or disable the automation instead.`);
+    throw new AppError(
+      "conflict",
+      `Intake ${intakeId} belongs to trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}; remove the trigger or disable the automation instead.`,
+    );
   }
   await s.intakes.delete([intakeId]);
   await recordAudit(s, { organizationId, workspaceId, actor: actor.label, action: "intake.delete", target: intakeId });

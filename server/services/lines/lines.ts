@@ -13,7 +13,15 @@ import { chooseKey } from "../as-code/keys";
 type StepInput = { name: string; appId: string };
 
 async function toLine(s: Store, row: LineRow) {
-  return { id: row.id, key: row.key ?? null, name: row.name, steps: row.steps, openTasks: await s.lines.openTaskCount(row.id), createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return {
+    id: row.id,
+    key: row.key ?? null,
+    name: row.name,
+    steps: row.steps,
+    openTasks: await s.lines.openTaskCount(row.id),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 async function checkSteps(s: Store, workspaceId: string, steps: StepInput[]) {
@@ -39,7 +47,10 @@ export async function listLines(deps: AppDeps, actor: Actor, workspaceId: string
   const rows = await store.lines.list(workspaceId, { limit: limit + 1, after: after ? { createdAt: after.c, id: after.i } : null });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: await Promise.all(page.map((r) => toLine(store, r))), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null };
+  return {
+    data: await Promise.all(page.map((r) => toLine(store, r))),
+    nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null,
+  };
 }
 
 export async function getLine(deps: AppDeps, actor: Actor, workspaceId: string, lineId: string) {
@@ -56,7 +67,14 @@ export async function createLine(deps: AppDeps, actor: Actor, workspaceId: strin
 }
 
 /** The writes of a create inside the caller's transaction (also used by `conveyor apply`). */
-export async function insertLineTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, workspaceId: string, input: { id?: string; name: string; key: string; steps?: StepInput[] }): Promise<LineRow> {
+export async function insertLineTx(
+  deps: AppDeps,
+  s: Store,
+  actor: Actor,
+  organizationId: string,
+  workspaceId: string,
+  input: { id?: string; name: string; key: string; steps?: StepInput[] },
+): Promise<LineRow> {
   const steps = (input.steps ?? []).map((st) => ({ name: st.name, appId: st.appId }));
   await checkSteps(s, workspaceId, steps);
   const at = deps.now().toISOString();
@@ -66,7 +84,13 @@ export async function insertLineTx(deps: AppDeps, s: Store, actor: Actor, organi
   return row;
 }
 
-export async function updateLine(deps: AppDeps, actor: Actor, workspaceId: string, lineId: string, input: { name?: string; key?: string; steps?: StepInput[] }) {
+export async function updateLine(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  lineId: string,
+  input: { name?: string; key?: string; steps?: StepInput[] },
+) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "line.write");
   return deps.store.tx(async (s) => {
     const row = await getLineRow(s, workspaceId, lineId);
@@ -76,7 +100,14 @@ export async function updateLine(deps: AppDeps, actor: Actor, workspaceId: strin
 }
 
 /** The writes of an update inside the caller's transaction. */
-export async function updateLineTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, row: LineRow, input: { name?: string; key?: string; steps?: StepInput[] }): Promise<LineRow> {
+export async function updateLineTx(
+  deps: AppDeps,
+  s: Store,
+  actor: Actor,
+  organizationId: string,
+  row: LineRow,
+  input: { name?: string; key?: string; steps?: StepInput[] },
+): Promise<LineRow> {
   const steps = input.steps ? input.steps.map((st) => ({ name: st.name, appId: st.appId })) : row.steps;
   if (input.steps) await checkSteps(s, row.workspaceId, steps);
   const next = { ...row, name: input.name ?? row.name, key: input.key ?? row.key, steps, updatedAt: deps.now().toISOString() };

@@ -10,7 +10,12 @@ import type { RunDetail, RunStatus, RunStep } from "../../contracts/runs";
 import { toRun } from "./to-run";
 import { runTiming } from "./timing";
 
-export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string, q: { automationId?: string; status?: RunStatus; taskId?: string; limit?: number; cursor?: string } = {}) {
+export async function listRuns(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  q: { automationId?: string; status?: RunStatus; taskId?: string; limit?: number; cursor?: string } = {},
+) {
   await requireWorkspace(deps.store, actor, workspaceId, "run.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
   const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
@@ -24,7 +29,10 @@ export async function listRuns(deps: AppDeps, actor: Actor, workspaceId: string,
   const [names, timings] = await Promise.all([Promise.all(page.map((r) => triggerNameOf(deps, r))), deps.store.runs.stepTimings(page.map((r) => r.id))]);
   const byRun = new Map<string, typeof timings>();
   for (const t of timings) byRun.set(t.runId, [...(byRun.get(t.runId) ?? []), t]);
-  return { data: page.map((r, i) => ({ ...toRun(r, names[i]!), workMs: runTiming(byRun.get(r.id) ?? []).workMs })), nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null };
+  return {
+    data: page.map((r, i) => ({ ...toRun(r, names[i]!), workMs: runTiming(byRun.get(r.id) ?? []).workMs })),
+    nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null,
+  };
 }
 
 /** The trigger node's name in the run's version (cached graphs; null when the version is gone). */
@@ -42,7 +50,10 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
   const run = await store.runs.get(runId, workspaceId);
   if (!run) throw notFound("Run", runId);
   const [ev, rows, pending, retriedBy, retried] = await Promise.all([
-    store.runs.event(run.eventId), store.runs.steps(runId), store.runs.pendingJobs(runId), store.runs.retriedBy(runId),
+    store.runs.event(run.eventId),
+    store.runs.steps(runId),
+    store.runs.pendingJobs(runId),
+    store.runs.retriedBy(runId),
     run.retryOf ? store.runs.get(run.retryOf) : Promise.resolve(undefined),
   ]);
   let graph: IndexedGraph | undefined;
@@ -55,15 +66,36 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
   const steps: RunStep[] = [];
   if (ev) {
     steps.push({
-      id: `${run.id}:trigger`, nodeId: run.triggerNodeId, name: triggerNode?.name ?? run.triggerNodeId, key: triggerNode?.key ?? "trigger", status: "succeeded",
-      input: null, output: ev.envelope, attempts: [], logs: [], error: null, startedAt: ev.receivedAt, finishedAt: ev.receivedAt,
+      id: `${run.id}:trigger`,
+      nodeId: run.triggerNodeId,
+      name: triggerNode?.name ?? run.triggerNodeId,
+      key: triggerNode?.key ?? "trigger",
+      status: "succeeded",
+      input: null,
+      output: ev.envelope,
+      attempts: [],
+      logs: [],
+      error: null,
+      startedAt: ev.receivedAt,
+      finishedAt: ev.receivedAt,
     });
   }
   const seen = new Set(rows.map((r) => r.id));
   for (const r of rows) {
     steps.push({
-      id: r.id, nodeId: r.nodeId, name: r.name, key: r.key, status: r.status, input: r.input ?? null, output: (r.output as RunStep["output"]) ?? null,
-      attempts: r.attempts, logs: r.logs, error: r.error ?? null, startedAt: r.startedAt ?? null, finishedAt: r.finishedAt ?? null, origin: r.origin ?? null,
+      id: r.id,
+      nodeId: r.nodeId,
+      name: r.name,
+      key: r.key,
+      status: r.status,
+      input: r.input ?? null,
+      output: (r.output as RunStep["output"]) ?? null,
+      attempts: r.attempts,
+      logs: r.logs,
+      error: r.error ?? null,
+      startedAt: r.startedAt ?? null,
+      finishedAt: r.finishedAt ?? null,
+      origin: r.origin ?? null,
     });
   }
   for (const j of pending) {
@@ -71,8 +103,18 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
     const nodeId = (j.payload as { nodeId: string }).nodeId;
     const node = graph?.byId.get(nodeId);
     steps.push({
-      id: j.id, nodeId, name: node?.name ?? nodeId, key: node?.key ?? (findUnit(nodeId) ? nodeId : "unknown"), status: j.status === "leased" ? "running" : "queued",
-      input: null, output: null, attempts: [], logs: [], error: null, startedAt: null, finishedAt: null,
+      id: j.id,
+      nodeId,
+      name: node?.name ?? nodeId,
+      key: node?.key ?? (findUnit(nodeId) ? nodeId : "unknown"),
+      status: j.status === "leased" ? "running" : "queued",
+      input: null,
+      output: null,
+      attempts: [],
+      logs: [],
+      error: null,
+      startedAt: null,
+      finishedAt: null,
     });
   }
   const timing = runTiming(rows);

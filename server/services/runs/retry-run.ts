@@ -37,7 +37,8 @@ export async function retryRun(deps: AppDeps, actor: Actor, workspaceId: string,
   const run = await store.runs.get(runId, workspaceId);
   if (!run) throw notFound("Run", runId);
   if (run.mode === "test") throw new AppError("conflict", `Run ${runId} is a test run; start the test again instead.`);
-  if (run.status !== "failed" && run.status !== "cancelled") throw new AppError("conflict", `Run ${runId} is ${run.status}; only failed or cancelled runs can be retried.`);
+  if (run.status !== "failed" && run.status !== "cancelled")
+    throw new AppError("conflict", `Run ${runId} is ${run.status}; only failed or cancelled runs can be retried.`);
   const retriedBy = await store.runs.retriedBy(runId);
   if (retriedBy) throw new AppError("conflict", `Run ${runId} was already retried as run ${retriedBy}; retry that run instead.`);
   const head = await loadAutomationRow(store, workspaceId, run.automationId);
@@ -69,20 +70,44 @@ export async function retryRun(deps: AppDeps, actor: Actor, workspaceId: string,
   }
   const current = await getVersionGraph(store, head.id, head.version);
   if (!current.byId.has(run.triggerNodeId)) {
-    throw new AppError("unprocessable", `The trigger this run started from (${run.triggerNodeId}) is not in version ${head.version} (removed or disabled); retry with version ${run.version}, or start a new run.`);
+    throw new AppError(
+      "unprocessable",
+      `The trigger this run started from (${run.triggerNodeId}) is not in version ${head.version} (removed or disabled); retry with version ${run.version}, or start a new run.`,
+    );
   }
   const plan = planRetryWithCurrent(run, await store.runs.steps(runId), current);
   const made = await store.tx(async (s) => {
     const carryTask = !!run.taskId && (await taskAwaitsRunRetry(s, run.taskId, run.taskStep ?? 0));
     const r = await s.runs.createDerived({
-      workspaceId, automationId: run.automationId, version: head.version, triggerNodeId: run.triggerNodeId, event: { id: run.eventId }, retryOf: runId,
-      taskId: carryTask ? run.taskId : null, taskStep: carryTask ? run.taskStep : null, mode: "production", ...plan, at,
+      workspaceId,
+      automationId: run.automationId,
+      version: head.version,
+      triggerNodeId: run.triggerNodeId,
+      event: { id: run.eventId },
+      retryOf: runId,
+      taskId: carryTask ? run.taskId : null,
+      taskStep: carryTask ? run.taskStep : null,
+      mode: "production",
+      ...plan,
+      at,
     });
-    if ("runId" in r && carryTask) await reopenTaskForRunRetry(deps, s, { taskId: run.taskId!, taskStep: run.taskStep ?? 0, runId: r.runId, actorLabel: actor.label, version: head.version });
+    if ("runId" in r && carryTask)
+      await reopenTaskForRunRetry(deps, s, {
+        taskId: run.taskId!,
+        taskStep: run.taskStep ?? 0,
+        runId: r.runId,
+        actorLabel: actor.label,
+        version: head.version,
+      });
     return r;
   });
   if ("refused" in made) {
-    throw new AppError("conflict", made.refused === "retried" ? `Run ${runId} was already retried as run ${made.retriedBy}; retry that run instead.` : `Run ${runId} is no longer failed or cancelled.`);
+    throw new AppError(
+      "conflict",
+      made.refused === "retried"
+        ? `Run ${runId} was already retried as run ${made.retriedBy}; retry that run instead.`
+        : `Run ${runId} is no longer failed or cancelled.`,
+    );
   }
   const waited = run.finishedAt ? at.getTime() - Date.parse(run.finishedAt) : 0;
   countRetry(run, at, Number.isFinite(waited) ? waited : 0);

@@ -26,12 +26,17 @@ export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput
   const a = await loadAutomationRow(store, input.workspaceId, input.automationId);
   const errors = (a.problems ?? []).filter((p) => p.severity !== "warning");
   if (errors.length) {
-    throw new AppError("validation_failed", `This automation is a draft with ${errors.length} problem${errors.length === 1 ? "" : "s"} (${errors[0]!.message}); fix ${errors.length === 1 ? "it" : "them"} and save before running it.`, errors);
+    throw new AppError(
+      "validation_failed",
+      `This automation is a draft with ${errors.length} problem${errors.length === 1 ? "" : "s"} (${errors[0]!.message}); fix ${errors.length === 1 ? "it" : "them"} and save before running it.`,
+      errors,
+    );
   }
   const graph = await getVersionGraph(store, a.id, a.version);
   const triggers = graph.graph.nodes.filter((n) => findTrigger(n.key));
   let node = input.nodeId ? triggers.find((n) => n.id === input.nodeId) : (triggers.find((n) => n.key === "core.manual") ?? triggers[0]);
-  if (input.nodeId && !node) throw new AppError("validation_failed", `Node ${input.nodeId} is not a trigger of this automation`, [{ path: "nodeId", message: "Not a trigger node" }]);
+  if (input.nodeId && !node)
+    throw new AppError("validation_failed", `Node ${input.nodeId} is not a trigger of this automation`, [{ path: "nodeId", message: "Not a trigger node" }]);
   let env: Envelope;
   let eventId: string | undefined;
   if (input.eventId) {
@@ -48,8 +53,17 @@ export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput
   const scope = `manual:${a.id}`;
   const at = deps.now();
   const created = await store.runs.create({
-    workspaceId: a.workspaceId, automationId: a.id, version: a.version, triggerNodeId: node.id, firstNodes: graph.children.get(node.id) ?? [], envelope: env,
-    source: eventId ? "replay" : actor.kind === "apiKey" ? "api" : "manual", eventId, dedupeScope: scope, dedupeKey: input.idempotencyKey ?? null, at,
+    workspaceId: a.workspaceId,
+    automationId: a.id,
+    version: a.version,
+    triggerNodeId: node.id,
+    firstNodes: graph.children.get(node.id) ?? [],
+    envelope: env,
+    source: eventId ? "replay" : actor.kind === "apiKey" ? "api" : "manual",
+    eventId,
+    dedupeScope: scope,
+    dedupeKey: input.idempotencyKey ?? null,
+    at,
   });
   let runId: string;
   let duplicate = false;

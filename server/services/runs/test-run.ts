@@ -48,28 +48,55 @@ export async function startTestRun(deps: AppDeps, actor: Actor, input: TestRunIn
   const node = graph.byId.get(input.nodeId);
   if (!node) {
     const why = a.graph.nodes.some((n) => n.id === input.nodeId) ? "is disabled" : "is not in it (save your changes first)";
-    throw new AppError("validation_failed", `Node ${input.nodeId} ${why}: test runs use the saved version ${a.version}.`, [{ path: "nodeId", message: `Not a node of version ${a.version}` }]);
+    throw new AppError("validation_failed", `Node ${input.nodeId} ${why}: test runs use the saved version ${a.version}.`, [
+      { path: "nodeId", message: `Not a node of version ${a.version}` },
+    ]);
   }
   const isTrigger = !!findTrigger(node.key);
   const scope = input.scope ?? (isTrigger ? "downstream" : "step");
   if (isTrigger && scope === "step") {
-    throw new AppError("validation_failed", `${node.name} is a trigger: it has no step of its own to run. Run from it (scope "downstream") instead.`, [{ path: "scope", message: "A trigger has no step" }]);
+    throw new AppError("validation_failed", `${node.name} is a trigger: it has no step of its own to run. Run from it (scope "downstream") instead.`, [
+      { path: "scope", message: "A trigger has no step" },
+    ]);
   }
   const runs = new Set(scope === "step" ? [node.id] : [node.id, ...downstreamIds(graph, node.id)]);
   const errors = (a.problems ?? []).filter((p) => p.severity !== "warning" && p.nodeId && runs.has(p.nodeId));
   if (errors.length) {
-    throw new AppError("validation_failed", `Fix ${errors.length === 1 ? "the problem" : `the ${errors.length} problems`} of the steps this test runs first (${errors[0]!.message}).`, errors);
+    throw new AppError(
+      "validation_failed",
+      `Fix ${errors.length === 1 ? "the problem" : `the ${errors.length} problems`} of the steps this test runs first (${errors[0]!.message}).`,
+      errors,
+    );
   }
   const source = input.source ?? "auto";
   const pins = source === "run" ? new Map<string, PinnedData>() : await pinnedOutputs(store, a.id, a.version);
-  const data = await findData(store, { graph, node: node.id, isTrigger, source, pins, version: a.version, workspaceId: a.workspaceId, automationId: a.id, runId: input.runId, now: deps.now() });
+  const data = await findData(store, {
+    graph,
+    node: node.id,
+    isTrigger,
+    source,
+    pins,
+    version: a.version,
+    workspaceId: a.workspaceId,
+    automationId: a.id,
+    runId: input.runId,
+    now: deps.now(),
+  });
 
   const seeds = data.seeds;
   const last = seeds.length ? seeds[seeds.length - 1]!.ref : null;
   const start = isTrigger ? (graph.children.get(node.id) ?? []).map((nodeId) => ({ nodeId, parentRef: null })) : [{ nodeId: node.id, parentRef: last }];
   const made = await store.runs.createDerived({
-    workspaceId: a.workspaceId, automationId: a.id, version: a.version, triggerNodeId: data.triggerNodeId, event: data.event, seeds, start,
-    mode: "test", test: { nodeId: node.id, single: scope === "step" }, at: deps.now(),
+    workspaceId: a.workspaceId,
+    automationId: a.id,
+    version: a.version,
+    triggerNodeId: data.triggerNodeId,
+    event: data.event,
+    seeds,
+    start,
+    mode: "test",
+    test: { nodeId: node.id, single: scope === "step" },
+    at: deps.now(),
   });
   if ("refused" in made) throw new AppError("conflict", "The test run could not be started.");
   if (!made.finished) deps.queue.publish([made.runId]);
@@ -99,7 +126,16 @@ async function findData(store: Store, f: Find): Promise<Data> {
   const pinnedSeed = (id: string, ref: string, parentRef: string | null): DerivedRun["seeds"][number] => {
     const n = graph.byId.get(id)!;
     const p = f.pins.get(id)!;
-    return { ref, parentRef, nodeId: id, name: n.name, key: n.key, input: null, output: { ...p.output, data: p.output.data ?? null }, origin: { kind: "pinned", version: f.version } };
+    return {
+      ref,
+      parentRef,
+      nodeId: id,
+      name: n.name,
+      key: n.key,
+      input: null,
+      output: { ...p.output, data: p.output.data ?? null },
+      origin: { kind: "pinned", version: f.version },
+    };
   };
   const chain = (list: Array<Omit<DerivedRun["seeds"][number], "parentRef">>) => list.map((s, i) => ({ ...s, parentRef: i ? list[i - 1]!.ref : null }));
   const missing: string[] = [];
@@ -113,7 +149,12 @@ async function findData(store: Store, f: Find): Promise<Data> {
       if (!between.every((id) => f.pins.has(id))) continue;
       const pin = f.pins.get(t);
       const env = pin ? { ...pin.output, data: pin.output.data ?? null } : envelope(findTrigger("core.manual")!.outputType, {}, f.now);
-      return { triggerNodeId: t, event: { envelope: env, source: "test" }, seeds: chain(between.map((id, i) => pinnedSeed(id, `p${i}`, null))), from: pin ? "pinned data" : "an empty manual event and pinned data" };
+      return {
+        triggerNodeId: t,
+        event: { envelope: env, source: "test" },
+        seeds: chain(between.map((id, i) => pinnedSeed(id, `p${i}`, null))),
+        from: pin ? "pinned data" : "an empty manual event and pinned data",
+      };
     }
     return undefined;
   };
@@ -147,7 +188,16 @@ async function findData(store: Store, f: Find): Promise<Data> {
         const s = latest.get(id)!;
         const n = graph.byId.get(id)!;
         const origin: StepOrigin = s.origin ?? { kind: "run", runId: r.id, stepId: s.id, version: r.version };
-        return { ref: `s${i}`, parentRef: null, nodeId: id, name: n.name, key: n.key, input: s.input ?? null, output: s.output as DerivedRun["seeds"][number]["output"], origin };
+        return {
+          ref: `s${i}`,
+          parentRef: null,
+          nodeId: id,
+          name: n.name,
+          key: n.key,
+          input: s.input ?? null,
+          output: s.output as DerivedRun["seeds"][number]["output"],
+          origin,
+        };
       });
       return { triggerNodeId: r.triggerNodeId, event: { id: r.eventId }, seeds: chain(seeds), from: `run ${r.id}` };
     }
@@ -158,8 +208,12 @@ async function findData(store: Store, f: Find): Promise<Data> {
     const hit = fromPins(true);
     if (hit) return hit;
   }
-  const lacking = [...new Set(missing.length ? missing : f.isTrigger ? [] : triggers.flatMap((t) => nodesBetween(graph, t, node)).filter((id) => !f.pins.has(id)))].map(nameOf);
-  const what = f.isTrigger ? `event for ${nameOf(node)}` : `data for ${[...triggers.filter((t) => !f.pins.has(t) && graph.byId.get(t)!.key !== "core.manual").map(nameOf), ...lacking].join(", ") || "the nodes before it"}`;
+  const lacking = [
+    ...new Set(missing.length ? missing : f.isTrigger ? [] : triggers.flatMap((t) => nodesBetween(graph, t, node)).filter((id) => !f.pins.has(id))),
+  ].map(nameOf);
+  const what = f.isTrigger
+    ? `event for ${nameOf(node)}`
+    : `data for ${[...triggers.filter((t) => !f.pins.has(t) && graph.byId.get(t)!.key !== "core.manual").map(nameOf), ...lacking].join(", ") || "the nodes before it"}`;
   const how = f.isTrigger
     ? "pin an event on it (its Test tab), or let a real event arrive first"
     : f.source === "pinned"

@@ -36,7 +36,13 @@ export async function getEgressPolicy(deps: AppDeps, actor: Actor): Promise<Egre
   assertCan(actor, "settings.manage");
   assertOrganizationWide(actor, "read installation settings");
   const row = await deps.store.settings.get(KEY);
-  return { ...policyOf(row), source: row ? "saved" : "default", alwaysRefused: ALWAYS_REFUSED, updatedAt: row?.updatedAt ?? null, updatedBy: row?.updatedBy ?? null };
+  return {
+    ...policyOf(row),
+    source: row ? "saved" : "default",
+    alwaysRefused: ALWAYS_REFUSED,
+    updatedAt: row?.updatedAt ?? null,
+    updatedBy: row?.updatedBy ?? null,
+  };
 }
 
 export async function updateEgressPolicy(deps: AppDeps, actor: Actor, input: EgressPolicyInput): Promise<EgressPolicyView> {
@@ -47,7 +53,8 @@ export async function updateEgressPolicy(deps: AppDeps, actor: Actor, input: Egr
   const at = deps.now().toISOString();
   await deps.store.tx(async (s) => {
     await s.settings.put({ key: KEY, value: parsed.data, updatedAt: at, updatedBy: actor.label });
-    if (actor.organizationId) await recordAudit(s, { organizationId: actor.organizationId, actor: actor.label, action: "settings.egress", data: { ...parsed.data } });
+    if (actor.organizationId)
+      await recordAudit(s, { organizationId: actor.organizationId, actor: actor.label, action: "settings.egress", data: { ...parsed.data } });
   });
   cache = null;
   return getEgressPolicy(deps, actor);

@@ -23,7 +23,8 @@ export interface NewTask {
 
 async function findLine(s: Store, workspaceId: string, lineId: string | undefined) {
   const line = await s.tasks.line(workspaceId, lineId);
-  if (!line && lineId) throw new AppError("validation_failed", `Line ${lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
+  if (!line && lineId)
+    throw new AppError("validation_failed", `Line ${lineId} does not exist in this workspace.`, [{ path: "lineId", message: "Unknown line" }]);
   if (!line) throw new AppError("validation_failed", "This workspace has no line; create one first.", [{ path: "lineId", message: "Required" }]);
   return line;
 }
@@ -87,14 +88,25 @@ export function taskFromBody(intake: Pick<IntakeRow, "id" | "name">, body: unkno
  * Called by the webhook ingress for an intake of kind `webhook` (already verified), in `s`'s
  * transaction (the ingress's, with the delivery's dedupe record).
  */
-export async function createTaskFromIntake(deps: AppDeps, s: Store, intake: Pick<IntakeRow, "id" | "kind" | "name" | "lineId" | "workspaceId" | "config">, body: unknown) {
+export async function createTaskFromIntake(
+  deps: AppDeps,
+  s: Store,
+  intake: Pick<IntakeRow, "id" | "kind" | "name" | "lineId" | "workspaceId" | "config">,
+  body: unknown,
+) {
   if (intake.kind !== "webhook" || !intake.lineId) throw new AppError("bad_request", `Intake ${intake.id} does not create tasks.`);
   const now = deps.now();
   const fields = taskFromBody(intake, body, now);
   const open = (intake.config as { open?: boolean } | null)?.open !== false;
-  const row = await insertTask(deps, s, intake.workspaceId, { ...fields, lineId: intake.lineId, status: open ? "open" : "draft" }, {
-    label: `intake:${intake.id}`,
-    intakeId: intake.id,
-  });
+  const row = await insertTask(
+    deps,
+    s,
+    intake.workspaceId,
+    { ...fields, lineId: intake.lineId, status: open ? "open" : "draft" },
+    {
+      label: `intake:${intake.id}`,
+      intakeId: intake.id,
+    },
+  );
   return toOrder(row);
 }

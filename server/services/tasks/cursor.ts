@@ -19,7 +19,10 @@ export type DecodedCursor<F extends CursorFields> = { [K in keyof F]: F[K] exten
 
 export function decodeCursor<const F extends CursorFields>(box: Pick<SecretBox, "mac">, cursor: string | undefined, fields: F): DecodedCursor<F> | null {
   if (cursor === undefined || cursor === "") return null;
-  const bad = () => new AppError("bad_request", "The cursor is not valid; pass the `nextCursor` of a previous page unchanged.", [{ path: "cursor", message: "Invalid cursor" }]);
+  const bad = () =>
+    new AppError("bad_request", "The cursor is not valid; pass the `nextCursor` of a previous page unchanged.", [
+      { path: "cursor", message: "Invalid cursor" },
+    ]);
   const m = /^([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{16})$/.exec(cursor);
   if (!m) throw bad();
   const [, payload, tag] = m as unknown as [string, string, string];

@@ -26,16 +26,36 @@ afterEach(async () => {
   await deps.close();
 });
 
-const task = async (id: string) => (await deps.sql<{ status: string; outcome: string | null; step: number }>("select status, outcome, current_step as step from tasks where id = ?", id))[0]!;
-const activity = (id: string) => deps.sql<{ kind: string; runId: string | null; step: number | null }>('select kind, run_id as "runId", step_index as step from task_activity where task_id = ? order by seq', id);
+const task = async (id: string) =>
+  (await deps.sql<{ status: string; outcome: string | null; step: number }>("select status, outcome, current_step as step from tasks where id = ?", id))[0]!;
+const activity = (id: string) =>
+  deps.sql<{ kind: string; runId: string | null; step: number | null }>(
+    'select kind, run_id as "runId", step_index as step from task_activity where task_id = ? order by seq',
+    id,
+  );
 
 describe("tasks on a line", () => {
   it("runs each step's automation with the task as trigger, fails on a failed step, and retries from it", async () => {
     const flag = path.join(deps.dir, "fixed");
-    const one = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.echo", name: "e", config: { value: "{{ $trigger.data.title }}" } }]));
-    const two = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph([{ key: "stub.fail", name: "f", config: { unlessFile: flag, message: "needs approval" } }]));
+    const one = await createAutomation(
+      deps,
+      ws.actor,
+      ws.workspaceId,
+      linearGraph([{ key: "stub.echo", name: "e", config: { value: "{{ $trigger.data.title }}" } }]),
+    );
+    const two = await createAutomation(
+      deps,
+      ws.actor,
+      ws.workspaceId,
+      linearGraph([{ key: "stub.fail", name: "f", config: { unlessFile: flag, message: "needs approval" } }]),
+    );
     const line = (await deps.store.lines.list(ws.workspaceId, { limit: 1 }))[0]!;
-    await deps.store.lines.update(line.id, { steps: [{ name: "triage", appId: one.id }, { name: "act", appId: two.id }] });
+    await deps.store.lines.update(line.id, {
+      steps: [
+        { name: "triage", appId: one.id },
+        { name: "act", appId: two.id },
+      ],
+    });
 
     const t = await createTask(deps, ws.actor, ws.workspaceId, { lineId: line.id, title: "Disk full on db-1", status: "open" });
     await waitFor(async () => (await task(t.id)).status === "closed", 10_000, "task closed");
@@ -51,7 +71,19 @@ describe("tasks on a line", () => {
     await waitFor(async () => (await task(t.id)).status === "closed", 10_000, "task closed again");
     expect(await task(t.id)).toMatchObject({ outcome: "completed", step: 1 });
     const kinds = (await activity(t.id)).map((a) => `${a.kind}${a.step ?? ""}`);
-    expect(kinds).toEqual(["created", "opened", "step_started0", "step_finished0", "step_started1", "step_finished1", "closed1", "retried1", "step_started1", "step_finished1", "closed"]);
+    expect(kinds).toEqual([
+      "created",
+      "opened",
+      "step_started0",
+      "step_finished0",
+      "step_started1",
+      "step_finished1",
+      "closed1",
+      "retried1",
+      "step_started1",
+      "step_finished1",
+      "closed",
+    ]);
     expect((await activity(t.id)).filter((a) => a.kind.startsWith("step_")).every((a) => a.runId)).toBe(true);
   });
 });

@@ -15,7 +15,16 @@ import { addTaskActivity } from "./task-activity";
 
 async function closeFailed(s: Store, task: TaskRow, stepIndex: number, message: string, at: string, runId?: string) {
   await s.tasks.update(task.id, { status: "closed", outcome: "failed", currentStep: stepIndex, closedAt: at, updatedAt: at });
-  await addTaskActivity(s, { taskId: task.id, kind: "closed", message: `Failed at step ${stepIndex + 1}: ${message}`, at, runId, stepIndex, actor: "runner", data: { outcome: "failed" } });
+  await addTaskActivity(s, {
+    taskId: task.id,
+    kind: "closed",
+    message: `Failed at step ${stepIndex + 1}: ${message}`,
+    at,
+    runId,
+    stepIndex,
+    actor: "runner",
+    data: { outcome: "failed" },
+  });
   countUsage(task.workspaceId, "tasks.closed", 1, new Date(at));
 }
 
@@ -23,7 +32,13 @@ async function closeFailed(s: Store, task: TaskRow, stepIndex: number, message: 
  * Starts the run of step `stepIndex` of the task's line, in `s`'s transaction; the run is published
  * for runners once it commits. Returns the run id, or null when the step could not start.
  */
-export async function startTaskStep(deps: Pick<AppDeps, "queue" | "now">, s: Store, taskId: string, stepIndex: number, now = deps.now()): Promise<string | null> {
+export async function startTaskStep(
+  deps: Pick<AppDeps, "queue" | "now">,
+  s: Store,
+  taskId: string,
+  stepIndex: number,
+  now = deps.now(),
+): Promise<string | null> {
   const at = now.toISOString();
   const task = await s.tasks.get(taskId);
   if (!task) return null;
@@ -42,14 +57,38 @@ export async function startTaskStep(deps: Pick<AppDeps, "queue" | "now">, s: Sto
     await closeFailed(s, task, stepIndex, `automation of step "${step.name}" has no trigger`, at);
     return null;
   }
-  const data = { id: task.id, title: task.title, description: task.description, data: task.data ?? null, lineId: task.lineId, step: stepIndex, stepName: step.name };
+  const data = {
+    id: task.id,
+    title: task.title,
+    description: task.description,
+    data: task.data ?? null,
+    lineId: task.lineId,
+    step: stepIndex,
+    stepName: step.name,
+  };
   const created = (await s.runs.create({
-    workspaceId: task.workspaceId, automationId: automation.id, version: automation.version, triggerNodeId: trigger.id, firstNodes: graph.children.get(trigger.id) ?? [],
-    envelope: envelope("core.task", data, now), source: "line", taskId: task.id, taskStep: stepIndex, at: now,
+    workspaceId: task.workspaceId,
+    automationId: automation.id,
+    version: automation.version,
+    triggerNodeId: trigger.id,
+    firstNodes: graph.children.get(trigger.id) ?? [],
+    envelope: envelope("core.task", data, now),
+    source: "line",
+    taskId: task.id,
+    taskStep: stepIndex,
+    at: now,
   }))!;
   countCreatedRun(task.workspaceId, created, { newEvent: true, at: now });
   await s.tasks.update(task.id, { currentStep: stepIndex, updatedAt: at });
-  await addTaskActivity(s, { taskId: task.id, kind: "step_started", message: `Step ${stepIndex + 1} "${step.name}" started`, at, runId: created.runId, stepIndex, actor: "runner" });
+  await addTaskActivity(s, {
+    taskId: task.id,
+    kind: "step_started",
+    message: `Step ${stepIndex + 1} "${step.name}" started`,
+    at,
+    runId: created.runId,
+    stepIndex,
+    actor: "runner",
+  });
   if (created.finished) {
     // A trigger with no downstream node finishes its run at once: advance now.
     await advanceTask(deps, s, { runId: created.runId, taskId, taskStep: stepIndex, status: "succeeded", error: null, now });
@@ -64,7 +103,16 @@ async function advanceTask(deps: Pick<AppDeps, "queue" | "now">, s: Store, r: Fi
   const task = await s.tasks.get(r.taskId);
   if (!task || task.status !== "open" || task.currentStep !== r.taskStep) return; // task moved on (closed by hand, retried, or already advanced)
   const at = r.now.toISOString();
-  await addTaskActivity(s, { taskId: task.id, kind: "step_finished", message: `Step ${r.taskStep + 1} ${r.status}`, at, runId: r.runId, stepIndex: r.taskStep, actor: "runner", data: { status: r.status } });
+  await addTaskActivity(s, {
+    taskId: task.id,
+    kind: "step_finished",
+    message: `Step ${r.taskStep + 1} ${r.status}`,
+    at,
+    runId: r.runId,
+    stepIndex: r.taskStep,
+    actor: "runner",
+    data: { status: r.status },
+  });
   if (r.status !== "succeeded") return closeFailed(s, task, r.taskStep, r.error?.message ?? r.status, at, r.runId);
   const line = await s.lines.get(task.workspaceId, task.lineId);
   if (r.taskStep + 1 < (line?.steps.length ?? 0)) {

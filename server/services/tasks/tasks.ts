@@ -43,7 +43,13 @@ export async function getTask(deps: AppDeps, actor: Actor, workspaceId: string, 
   return toOrder(await getTaskRowOrThrow(deps.store, workspaceId, taskId));
 }
 
-export async function patchTask(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string, patch: { title?: string; description?: string; data?: unknown }) {
+export async function patchTask(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  taskId: string,
+  patch: { title?: string; description?: string; data?: unknown },
+) {
   await requireWorkspace(deps.store, actor, workspaceId, "task.write");
   return toOrder(
     await deps.store.tx(async (s) => {
@@ -58,7 +64,8 @@ export async function patchTask(deps: AppDeps, actor: Actor, workspaceId: string
       };
       await s.tasks.update(taskId, set);
       const changed = Object.keys(set).filter((k) => k !== "updatedAt");
-      if (changed.length) await addTaskActivity(s, { taskId, kind: "edited", message: `Edited ${changed.join(", ")}`, actor: actor.label, at, data: { fields: changed } });
+      if (changed.length)
+        await addTaskActivity(s, { taskId, kind: "edited", message: `Edited ${changed.join(", ")}`, actor: actor.label, at, data: { fields: changed } });
       return { ...row, ...set };
     }),
   );
@@ -75,7 +82,16 @@ export async function addTaskComment(deps: AppDeps, actor: Actor, workspaceId: s
 }
 
 export function toActivity(r: TaskActivityRow) {
-  return { id: r.id, at: r.at, kind: r.kind, runId: r.runId ?? null, stepIndex: r.stepIndex ?? null, message: r.message, actor: r.actor ?? null, data: r.data ?? null };
+  return {
+    id: r.id,
+    at: r.at,
+    kind: r.kind,
+    runId: r.runId ?? null,
+    stepIndex: r.stepIndex ?? null,
+    message: r.message,
+    actor: r.actor ?? null,
+    data: r.data ?? null,
+  };
 }
 
 /** Oldest first by sequence number; the cursor is the last seq seen, so new entries append to the end. */

@@ -35,7 +35,14 @@ export async function openTaskRow(deps: AppDeps, s: Store, row: TaskRow, actorLa
   return (await s.tasks.get(row.id)) ?? next;
 }
 
-export async function closeTaskRow(deps: AppDeps, s: Store, row: TaskRow, outcome: "completed" | "rejected", actorLabel: string, comment?: string): Promise<TaskRow> {
+export async function closeTaskRow(
+  deps: AppDeps,
+  s: Store,
+  row: TaskRow,
+  outcome: "completed" | "rejected",
+  actorLabel: string,
+  comment?: string,
+): Promise<TaskRow> {
   if (row.status === "closed") conflict(row, "closed");
   const now = deps.now();
   const at = now.toISOString();
@@ -68,11 +75,21 @@ export async function taskAwaitsRunRetry(s: Store, taskId: string, taskStep: num
   return !!task && task.status === "closed" && task.outcome === "failed" && task.currentStep === taskStep;
 }
 
-export async function reopenTaskForRunRetry(deps: Pick<AppDeps, "now">, s: Store, r: { taskId: string; taskStep: number; runId: string; actorLabel: string; version: number }): Promise<void> {
+export async function reopenTaskForRunRetry(
+  deps: Pick<AppDeps, "now">,
+  s: Store,
+  r: { taskId: string; taskStep: number; runId: string; actorLabel: string; version: number },
+): Promise<void> {
   const at = deps.now().toISOString();
   await s.tasks.update(r.taskId, { status: "open", outcome: null, closedAt: null, updatedAt: at });
   await addTaskActivity(s, {
-    taskId: r.taskId, kind: "retried", message: `Retrying step ${r.taskStep + 1} (run ${r.runId}, version ${r.version})`, actor: r.actorLabel, at, runId: r.runId, stepIndex: r.taskStep,
+    taskId: r.taskId,
+    kind: "retried",
+    message: `Retrying step ${r.taskStep + 1} (run ${r.runId}, version ${r.version})`,
+    actor: r.actorLabel,
+    at,
+    runId: r.runId,
+    stepIndex: r.taskStep,
   });
 }
 

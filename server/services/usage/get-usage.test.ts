@@ -35,7 +35,16 @@ describe("getUsage", () => {
     const day = await getUsage(deps, actor, ws, { from: "2030-01-01T10:30:00Z", to: "2030-01-03T00:00:00Z" });
     // The bucket holding `from` (10:00) is included.
     expect(day.totals).toEqual({
-      runs: { succeeded: 3, failed: 1 }, steps: { succeeded: 7 }, runTimeMs: 1500, retries: 0, retryWaitMs: 0, testRuns: {}, eventsReceived: 4, tasksCreated: 2, tasksClosed: 1, apiCalls: 10,
+      runs: { succeeded: 3, failed: 1 },
+      steps: { succeeded: 7 },
+      runTimeMs: 1500,
+      retries: 0,
+      retryWaitMs: 0,
+      testRuns: {},
+      eventsReceived: 4,
+      tasksCreated: 2,
+      tasksClosed: 1,
+      apiCalls: 10,
     });
     expect(day.buckets.map((b) => [b.start, b.apiCalls, b.runs])).toEqual([
       ["2030-01-01T00:00:00.000Z", 0, { succeeded: 3, failed: 1 }],
@@ -43,7 +52,19 @@ describe("getUsage", () => {
     ]);
     const hour = await getUsage(deps, actor, ws, { from: "2030-01-02T09:00:00Z", to: "2030-01-02T10:00:00Z", granularity: "hour" });
     expect(hour.buckets).toEqual([
-      { start: "2030-01-02T09:00:00.000Z", runs: {}, steps: {}, runTimeMs: 0, retries: 0, retryWaitMs: 0, testRuns: {}, eventsReceived: 0, tasksCreated: 0, tasksClosed: 1, apiCalls: 10 },
+      {
+        start: "2030-01-02T09:00:00.000Z",
+        runs: {},
+        steps: {},
+        runTimeMs: 0,
+        retries: 0,
+        retryWaitMs: 0,
+        testRuns: {},
+        eventsReceived: 0,
+        tasksCreated: 0,
+        tasksClosed: 1,
+        apiCalls: 10,
+      },
     ]);
   });
 

@@ -20,7 +20,18 @@ type Totals = {
   tasksClosed: number;
   apiCalls: number;
 };
-const empty = (): Totals => ({ runs: {}, steps: {}, runTimeMs: 0, retries: 0, retryWaitMs: 0, testRuns: {}, eventsReceived: 0, tasksCreated: 0, tasksClosed: 0, apiCalls: 0 });
+const empty = (): Totals => ({
+  runs: {},
+  steps: {},
+  runTimeMs: 0,
+  retries: 0,
+  retryWaitMs: 0,
+  testRuns: {},
+  eventsReceived: 0,
+  tasksCreated: 0,
+  tasksClosed: 0,
+  apiCalls: 0,
+});
 
 /** Adds to a by-status map; a status whose count went back to 0 (a retried run moved on) is left out. */
 function bump(m: Record<string, number>, k: string, value: number) {
@@ -42,12 +53,7 @@ function add(t: Totals, metric: string, value: number) {
   else if (metric === "api.calls") t.apiCalls += value;
 }
 
-export async function getUsage(
-  deps: AppDeps,
-  actor: Actor,
-  workspaceId: string,
-  q: { from?: string; to?: string; granularity?: "day" | "hour" },
-) {
+export async function getUsage(deps: AppDeps, actor: Actor, workspaceId: string, q: { from?: string; to?: string; granularity?: "day" | "hour" }) {
   await requireWorkspace(deps.store, actor, workspaceId, "usage.read");
   const granularity = q.granularity ?? "day";
   const to = q.to ? new Date(q.to) : deps.now();

@@ -44,9 +44,12 @@ export async function acceptInvitation(deps: AppDeps, input: { token: string; em
   const inv = await findInvitation(deps, input.token);
   if (!inv) throw new AppError("not_found", "This invitation link is invalid, used or expired. Ask an admin for a new one.");
   const email = input.email.trim().toLowerCase();
-  if (inv.email && inv.email !== email) throw new AppError("validation_failed", "This invitation is for another email address.", [{ path: "email", message: "Not the invited address" }]);
+  if (inv.email && inv.email !== email)
+    throw new AppError("validation_failed", "This invitation is for another email address.", [{ path: "email", message: "Not the invited address" }]);
   if (input.password.length < MIN_PASSWORD_LENGTH) {
-    throw new AppError("validation_failed", `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`, [{ path: "password", message: `At least ${MIN_PASSWORD_LENGTH} characters` }]);
+    throw new AppError("validation_failed", `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`, [
+      { path: "password", message: `At least ${MIN_PASSWORD_LENGTH} characters` },
+    ]);
   }
   const passwordHash = await hashPassword(input.password);
   return deps.store.tx(async (s) => {
@@ -54,7 +57,8 @@ export async function acceptInvitation(deps: AppDeps, input: { token: string; em
     const now = nowIso();
     const user = { id: newId("usr"), email, name: input.name?.trim() || email.split("@")[0]!, passwordHash, createdAt: now, lastSignInAt: null };
     // Single use, atomically: of concurrent accepts exactly one claims the invitation.
-    if (!(await s.users.claimInvitation(inv.id, user.id, now))) throw new AppError("not_found", "This invitation link is invalid, used or expired. Ask an admin for a new one.");
+    if (!(await s.users.claimInvitation(inv.id, user.id, now)))
+      throw new AppError("not_found", "This invitation link is invalid, used or expired. Ask an admin for a new one.");
     await s.users.insert(user);
     await s.users.insertMembership({ organizationId: inv.organizationId, userId: user.id, role: inv.role, createdAt: now });
     await recordAudit(s, { organizationId: inv.organizationId, actor: `user:${email}`, action: "member.join", target: user.id, data: { role: inv.role } });

@@ -29,10 +29,13 @@ describe("invitations", () => {
       Array.from({ length: 8 }, (_, i) => acceptInvitation(deps, { token, email: `racer${i}@example.com`, password: PASSWORD })),
     );
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
-    for (const o of outcomes.filter((o) => o.status === "rejected")) expect(String((o as PromiseRejectedResult).reason.message)).toMatch(/invalid, used or expired/);
+    for (const o of outcomes.filter((o) => o.status === "rejected"))
+      expect(String((o as PromiseRejectedResult).reason.message)).toMatch(/invalid, used or expired/);
     const [admins] = await deps.sql<{ n: number }>("select count(*) as n from memberships where role = 'admin'");
     expect(Number(admins!.n)).toBe(1);
-    expect((await deps.sql<{ acceptedAt: string | null }>('select accepted_at as "acceptedAt" from invitations where id = ?', inv.id))[0]!.acceptedAt).not.toBeNull();
+    expect(
+      (await deps.sql<{ acceptedAt: string | null }>('select accepted_at as "acceptedAt" from invitations where id = ?', inv.id))[0]!.acceptedAt,
+    ).not.toBeNull();
   });
 
   it("a refused accept (email taken) leaves the invitation usable", async () => {
@@ -46,7 +49,9 @@ describe("invitations", () => {
 describe("sign-in limits", () => {
   it("counts before checking: 40 concurrent wrong passwords get at most 10 checks", async () => {
     const email = "owner@example.com";
-    const results = await Promise.all(Array.from({ length: 40 }, () => signInWithPassword(deps, { email, password: "wrong password", clientAddress: "203.0.113.9" })));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => signInWithPassword(deps, { email, password: "wrong password", clientAddress: "203.0.113.9" })),
+    );
     const checked = results.filter((r) => !r.ok && r.reason === "invalid").length;
     expect(checked).toBe(SIGN_IN_MAX_ATTEMPTS);
     expect(results.filter((r) => !r.ok && r.reason === "rate_limited")).toHaveLength(40 - SIGN_IN_MAX_ATTEMPTS);
@@ -62,13 +67,15 @@ describe("sign-in limits", () => {
     const inv = await createInvitation(deps, owner, { role: "viewer" });
     await acceptInvitation(deps, { token: inv.url.split("/").pop()!, email: "victim@example.com", password: PASSWORD });
     const outcomes = [];
-    for (let i = 0; i < 15; i++) outcomes.push(await signInWithPassword(deps, { email: "victim@example.com", password: "guess" + i, clientAddress: `192.0.2.${i}` }));
+    for (let i = 0; i < 15; i++)
+      outcomes.push(await signInWithPassword(deps, { email: "victim@example.com", password: "guess" + i, clientAddress: `192.0.2.${i}` }));
     expect(outcomes.slice(SIGN_IN_MAX_ATTEMPTS).every((r) => !r.ok && r.reason === "rate_limited")).toBe(true);
   });
 
   it("limits one address across many emails", async () => {
     const outcomes = [];
-    for (let i = 0; i < 12; i++) outcomes.push(await signInWithPassword(deps, { email: `nobody${i}@example.com`, password: "x", clientAddress: "203.0.113.50" }));
+    for (let i = 0; i < 12; i++)
+      outcomes.push(await signInWithPassword(deps, { email: `nobody${i}@example.com`, password: "x", clientAddress: "203.0.113.50" }));
     expect(outcomes.map((r) => (r.ok ? "ok" : r.reason)).slice(-2)).toEqual(["rate_limited", "rate_limited"]);
     expect(await deps.store.users.findByEmail("nobody0@example.com")).toBeUndefined();
   });

@@ -12,9 +12,7 @@ export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_MAX_ATTEMPTS = 10;
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
-export type SignInResult =
-  | { ok: true; user: { id: string; email: string; name: string } }
-  | { ok: false; reason: "invalid" | "rate_limited" };
+export type SignInResult = { ok: true; user: { id: string; email: string; name: string } } | { ok: false; reason: "invalid" | "rate_limited" };
 
 export async function signInWithPassword(deps: AppDeps, input: { email: string; password: string; clientAddress?: string }): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase().slice(0, 320);

@@ -32,10 +32,21 @@ describe("webhook ingest from two processes at once", () => {
     const intakeId = head!.id;
     const one = (i: number) => ({
       intakeId,
-      runs: [{
-        workspaceId, automationId, version: head!.automationVersion!, triggerNodeId: "t", firstNodes: ["f"], source: "webhook" as const, intakeId,
-        dedupeScope: intakeId, dedupeKey: `d${i}`, envelope: envelope("core.webhook", { body: { ok: true, i }, headers: {}, query: {} }), at: new Date(),
-      }],
+      runs: [
+        {
+          workspaceId,
+          automationId,
+          version: head!.automationVersion!,
+          triggerNodeId: "t",
+          firstNodes: ["f"],
+          source: "webhook" as const,
+          intakeId,
+          dedupeScope: intakeId,
+          dedupeKey: `d${i}`,
+          envelope: envelope("core.webhook", { body: { ok: true, i }, headers: {}, query: {} }),
+          at: new Date(),
+        },
+      ],
     });
     const N = 120;
     // Alternating engines, all in flight at once: batches of both "processes" overlap on the intake row.

@@ -3,7 +3,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { jsonCol } from "@/db/testing";
+import { openStorage } from "@/db/open";
 import { createTestDeps } from "../../testing";
+import { depsFromStorage } from "../../deps";
 import { handleHookRequest } from "../../webhooks/lean-listener";
 import { createAutomation, patchAutomation } from "../automations";
 import { startRunner, type Runner } from "../../runner/runner-loop";
@@ -105,6 +107,27 @@ describe("webhook ingress", () => {
     await patchAutomation(deps, ws.actor, ws.workspaceId, a.id, { enabled: false });
     expect((await post(url, "{}")).status).toBe(404);
     expect(await count("events")).toBe(0);
+  });
+
+  it("a disable committed by another process applies to the next delivery (the ingress caches intake heads)", async () => {
+    // No runner: its store calls would refresh the cache anyway, hiding what this test checks.
+    await runner.stop();
+    const a = await webhookAutomation();
+    const url = a.triggers[0]!.url!.replace("http://127.0.0.1:3999", base);
+    expect((await post(url, "{}")).status).toBe(202);
+    expect((await post(url, "{}")).status).toBe(202); // served from the cache
+    // Another connection to the same database, as a CLI or a second server process would have.
+    const other = await openStorage(deps.url, { migrate: false, pg: { max: 1 } });
+    try {
+      const otherDeps = await depsFromStorage(other, { box: deps.box, publicUrl: deps.publicUrl, log: deps.log, now: deps.now });
+      await patchAutomation(otherDeps, ws.actor, ws.workspaceId, a.id, { enabled: false });
+    } finally {
+      await other.store.close();
+    }
+    // The SQLite engine looks for other connections' commits at most once a millisecond.
+    await new Promise((r) => setTimeout(r, 2));
+    expect((await post(url, "{}")).status).toBe(404);
+    expect(await count("events")).toBe(2);
   });
 
   it("a webhook intake turns an authenticated JSON POST into a task on its line (once per delivery id)", async () => {

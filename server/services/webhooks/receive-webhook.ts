@@ -80,9 +80,13 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
   const ctype = (req.headers["content-type"] ?? "").toLowerCase();
   let body: unknown = undefined;
   if (wantsJson) {
-    if (!ctype.includes("json")) return hookProblem("unsupported_media_type", `Send JSON (content-type: application/json), not "${ctype.slice(0, 100) || "none"}".`);
+    if (!ctype.includes("json"))
+      return hookProblem("unsupported_media_type", `Send JSON (content-type: application/json), not "${ctype.slice(0, 100) || "none"}".`);
     const parsed = parseJson(req.rawBody);
-    if (!parsed.ok) return hookProblem("bad_request", parsed.error.startsWith("The JSON body") ? parsed.error : `The body is not valid JSON: ${parsed.error}`, { errors: [{ path: "", message: "Malformed JSON" }] });
+    if (!parsed.ok)
+      return hookProblem("bad_request", parsed.error.startsWith("The JSON body") ? parsed.error : `The body is not valid JSON: ${parsed.error}`, {
+        errors: [{ path: "", message: "Malformed JSON" }],
+      });
     body = parsed.value;
   }
   const delivery: IncomingDelivery = { method: req.method, headers: req.headers, query: req.query, rawBody: req.rawBody, body };
@@ -122,9 +126,17 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
     const firstNodes = target.graph.children.get(target.node.id) ?? [];
     for (const ev of events) {
       runs.push({
-        workspaceId: intake.workspaceId, automationId: target.automationId, version: target.version, triggerNodeId: target.node.id, firstNodes,
-        envelope: envelope(ev.type ?? target.trigger.outputType, ev.data, now), source: "webhook", intakeId: intake.id,
-        dedupeScope: intake.kind === "shared" ? `${intake.id}:${target.automationId}:${target.node.id}` : intake.id, dedupeKey: ev.dedupeKey ?? null, at: now,
+        workspaceId: intake.workspaceId,
+        automationId: target.automationId,
+        version: target.version,
+        triggerNodeId: target.node.id,
+        firstNodes,
+        envelope: envelope(ev.type ?? target.trigger.outputType, ev.data, now),
+        source: "webhook",
+        intakeId: intake.id,
+        dedupeScope: intake.kind === "shared" ? `${intake.id}:${target.automationId}:${target.node.id}` : intake.id,
+        dedupeKey: ev.dedupeKey ?? null,
+        at: now,
       });
     }
   }
@@ -135,7 +147,11 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
     if (result.finished) countUsage(intake.workspaceId, "runs.succeeded", result.finished, now);
     deps.queue.publish(result.runIds);
   }
-  return { status: 202, headers: { "content-type": "application/json" }, body: { accepted: result.runIds.length, runIds: result.runIds, duplicates: result.duplicates } };
+  return {
+    status: 202,
+    headers: { "content-type": "application/json" },
+    body: { accepted: result.runIds.length, runIds: result.runIds, duplicates: result.duplicates },
+  };
 }
 
 /** Webhook intakes: a JSON POST becomes a task on the intake's line (bearer secret or HMAC signature required). */
@@ -145,16 +161,38 @@ async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: Incomin
     const bearer = (d.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
     const sig = (d.headers["x-conveyor-signature"] ?? "").replace(/^sha256=/i, "").toLowerCase();
     const ok = (bearer && safeEqual(bearer, secret)) || (sig && safeEqual(sig, createHmac("sha256", secret).update(d.rawBody).digest("hex")));
-    if (!ok) return hookProblem("unauthorized", "Send the intake secret as Authorization: Bearer <secret> or an X-Conveyor-Signature: sha256=<hmac of the body>.");
+    if (!ok)
+      return hookProblem("unauthorized", "Send the intake secret as Authorization: Bearer <secret> or an X-Conveyor-Signature: sha256=<hmac of the body>.");
   }
   const shape = IntakeDeliverySchema.safeParse(d.body);
-  if (!shape.success) return hookProblem("validation_failed", "The delivery does not match the intake's shape: a JSON object with an optional string `title` and `description` and any `data`; see `errors`.", { errors: zodProblems(shape.error) });
+  if (!shape.success)
+    return hookProblem(
+      "validation_failed",
+      "The delivery does not match the intake's shape: a JSON object with an optional string `title` and `description` and any `data`; see `errors`.",
+      { errors: zodProblems(shape.error) },
+    );
   const key = d.headers["idempotency-key"] || d.headers["x-delivery-id"] || null;
   const now = deps.now();
   const out = await deps.store.tx(async (s) => {
     const iso = now.toISOString();
-    if (key && !(await s.runs.recordDelivery({ id: newId("evt"), workspaceId: intake.workspaceId, intakeId: intake.id, dedupeScope: intake.id, dedupeKey: key, receivedAt: iso }))) return null;
-    const task = await createTaskFromIntake(deps, s, { id: intake.id, workspaceId: intake.workspaceId, kind: "webhook", name: intake.name, lineId: intake.lineId, config: intake.config }, d.body);
+    if (
+      key &&
+      !(await s.runs.recordDelivery({
+        id: newId("evt"),
+        workspaceId: intake.workspaceId,
+        intakeId: intake.id,
+        dedupeScope: intake.id,
+        dedupeKey: key,
+        receivedAt: iso,
+      }))
+    )
+      return null;
+    const task = await createTaskFromIntake(
+      deps,
+      s,
+      { id: intake.id, workspaceId: intake.workspaceId, kind: "webhook", name: intake.name, lineId: intake.lineId, config: intake.config },
+      d.body,
+    );
     await s.runs.touchIntake(intake.id, iso);
     return task;
   });

@@ -11,7 +11,14 @@ export async function renameWorkspace({ store }: AppDeps, actor: Actor, workspac
   return store.tx(async (s) => {
     const updatedAt = nowIso();
     await s.workspaces.update(workspaceId, { name, updatedAt });
-    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "workspace.rename", target: workspaceId, data: { name } });
+    await recordAudit(s, {
+      organizationId: ws.organizationId,
+      workspaceId,
+      actor: actor.label,
+      action: "workspace.rename",
+      target: workspaceId,
+      data: { name },
+    });
     return { ...ws, name, updatedAt };
   });
 }

@@ -28,7 +28,7 @@ describe("workspace services enforce roles", () => {
       const actor = user(role);
       expect((await listWorkspaces(deps, actor)).map((w) => w.id)).toContain(firstWs);
       // Started together; a no-op catch keeps an early rejection from counting as unhandled while another is awaited.
-      const handled = <T,>(p: Promise<T>) => (p.catch(() => undefined), p);
+      const handled = <T>(p: Promise<T>) => (p.catch(() => undefined), p);
       const create = handled(createWorkspace(deps, actor, { name: `by ${role}` }));
       const rename = handled(renameWorkspace(deps, actor, firstWs, { name: "renamed" }));
       const invite = handled(createInvitation(deps, actor, { role: "viewer" }));

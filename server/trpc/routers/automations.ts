@@ -30,7 +30,9 @@ export const automationsRouter = createTRPCRouter({
   /** Saves the whole document as a new version; validation problems come back in `data.problems` with node ids. */
   save: workspaceProcedure
     .input(One.extend({ document: Document, ifVersion: z.number().optional() }))
-    .mutation(({ ctx, input }) => replaceAutomation(ctx.deps, ctx.actor, input.workspaceId, input.automationId, input.document, { ifVersion: input.ifVersion })),
+    .mutation(({ ctx, input }) =>
+      replaceAutomation(ctx.deps, ctx.actor, input.workspaceId, input.automationId, input.document, { ifVersion: input.ifVersion }),
+    ),
   patch: workspaceProcedure
     .input(One.extend({ patch: AutomationPatchSchema }))
     .mutation(({ ctx, input }) => patchAutomation(ctx.deps, ctx.actor, input.workspaceId, input.automationId, input.patch)),

@@ -30,10 +30,20 @@ export const connectionsRouter = createTRPCRouter({
   verify: workspaceProcedure.input(One).mutation(({ ctx, input }) => verifyConnection(ctx.deps, ctx.actor, input.workspaceId, input.connectionId)),
   /** Starts the OAuth authorization-code flow; the browser goes to `authorizeUrl` and comes back to /oauth/<integration>/callback. */
   beginOAuth: workspaceProcedure
-    .input(One.extend({ returnTo: z.string().regex(/^\/(?!\/)/, "A path on this site").optional() }))
+    .input(
+      One.extend({
+        returnTo: z
+          .string()
+          .regex(/^\/(?!\/)/, "A path on this site")
+          .optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const c = await getConnectionOrThrow(ctx.deps, ctx.actor, input.workspaceId, input.connectionId);
-      return beginOAuth(ctx.deps, ctx.actor, input.workspaceId, input.connectionId, { redirectUri: oauthCallbackUrl(ctx.deps, c.integration), returnTo: input.returnTo });
+      return beginOAuth(ctx.deps, ctx.actor, input.workspaceId, input.connectionId, {
+        redirectUri: oauthCallbackUrl(ctx.deps, c.integration),
+        returnTo: input.returnTo,
+      });
     }),
   /** The OAuth callback (redirect) URL to register in the vendor's developer console for this integration. */
   oauthCallbackUrl: workspaceProcedure

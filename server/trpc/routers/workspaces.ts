@@ -8,12 +8,8 @@ import { can } from "../../auth/permissions";
 export const workspacesRouter = createTRPCRouter({
   list: protectedProcedure.query(({ ctx }) => listWorkspaces(ctx.deps, ctx.actor)),
   get: workspaceProcedure.query(({ ctx }) => ctx.workspace),
-  create: protectedProcedure
-    .input(z.object({ name: z.string() }))
-    .mutation(({ ctx, input }) => createWorkspace(ctx.deps, ctx.actor, input)),
-  rename: workspaceProcedure
-    .input(z.object({ name: z.string() }))
-    .mutation(({ ctx, input }) => renameWorkspace(ctx.deps, ctx.actor, input.workspaceId, input)),
+  create: protectedProcedure.input(z.object({ name: z.string() })).mutation(({ ctx, input }) => createWorkspace(ctx.deps, ctx.actor, input)),
+  rename: workspaceProcedure.input(z.object({ name: z.string() })).mutation(({ ctx, input }) => renameWorkspace(ctx.deps, ctx.actor, input.workspaceId, input)),
   delete: workspaceProcedure.mutation(({ ctx, input }) => deleteWorkspace(ctx.deps, ctx.actor, input.workspaceId)),
 });
 

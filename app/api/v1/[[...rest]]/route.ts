@@ -6,7 +6,10 @@ export const dynamic = "force-dynamic";
 /** Unknown paths under /api/v1 answer a JSON 404, never an HTML page. */
 async function notFound(request: Request) {
   const path = new URL(request.url).pathname;
-  return problemResponse("not_found", `There is no API endpoint at ${request.method} ${path}; see /api/v1/openapi.json.`, { instance: path, requestId: newId("req") });
+  return problemResponse("not_found", `There is no API endpoint at ${request.method} ${path}; see /api/v1/openapi.json.`, {
+    instance: path,
+    requestId: newId("req"),
+  });
 }
 export const GET = notFound;
 export const POST = notFound;

@@ -26,7 +26,10 @@ export async function GET(req: NextRequest) {
   const deps = await getDeps();
   try {
     const providerError = q.get("error");
-    if (providerError || !code) throw new Error(providerError ? `${providerError}${q.get("error_description") ? `: ${q.get("error_description")}` : ""}` : "The provider sent no authorisation code.");
+    if (providerError || !code)
+      throw new Error(
+        providerError ? `${providerError}${q.get("error_description") ? `: ${q.get("error_description")}` : ""}` : "The provider sent no authorisation code.",
+      );
     const result = await completeOAuth(deps, { state, code, userId: actor.userId });
     const target = result.returnTo ?? `/w/${result.connection.workspaceId}/connections`;
     if (result.needsSiteChoice) return back(req, target, { chooseSite: result.connection.id });

@@ -18,8 +18,25 @@ const aria = (p: Common) => ({ id: p.id, "aria-invalid": p.invalid || undefined,
 export function TextInput(p: Common & { multiline?: boolean; mono?: boolean; type?: string }) {
   const value = p.value === undefined || p.value === null ? "" : String(p.value);
   if (p.multiline)
-    return <textarea {...aria(p)} className={`input min-h-20 ${p.mono ? "font-mono text-xs" : ""}`} value={value} placeholder={p.placeholder} onChange={(e) => p.onChange(e.target.value)} />;
-  return <input {...aria(p)} type={p.type ?? "text"} className={`input ${p.mono ? "font-mono text-xs" : ""}`} value={value} placeholder={p.placeholder} onChange={(e) => p.onChange(e.target.value)} />;
+    return (
+      <textarea
+        {...aria(p)}
+        className={`input min-h-20 ${p.mono ? "font-mono text-xs" : ""}`}
+        value={value}
+        placeholder={p.placeholder}
+        onChange={(e) => p.onChange(e.target.value)}
+      />
+    );
+  return (
+    <input
+      {...aria(p)}
+      type={p.type ?? "text"}
+      className={`input ${p.mono ? "font-mono text-xs" : ""}`}
+      value={value}
+      placeholder={p.placeholder}
+      onChange={(e) => p.onChange(e.target.value)}
+    />
+  );
 }
 
 export function NumberInput(p: Common & { integer?: boolean }) {
@@ -44,7 +61,15 @@ export function NumberInput(p: Common & { integer?: boolean }) {
 export function DateTimeInput(p: Common) {
   const iso = typeof p.value === "string" ? p.value : "";
   const local = iso && !Number.isNaN(Date.parse(iso)) ? new Date(Date.parse(iso) - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16) : "";
-  return <input {...aria(p)} type="datetime-local" className="input" value={local} onChange={(e) => p.onChange(e.target.value ? new Date(e.target.value).toISOString() : undefined)} />;
+  return (
+    <input
+      {...aria(p)}
+      type="datetime-local"
+      className="input"
+      value={local}
+      onChange={(e) => p.onChange(e.target.value ? new Date(e.target.value).toISOString() : undefined)}
+    />
+  );
 }
 
 export function BooleanInput(p: Common & { label: string }) {
@@ -68,7 +93,12 @@ export function BooleanInput(p: Common & { label: string }) {
 
 export function SelectInput(p: Common & { options: Array<{ value: string; label: string }>; required?: boolean }) {
   return (
-    <select {...aria(p)} className="input" value={p.value === undefined || p.value === null ? "" : String(p.value)} onChange={(e) => p.onChange(e.target.value === "" ? undefined : e.target.value)}>
+    <select
+      {...aria(p)}
+      className="input"
+      value={p.value === undefined || p.value === null ? "" : String(p.value)}
+      onChange={(e) => p.onChange(e.target.value === "" ? undefined : e.target.value)}
+    >
       <option value="">{p.required ? "Choose…" : "— none —"}</option>
       {p.options.map((o) => (
         <option key={o.value} value={o.value}>

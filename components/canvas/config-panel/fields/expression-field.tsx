@@ -45,7 +45,19 @@ const theme = EditorView.theme({
   ".cm-gutters": { display: "none" },
 });
 
-export function ExpressionField({ id, value, onChange, label, describedBy }: { id: string; value: string; onChange: (v: string) => void; label: string; describedBy?: string }) {
+export function ExpressionField({
+  id,
+  value,
+  onChange,
+  label,
+  describedBy,
+}: {
+  id: string;
+  value: string;
+  onChange: (v: string) => void;
+  label: string;
+  describedBy?: string;
+}) {
   const env = useFormEnv();
   const extensions = useMemo(
     () => [
@@ -80,7 +92,10 @@ export function ExpressionField({ id, value, onChange, label, describedBy }: { i
         editable={!env.readOnly}
       />
       {preview && (
-        <div className={`mt-1 rounded border px-2 py-1 font-mono text-[11px] ${preview.error ? "border-red-200 bg-red-50 text-danger" : "border-border bg-zinc-50 text-zinc-700"}`} data-testid={`preview-${id}`}>
+        <div
+          className={`mt-1 rounded border px-2 py-1 font-mono text-[11px] ${preview.error ? "border-red-200 bg-red-50 text-danger" : "border-border bg-zinc-50 text-zinc-700"}`}
+          data-testid={`preview-${id}`}
+        >
           <span className="mr-1 font-sans text-muted">{preview.error ? "Error:" : `Preview${env.sampleSource ? ` (${env.sampleSource})` : ""}:`}</span>
           {preview.error ?? (preview.value === undefined ? <em>undefined</em> : JSON.stringify(preview.value))}
         </div>

@@ -22,7 +22,11 @@ export function FieldShell({ id, path, label, required, help, error, warning, as
   const labelEl = (
     <span className="flex items-center gap-1">
       {label}
-      {required && <span className="text-danger" aria-hidden>*</span>}
+      {required && (
+        <span className="text-danger" aria-hidden>
+          *
+        </span>
+      )}
       {required && <span className="sr-only">(required)</span>}
     </span>
   );
@@ -36,11 +40,23 @@ export function FieldShell({ id, path, label, required, help, error, warning, as
       aria-labelledby={group ? `${id}-label` : undefined}
     >
       <div className="mb-1 flex items-center justify-between gap-2">
-        {group ? <span id={`${id}-label`} className="label mb-0">{labelEl}</span> : <label htmlFor={id} className="label mb-0">{labelEl}</label>}
+        {group ? (
+          <span id={`${id}-label`} className="label mb-0">
+            {labelEl}
+          </span>
+        ) : (
+          <label htmlFor={id} className="label mb-0">
+            {labelEl}
+          </label>
+        )}
         {aside}
       </div>
       {children}
-      {help && !error && <p id={`${id}-help`} className="help">{help}</p>}
+      {help && !error && (
+        <p id={`${id}-help`} className="help">
+          {help}
+        </p>
+      )}
       {warning && !error && (
         <p id={`${id}-warning`} role="status" className="mt-1 text-xs text-amber-800" data-testid={`warning-${path}`}>
           {warning}

@@ -2,7 +2,19 @@
 /** Free JSON (extra properties, custom fields). Parses as the user types; invalid text is kept and flagged. */
 import { useState } from "react";
 
-export function JsonField({ id, value, onChange, describedBy, onError }: { id: string; value: unknown; onChange: (v: unknown) => void; describedBy?: string; onError: (m: string | null) => void }) {
+export function JsonField({
+  id,
+  value,
+  onChange,
+  describedBy,
+  onError,
+}: {
+  id: string;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  describedBy?: string;
+  onError: (m: string | null) => void;
+}) {
   const [text, setText] = useState(() => (value === undefined ? "" : JSON.stringify(value, null, 2)));
   return (
     <textarea

@@ -3,7 +3,8 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 
-const FOCUSABLE = 'input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [contenteditable="true"], button[role="switch"], button[aria-haspopup]';
+const FOCUSABLE =
+  'input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [contenteditable="true"], button[role="switch"], button[aria-haspopup]';
 
 interface ListProps {
   id: string;
@@ -37,11 +38,19 @@ export function ListField({ id, label, items, onChange, newItem, renderItem, dis
       {items.map((_, i) => (
         <div key={i} data-testid={`${id}-row-${i}`} className={inline ? "flex items-start gap-1" : "rounded-md border border-border bg-zinc-50/60 p-2.5"}>
           <div className={inline ? "min-w-0 flex-1" : "mb-1.5 flex items-center justify-between"}>
-            {!inline && <span className="text-xs font-medium text-muted">{label} {i + 1}</span>}
+            {!inline && (
+              <span className="text-xs font-medium text-muted">
+                {label} {i + 1}
+              </span>
+            )}
             {inline && renderItem(i)}
             {!inline && <RowActions {...{ i, count: items.length, move, disabled, label }} remove={() => onChange(items.filter((__, j) => j !== i))} />}
           </div>
-          {inline ? <RowActions {...{ i, count: items.length, move, disabled, label }} remove={() => onChange(items.filter((__, j) => j !== i))} /> : <div className="space-y-2.5">{renderItem(i)}</div>}
+          {inline ? (
+            <RowActions {...{ i, count: items.length, move, disabled, label }} remove={() => onChange(items.filter((__, j) => j !== i))} />
+          ) : (
+            <div className="space-y-2.5">{renderItem(i)}</div>
+          )}
         </div>
       ))}
       <button
@@ -59,13 +68,39 @@ export function ListField({ id, label, items, onChange, newItem, renderItem, dis
   );
 }
 
-function RowActions({ i, count, move, remove, disabled, label }: { i: number; count: number; move: (a: number, b: number) => void; remove: () => void; disabled?: boolean; label: string }) {
+function RowActions({
+  i,
+  count,
+  move,
+  remove,
+  disabled,
+  label,
+}: {
+  i: number;
+  count: number;
+  move: (a: number, b: number) => void;
+  remove: () => void;
+  disabled?: boolean;
+  label: string;
+}) {
   return (
     <div className="flex shrink-0 gap-0.5">
-      <button type="button" className="btn btn-ghost btn-sm" aria-label={`Move ${label} ${i + 1} up`} disabled={disabled || i === 0} onClick={() => move(i, i - 1)}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Move ${label} ${i + 1} up`}
+        disabled={disabled || i === 0}
+        onClick={() => move(i, i - 1)}
+      >
         <ArrowUp size={13} />
       </button>
-      <button type="button" className="btn btn-ghost btn-sm" aria-label={`Move ${label} ${i + 1} down`} disabled={disabled || i === count - 1} onClick={() => move(i, i + 1)}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        aria-label={`Move ${label} ${i + 1} down`}
+        disabled={disabled || i === count - 1}
+        onClick={() => move(i, i + 1)}
+      >
         <ArrowDown size={13} />
       </button>
       <button type="button" className="btn btn-ghost btn-sm text-danger" aria-label={`Remove ${label} ${i + 1}`} disabled={disabled} onClick={remove}>

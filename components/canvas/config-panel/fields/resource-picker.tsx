@@ -85,8 +85,12 @@ export function ResourcePicker({ id, path, resource, value, onChange, describedB
         className="input flex items-center justify-between text-left"
         onClick={() => setOpen(!open)}
       >
-        <span className={current ? "truncate" : "text-zinc-400"} data-testid={`picked-${id}`} title={currentLabel && currentLabel !== current ? current : undefined}>
-          {current ? currentLabel ?? current : "Choose…"}
+        <span
+          className={current ? "truncate" : "text-zinc-400"}
+          data-testid={`picked-${id}`}
+          title={currentLabel && currentLabel !== current ? current : undefined}
+        >
+          {current ? (currentLabel ?? current) : "Choose…"}
         </span>
         <ChevronDown size={14} className="shrink-0 text-muted" aria-hidden />
       </button>

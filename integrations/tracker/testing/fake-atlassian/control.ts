@@ -16,7 +16,8 @@ const adf = (text: string) => ({ type: "doc", version: 1, content: [{ type: "par
 
 export function controlModule(state: FakeAtlassianState): FakeModule {
   const site = () => [...state.sites.values()][0]!;
-  const actor = (v: unknown) => (typeof v === "string" && state.users.has(v) ? v : [...state.users.keys()].find((id) => id !== state.consentAccountId) ?? state.consentAccountId);
+  const actor = (v: unknown) =>
+    typeof v === "string" && state.users.has(v) ? v : ([...state.users.keys()].find((id) => id !== state.consentAccountId) ?? state.consentAccountId);
   return {
     name: "control",
     routes: [
@@ -30,9 +31,18 @@ export function controlModule(state: FakeAtlassianState): FakeModule {
           const project = s.project(String(b.project ?? ""));
           if (!project) return json(400, { error: `unknown project ${String(b.project)}` });
           const wanted = String(b.issueType ?? "");
-          const type = project.issueTypeIds.map((id) => s.issueTypes.get(id)!).find((t) => t.id === wanted || t.name === wanted) ?? s.issueTypes.get(project.issueTypeIds[0]!)!;
+          const type =
+            project.issueTypeIds.map((id) => s.issueTypes.get(id)!).find((t) => t.id === wanted || t.name === wanted) ??
+            s.issueTypes.get(project.issueTypeIds[0]!)!;
           const issue = s.createIssue(
-            { projectId: project.id, issueTypeId: type.id, summary: String(b.summary ?? "Created from the fake"), description: typeof b.description === "string" ? adf(b.description) : null, reporterId: actor(b.reporter), labels: [] },
+            {
+              projectId: project.id,
+              issueTypeId: type.id,
+              summary: String(b.summary ?? "Created from the fake"),
+              description: typeof b.description === "string" ? adf(b.description) : null,
+              reporterId: actor(b.reporter),
+              labels: [],
+            },
             actor(b.reporter),
           );
           return json(201, { id: issue.id, key: issue.key });
@@ -58,14 +68,31 @@ export function controlModule(state: FakeAtlassianState): FakeModule {
           const s = site();
           const issue = s.issue(req.params.key!);
           if (!issue) return json(404, { error: "no such issue" });
-          return json(200, { id: issue.id, key: issue.key, summary: issue.summary, status: s.statuses.get(issue.statusId)!.name, resolution: s.resolutions.find((r) => r.id === issue.resolutionId)?.name ?? null, comments: issue.comments.length });
+          return json(200, {
+            id: issue.id,
+            key: issue.key,
+            summary: issue.summary,
+            status: s.statuses.get(issue.statusId)!.name,
+            resolution: s.resolutions.find((r) => r.id === issue.resolutionId)?.name ?? null,
+            comments: issue.comments.length,
+          });
         },
       },
       {
         method: "GET",
         path: "/__fake/jira/webhooks",
         auth: "none",
-        handler: () => json(200, [...site().webhooks.values()].map((w) => ({ id: w.id, url: w.url, events: w.events, jqlFilter: w.jqlFilter, expiresAt: new Date(w.expiresAt).toISOString() }))),
+        handler: () =>
+          json(
+            200,
+            [...site().webhooks.values()].map((w) => ({
+              id: w.id,
+              url: w.url,
+              events: w.events,
+              jqlFilter: w.jqlFilter,
+              expiresAt: new Date(w.expiresAt).toISOString(),
+            })),
+          ),
       },
       {
         method: "POST",
@@ -73,7 +100,13 @@ export function controlModule(state: FakeAtlassianState): FakeModule {
         auth: "none",
         handler: (req) => {
           const b = (req.body ?? {}) as Body;
-          state.fail({ method: b.method as string | undefined, path: b.path as string | undefined, status: Number(b.status), retryAfter: b.retryAfter as number | undefined, times: b.times as number | undefined });
+          state.fail({
+            method: b.method as string | undefined,
+            path: b.path as string | undefined,
+            status: Number(b.status),
+            retryAfter: b.retryAfter as number | undefined,
+            times: b.times as number | undefined,
+          });
           return json(204);
         },
       },

@@ -27,7 +27,15 @@ function checkAuthorize(state: FakeAtlassianState, p: Record<string, string | un
     return { error: page(400, "Something went wrong", "<p>redirect_uri does not match the app's callback URL.</p>") };
   }
   if (p.audience !== "api.atlassian.com" || p.response_type !== "code" || !p.scope) {
-    return { error: redirect(withParams(p.redirect_uri, { error: "invalid_request", error_description: "audience, response_type=code and scope are required", ...(p.state ? { state: p.state } : {}) })) };
+    return {
+      error: redirect(
+        withParams(p.redirect_uri, {
+          error: "invalid_request",
+          error_description: "audience, response_type=code and scope are required",
+          ...(p.state ? { state: p.state } : {}),
+        }),
+      ),
+    };
   }
   return { app, redirectUri: p.redirect_uri, scopes: p.scope.split(/\s+/).filter(Boolean), state: p.state ?? "" };
 }
@@ -36,7 +44,8 @@ export function oauthModule(state: FakeAtlassianState): FakeModule {
   const consent = (req: FakeRequest, params: Record<string, string | undefined>, accept: boolean): FakeResponse => {
     const ok = checkAuthorize(state, params);
     if ("error" in ok) return ok.error!;
-    if (!accept) return redirect(withParams(ok.redirectUri, { error: "access_denied", error_description: "User did not authorize the request", state: ok.state }));
+    if (!accept)
+      return redirect(withParams(ok.redirectUri, { error: "access_denied", error_description: "User did not authorize the request", state: ok.state }));
     const code = state.issueCode({ clientId: ok.app.clientId, redirectUri: ok.redirectUri, accountId: state.consentAccountId, scopes: ok.scopes });
     return redirect(withParams(ok.redirectUri, { code, state: ok.state }));
   };
@@ -53,7 +62,9 @@ export function oauthModule(state: FakeAtlassianState): FakeModule {
           if ("error" in ok) return ok.error!;
           if (state.consentMode === "auto") return consent(req, params, true);
           const user = state.users.get(state.consentAccountId);
-          const hidden = Object.entries(params).map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v ?? "")}">`).join("");
+          const hidden = Object.entries(params)
+            .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v ?? "")}">`)
+            .join("");
           return page(
             200,
             `${ok.app.name} is requesting access to your Atlassian account`,

@@ -45,17 +45,30 @@ export class OpenApiValidator {
     this.ready = this.api.init();
   }
 
-  async validate(req: { method: string; path: string; query: Record<string, string | string[]>; headers: Record<string, string>; body: unknown }): Promise<ValidationOutcome> {
+  async validate(req: {
+    method: string;
+    path: string;
+    query: Record<string, string | string[]>;
+    headers: Record<string, string>;
+    body: unknown;
+  }): Promise<ValidationOutcome> {
     await this.ready;
     const oreq: OARequest = { method: req.method.toLowerCase(), path: req.path, query: req.query, headers: req.headers, body: req.body as never };
     const op = this.api.matchOperation(oreq);
     if (!op) return { errors: [`No operation ${req.method} ${req.path} in the API`], known: false };
     const result = this.api.validateRequest(oreq, op);
-    const errors = (result.errors ?? []).filter((e) => !isUndeclaredCloudIdError(e)).map((e) => {
-      const where = e.instancePath.replace(/^\//, "").replace(/\//g, ".");
-      const extra = e.keyword === "enum" ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")})` : e.keyword === "additionalProperties" ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : "";
-      return `${where || "request"} ${e.message}${extra}`;
-    });
+    const errors = (result.errors ?? [])
+      .filter((e) => !isUndeclaredCloudIdError(e))
+      .map((e) => {
+        const where = e.instancePath.replace(/^\//, "").replace(/\//g, ".");
+        const extra =
+          e.keyword === "enum"
+            ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(", ")})`
+            : e.keyword === "additionalProperties"
+              ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'`
+              : "";
+        return `${where || "request"} ${e.message}${extra}`;
+      });
     const x = (op as unknown as Record<string, unknown>)["x-atlassian-oauth2-scopes"] as Array<{ scopes: string[] }> | undefined;
     return { errors, known: true, operationId: op.operationId, scopes: x?.map((s) => s.scopes) };
   }

@@ -59,7 +59,10 @@ export function q(req: FakeRequest, name: string): string | undefined {
 export function qList(req: FakeRequest, name: string): string[] {
   const v = req.query[name];
   const list = v === undefined ? [] : Array.isArray(v) ? v : [v];
-  return list.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+  return list
+    .flatMap((s) => s.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Matches `/a/{x}/b` against `/a/1/b`; returns params or undefined. */

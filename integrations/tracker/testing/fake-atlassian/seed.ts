@@ -33,18 +33,36 @@ export function seedDemo(state: FakeAtlassianState, opts: { secondSite?: boolean
   for (const id of Object.values(U)) site.members.add(id);
   site.admins.add(U.mia);
   const statuses: Array<[string, string, "new" | "indeterminate" | "done"]> = [
-    [S.todo, "To Do", "new"], [S.inProgress, "In Progress", "indeterminate"], [S.inReview, "In Review", "indeterminate"],
-    [S.done, "Done", "done"], [S.closed, "Closed", "done"], [S.backlog, "Backlog", "new"], [S.doing, "Doing", "indeterminate"], [S.shipped, "Shipped", "done"],
+    [S.todo, "To Do", "new"],
+    [S.inProgress, "In Progress", "indeterminate"],
+    [S.inReview, "In Review", "indeterminate"],
+    [S.done, "Done", "done"],
+    [S.closed, "Closed", "done"],
+    [S.backlog, "Backlog", "new"],
+    [S.doing, "Doing", "indeterminate"],
+    [S.shipped, "Shipped", "done"],
   ];
   for (const [id, name, category] of statuses) site.statuses.set(id, { id, name, category });
   const types: Array<[string, string, boolean, number]> = [
-    [T.task, "Task", false, 0], [T.bug, "Bug", false, 0], [T.subtask, "Sub-task", true, -1], [T.incident, "Incident", false, 0], [T.teamTask, "Task", false, 0],
+    [T.task, "Task", false, 0],
+    [T.bug, "Bug", false, 0],
+    [T.subtask, "Sub-task", true, -1],
+    [T.incident, "Incident", false, 0],
+    [T.teamTask, "Task", false, 0],
   ];
   for (const [id, name, subtask, hierarchyLevel] of types) site.issueTypes.set(id, { id, name, subtask, hierarchyLevel });
   site.priorities = [
-    { id: "1", name: "Highest" }, { id: "2", name: "High" }, { id: "3", name: "Medium", isDefault: true }, { id: "4", name: "Low" }, { id: "5", name: "Lowest" },
+    { id: "1", name: "Highest" },
+    { id: "2", name: "High" },
+    { id: "3", name: "Medium", isDefault: true },
+    { id: "4", name: "Low" },
+    { id: "5", name: "Lowest" },
   ];
-  site.resolutions = [{ id: "10000", name: "Done" }, { id: "10001", name: "Won't Do" }, { id: "10002", name: "Duplicate" }];
+  site.resolutions = [
+    { id: "10000", name: "Done" },
+    { id: "10001", name: "Won't Do" },
+    { id: "10002", name: "Duplicate" },
+  ];
 
   site.workflows.set("Ops Workflow", {
     id: "a1b2c3d4-0001",

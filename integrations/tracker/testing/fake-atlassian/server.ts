@@ -85,7 +85,11 @@ function send(res: ServerResponse, r: FakeResponse) {
   res.end(payload);
 }
 
-const unauthorized = (message = "Unauthorized"): FakeResponse => ({ status: 401, body: { code: 401, message }, headers: { "www-authenticate": 'Bearer realm="api.atlassian.com"' } });
+const unauthorized = (message = "Unauthorized"): FakeResponse => ({
+  status: 401,
+  body: { code: 401, message },
+  headers: { "www-authenticate": 'Bearer realm="api.atlassian.com"' },
+});
 
 export async function startFakeAtlassian(opts: FakeAtlassianOptions = {}): Promise<FakeAtlassian> {
   const state = new FakeAtlassianState();
@@ -121,7 +125,11 @@ export async function startFakeAtlassian(opts: FakeAtlassianOptions = {}): Promi
       if (fault.retryAfter !== undefined) h["retry-after"] = String(fault.retryAfter);
       if (fault.status === 429) Object.assign(h, { "x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "ratelimit-reason": "jira-burst-based" });
       if (fault.status === 401) return unauthorized();
-      return { status: fault.status, headers: h, body: fault.body ?? { errorMessages: [fault.status === 429 ? "Rate limit exceeded." : "Internal server error"], errors: {} } };
+      return {
+        status: fault.status,
+        headers: h,
+        body: fault.body ?? { errorMessages: [fault.status === 429 ? "Rate limit exceeded." : "Internal server error"], errors: {} },
+      };
     }
 
     let hit: { module: FakeModule; route: FakeRoute; params: Record<string, string> } | undefined;
@@ -141,7 +149,8 @@ export async function startFakeAtlassian(opts: FakeAtlassianOptions = {}): Promi
         const specPath = m.spec && stripPrefix(m.spec.prefix, url.pathname);
         if (!specPath) continue;
         const v = await validatorFor(m.spec!.file).validate({ method, path: specPath, query: fake.query, headers, body });
-        if (v.known) return { status: 501, body: { errorMessages: [`The fake Atlassian does not implement ${v.operationId} (${method} ${specPath}).`], errors: {} } };
+        if (v.known)
+          return { status: 501, body: { errorMessages: [`The fake Atlassian does not implement ${v.operationId} (${method} ${specPath}).`], errors: {} } };
       }
       return { status: 404, body: { errorMessages: ["Not found"], errors: {} } };
     }
@@ -172,7 +181,15 @@ export async function startFakeAtlassian(opts: FakeAtlassianOptions = {}): Promi
       .catch((e: Error) => ({ status: 500, body: { errorMessages: [`fake Atlassian error: ${e.message}`], errors: {} } }) as FakeResponse)
       .then((r) => {
         const u = new URL(req.url ?? "/", "http://fake");
-        state.requests.push({ method: req.method ?? "GET", path: u.pathname, query: parseQuery(u), body: seen.body, accountId: seen.accountId, status: r.status, at: Date.now() });
+        state.requests.push({
+          method: req.method ?? "GET",
+          path: u.pathname,
+          query: parseQuery(u),
+          body: seen.body,
+          accountId: seen.accountId,
+          status: r.status,
+          at: Date.now(),
+        });
         send(res, r);
       });
   });

@@ -6,8 +6,17 @@
 import type { FakeAtlassianState } from "./state";
 
 export type CategoryKey = "new" | "indeterminate" | "done";
-export interface JiraStatus { id: string; name: string; category: CategoryKey }
-export interface JiraIssueType { id: string; name: string; subtask: boolean; hierarchyLevel: number }
+export interface JiraStatus {
+  id: string;
+  name: string;
+  category: CategoryKey;
+}
+export interface JiraIssueType {
+  id: string;
+  name: string;
+  subtask: boolean;
+  hierarchyLevel: number;
+}
 export interface JiraTransition {
   id: string;
   name: string;
@@ -21,8 +30,19 @@ export interface JiraTransition {
   /** Fields on the transition screen (others are refused with 400). */
   screen?: string[];
 }
-export interface JiraWorkflow { id: string; name: string; initial: string; statuses: string[]; transitions: JiraTransition[] }
-export interface WorkflowScheme { id?: number; name: string; defaultWorkflow: string; issueTypeMappings: Record<string, string> }
+export interface JiraWorkflow {
+  id: string;
+  name: string;
+  initial: string;
+  statuses: string[];
+  transitions: JiraTransition[];
+}
+export interface WorkflowScheme {
+  id?: number;
+  name: string;
+  defaultWorkflow: string;
+  issueTypeMappings: Record<string, string>;
+}
 export interface JiraProject {
   id: string;
   key: string;
@@ -35,7 +55,14 @@ export interface JiraProject {
   teamWorkflows?: Record<string, string>;
   leadAccountId: string;
 }
-export interface FakeComment { id: string; body: unknown; authorId: string; updateAuthorId: string; created: number; updated: number }
+export interface FakeComment {
+  id: string;
+  body: unknown;
+  authorId: string;
+  updateAuthorId: string;
+  created: number;
+  updated: number;
+}
 export interface FakeIssue {
   id: string;
   key: string;
@@ -57,8 +84,25 @@ export interface FakeIssue {
   /** Values of `JiraSite.extraFields` (due date, time tracking, site custom fields). */
   extra?: Record<string, unknown>;
 }
-export interface ChangeItem { field: string; fieldtype: string; fieldId: string; from: string | null; fromString: string | null; to: string | null; toString: string | null }
-export interface DynamicWebhook { id: number; clientId: string; ownerAccountId: string; url: string; events: string[]; jqlFilter: string; fieldIdsFilter?: string[]; expiresAt: number }
+export interface ChangeItem {
+  field: string;
+  fieldtype: string;
+  fieldId: string;
+  from: string | null;
+  fromString: string | null;
+  to: string | null;
+  toString: string | null;
+}
+export interface DynamicWebhook {
+  id: number;
+  clientId: string;
+  ownerAccountId: string;
+  url: string;
+  events: string[];
+  jqlFilter: string;
+  fieldIdsFilter?: string[];
+  expiresAt: number;
+}
 
 export interface IssueEvent {
   webhookEvent: string;
@@ -88,7 +132,11 @@ export class JiraSite {
   private seq = { issue: 10000, comment: 10000, history: 10000, webhook: 1000 };
   private keySeq = new Map<string, number>();
 
-  constructor(readonly state: FakeAtlassianState, readonly cloudId: string, readonly name: string) {}
+  constructor(
+    readonly state: FakeAtlassianState,
+    readonly cloudId: string,
+    readonly name: string,
+  ) {}
 
   get url() {
     return `https://${this.name}.atlassian.net`;
@@ -126,9 +174,7 @@ export class JiraSite {
   /** Transitions the caller may run now (conditions applied). */
   availableTransitions(issue: FakeIssue, accountId: string): JiraTransition[] {
     const wf = this.workflowFor(this.projects.get(issue.projectId)!, issue.issueTypeId);
-    return wf.transitions.filter(
-      (t) => (!t.from || t.from.includes(issue.statusId)) && (!t.condition || t.condition(issue, accountId)),
-    );
+    return wf.transitions.filter((t) => (!t.from || t.from.includes(issue.statusId)) && (!t.condition || t.condition(issue, accountId)));
   }
 
   createIssue(input: Omit<FakeIssue, "id" | "key" | "created" | "updated" | "comments" | "histories" | "statusId">, accountId: string): FakeIssue {

@@ -25,9 +25,27 @@ export interface FakeUser {
   accountType: "atlassian" | "app" | "customer";
 }
 
-export interface AccessTokenRecord { clientId: string; accountId: string; scopes: string[]; expiresAt: number }
-export interface RefreshTokenRecord { clientId: string; accountId: string; scopes: string[]; valid: boolean; issuedAt: number }
-interface AuthCode { clientId: string; redirectUri: string; accountId: string; scopes: string[]; expiresAt: number; used: boolean }
+export interface AccessTokenRecord {
+  clientId: string;
+  accountId: string;
+  scopes: string[];
+  expiresAt: number;
+}
+export interface RefreshTokenRecord {
+  clientId: string;
+  accountId: string;
+  scopes: string[];
+  valid: boolean;
+  issuedAt: number;
+}
+interface AuthCode {
+  clientId: string;
+  redirectUri: string;
+  accountId: string;
+  scopes: string[];
+  expiresAt: number;
+  used: boolean;
+}
 
 export interface Fault {
   method?: string;
@@ -196,9 +214,7 @@ export class FakeAtlassianState {
 
   takeFault(method: string, path: string): Fault | undefined {
     const i = this.faults.findIndex(
-      (f) =>
-        (!f.method || f.method.toUpperCase() === method) &&
-        (!f.path || (typeof f.path === "string" ? path.includes(f.path) : f.path.test(path))),
+      (f) => (!f.method || f.method.toUpperCase() === method) && (!f.path || (typeof f.path === "string" ? path.includes(f.path) : f.path.test(path))),
     );
     if (i < 0) return undefined;
     const f = this.faults[i]!;

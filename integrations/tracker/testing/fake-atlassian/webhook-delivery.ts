@@ -43,7 +43,12 @@ export class WebhookDispatcher {
         webhookEvent: event.webhookEvent,
         matchedWebhookIds: ids,
         comment: commentBean(site, event.comment!),
-        issue: { id: issue.id, key: issue.key, self: issue.self, fields: { summary: f.summary, issuetype: f.issuetype, project: f.project, assignee: f.assignee, priority: f.priority, status: f.status } },
+        issue: {
+          id: issue.id,
+          key: issue.key,
+          self: issue.self,
+          fields: { summary: f.summary, issuetype: f.issuetype, project: f.project, assignee: f.assignee, priority: f.priority, status: f.status },
+        },
       };
     }
     return {

@@ -108,7 +108,8 @@ function evaluate(n: ts.Node, depth = 0, env: Env = new Map()): unknown {
   if (n.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (n.kind === ts.SyntaxKind.FalseKeyword) return false;
   if (n.kind === ts.SyntaxKind.NullKeyword) return null;
-  if (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isNonNullExpression(n)) return evaluate(n.expression, depth + 1, env);
+  if (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isNonNullExpression(n))
+    return evaluate(n.expression, depth + 1, env);
   if (ts.isTemplateExpression(n)) {
     let s = n.head.text;
     for (const span of n.templateSpans) {
@@ -181,12 +182,23 @@ function asDocument(v: unknown): Record<string, unknown> | null {
   const doc = o.graph && typeof o.graph === "object" ? o : "nodes" in o ? { graph: o } : null;
   const nodes = (doc?.graph as { nodes?: unknown } | undefined)?.nodes;
   if (!Array.isArray(nodes) || !nodes.length) return null;
-  return nodes.every((x) => x && typeof x === "object" && typeof (x as { key?: unknown }).key === "string" && /^\w+\.\w+/.test((x as { key: string }).key)) ? doc : null;
+  return nodes.every((x) => x && typeof x === "object" && typeof (x as { key?: unknown }).key === "string" && /^\w+\.\w+/.test((x as { key: string }).key))
+    ? doc
+    : null;
 }
 
 /** Runtime-only values: connection ids become `$connection`, URLs a loopback address, other strings a placeholder. */
 function settle(v: unknown, key?: string): unknown {
-  if (v === UNKNOWN) return key === "connectionId" ? "$connection" : key && /url$/i.test(key) ? LOOPBACK : key && /^(id|name|key)$/.test(key) ? undefined : key === "secret" ? `corpus-secret-${++secrets}` : "corpus-value";
+  if (v === UNKNOWN)
+    return key === "connectionId"
+      ? "$connection"
+      : key && /url$/i.test(key)
+        ? LOOPBACK
+        : key && /^(id|name|key)$/.test(key)
+          ? undefined
+          : key === "secret"
+            ? `corpus-secret-${++secrets}`
+            : "corpus-value";
   if (Array.isArray(v)) return v.map((x) => settle(x)).filter((x) => x !== undefined);
   if (v && typeof v === "object") {
     const out: Record<string, unknown> = {};
@@ -203,7 +215,13 @@ function settle(v: unknown, key?: string): unknown {
 async function importBuilders(sf: ts.SourceFile, file: string): Promise<Builders> {
   const out: Builders = new Map();
   for (const st of sf.statements) {
-    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !st.importClause?.namedBindings || !ts.isNamedImports(st.importClause.namedBindings)) continue;
+    if (
+      !ts.isImportDeclaration(st) ||
+      !ts.isStringLiteral(st.moduleSpecifier) ||
+      !st.importClause?.namedBindings ||
+      !ts.isNamedImports(st.importClause.namedBindings)
+    )
+      continue;
     const spec = st.moduleSpecifier.text;
     if (!spec.startsWith(".") || !/(^|\/)testing\//.test(spec)) continue;
     const mod = (await import(path.resolve(path.dirname(file), spec))) as Record<string, unknown>;
@@ -225,7 +243,10 @@ export async function harvestGraphs(root: string): Promise<HarvestedDocument[]> 
     const visit = (n: ts.Node) => {
       if (isCandidate(n)) {
         const parent = n.parent;
-        const docNode = ts.isObjectLiteralExpression(n) && ts.isPropertyAssignment(parent) && propName(parent.name) === "graph" && ts.isObjectLiteralExpression(parent.parent) ? parent.parent : n;
+        const docNode =
+          ts.isObjectLiteralExpression(n) && ts.isPropertyAssignment(parent) && propName(parent.name) === "graph" && ts.isObjectLiteralExpression(parent.parent)
+            ? parent.parent
+            : n;
         const doc = asDocument(settle(evaluate(docNode)));
         if (doc) {
           out.push({ origin: `${path.relative(root, file)}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}`, doc });

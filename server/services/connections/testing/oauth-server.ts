@@ -29,10 +29,11 @@ export async function startOAuthServer(opts: { delayMs?: number } = {}): Promise
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       const p = JSON.parse(body || "{}") as Record<string, string>;
-      const reply = (status: number, obj: unknown) => setTimeout(() => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(obj));
-      }, opts.delayMs ?? 0);
+      const reply = (status: number, obj: unknown) =>
+        setTimeout(() => {
+          res.writeHead(status, { "content-type": "application/json" });
+          res.end(JSON.stringify(obj));
+        }, opts.delayMs ?? 0);
       if (p.grant_type === "authorization_code") {
         const t = state.issue();
         return reply(200, { access_token: t.access, refresh_token: t.refresh, expires_in: 3600 });

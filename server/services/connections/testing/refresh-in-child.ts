@@ -10,17 +10,25 @@ import { depsFromStorage, type AppDeps } from "../../../deps";
 import { loadConnectionHandle } from "../load-connection";
 
 export function refreshInChild(): void {
-  setTimeout(async () => {
-    try {
-      const storage = await openStorage(process.env.DB_URL!, { migrate: false });
-      const deps: AppDeps = await depsFromStorage(storage, { box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")), publicUrl: "http://x", log: silentLogger, now: () => new Date() });
-      const handle = await loadConnectionHandle(deps, process.env.CONNECTION_ID!);
-      process.stdout.write(`token ${await handle.oauth!.getAccessToken()}\n`);
-      await storage.store.close();
-      process.exit(0);
-    } catch (e) {
-      process.stdout.write(`error ${(e as Error).message}\n`);
-      process.exit(1);
-    }
-  }, Math.max(0, Number(process.env.START_AT) - Date.now()));
+  setTimeout(
+    async () => {
+      try {
+        const storage = await openStorage(process.env.DB_URL!, { migrate: false });
+        const deps: AppDeps = await depsFromStorage(storage, {
+          box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")),
+          publicUrl: "http://x",
+          log: silentLogger,
+          now: () => new Date(),
+        });
+        const handle = await loadConnectionHandle(deps, process.env.CONNECTION_ID!);
+        process.stdout.write(`token ${await handle.oauth!.getAccessToken()}\n`);
+        await storage.store.close();
+        process.exit(0);
+      } catch (e) {
+        process.stdout.write(`error ${(e as Error).message}\n`);
+        process.exit(1);
+      }
+    },
+    Math.max(0, Number(process.env.START_AT) - Date.now()),
+  );
 }

@@ -21,13 +21,25 @@ export const stubOAuth = defineIntegration({
     kind: "oauth2",
     schema,
     oauth: {
-      authorizeUrl: (c, a) => `${c.tokenUrl.replace(/\/token$/, "/authorize")}?client_id=${c.clientId}&state=${a.state}&redirect_uri=${encodeURIComponent(a.redirectUri)}&code_challenge=${a.codeChallenge}`,
+      authorizeUrl: (c, a) =>
+        `${c.tokenUrl.replace(/\/token$/, "/authorize")}?client_id=${c.clientId}&state=${a.state}&redirect_uri=${encodeURIComponent(a.redirectUri)}&code_challenge=${a.codeChallenge}`,
       async exchangeCode(c, a) {
-        const r = await a.http.post<{ access_token: string; refresh_token: string; expires_in: number }>(c.tokenUrl, { grant_type: "authorization_code", code: a.code, client_id: c.clientId, client_secret: c.clientSecret, code_verifier: a.codeVerifier });
+        const r = await a.http.post<{ access_token: string; refresh_token: string; expires_in: number }>(c.tokenUrl, {
+          grant_type: "authorization_code",
+          code: a.code,
+          client_id: c.clientId,
+          client_secret: c.clientSecret,
+          code_verifier: a.codeVerifier,
+        });
         return { accessToken: r.body.access_token, refreshToken: r.body.refresh_token, expiresAt: Date.now() + r.body.expires_in * 1000 };
       },
       async refresh(c, a) {
-        const r = await a.http.post<{ access_token: string; refresh_token: string; expires_in: number }>(c.tokenUrl, { grant_type: "refresh_token", refresh_token: a.refreshToken, client_id: c.clientId, client_secret: c.clientSecret });
+        const r = await a.http.post<{ access_token: string; refresh_token: string; expires_in: number }>(c.tokenUrl, {
+          grant_type: "refresh_token",
+          refresh_token: a.refreshToken,
+          client_id: c.clientId,
+          client_secret: c.clientSecret,
+        });
         return { accessToken: r.body.access_token, refreshToken: r.body.refresh_token, expiresAt: Date.now() + r.body.expires_in * 1000 };
       },
     },

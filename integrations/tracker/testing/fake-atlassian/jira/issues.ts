@@ -14,8 +14,15 @@ type Changes = { errors: Record<string, string>; apply: Array<() => ChangeItem |
 function planChanges(site: JiraSite, issue: Partial<FakeIssue>, fields: Body, update: Body): Changes {
   const errors: Record<string, string> = {};
   const apply: Changes["apply"] = [];
-  const item = (field: string, from: string | null, fromString: string | null, to: string | null, toString: string | null): ChangeItem =>
-    ({ field, fieldtype: "jira", fieldId: field, from, fromString, to, toString });
+  const item = (field: string, from: string | null, fromString: string | null, to: string | null, toString: string | null): ChangeItem => ({
+    field,
+    fieldtype: "jira",
+    fieldId: field,
+    from,
+    fromString,
+    to,
+    toString,
+  });
   for (const key of Object.keys(fields)) if (!SETTABLE.has(key) && !site.extraFields.has(key)) errors[key] = notOnScreen(key);
   for (const key of Object.keys(fields)) {
     if (!site.extraFields.has(key)) continue;
@@ -112,7 +119,12 @@ export function issueRoutes(state: FakeAtlassianState): FakeRoute[] {
         }
         if (!("summary" in fields)) errors.summary = "You must specify a summary of the issue.";
         const draft: Partial<FakeIssue> = { labels: [] };
-        const plan = planChanges(site, draft, Object.fromEntries(Object.entries(fields).filter(([k]) => !["project", "issuetype", "parent", "reporter"].includes(k))), (body.update ?? {}) as Body);
+        const plan = planChanges(
+          site,
+          draft,
+          Object.fromEntries(Object.entries(fields).filter(([k]) => !["project", "issuetype", "parent", "reporter"].includes(k))),
+          (body.update ?? {}) as Body,
+        );
         Object.assign(errors, plan.errors);
         if (Object.keys(errors).length) return jiraError(400, [], errors);
         for (const a of plan.apply) a();
@@ -152,7 +164,8 @@ export function issueRoutes(state: FakeAtlassianState): FakeRoute[] {
           const ref = (fields.issuetype ?? {}) as Body;
           const t = project.issueTypeIds.map((id) => site.issueTypes.get(id)!).find((x) => x.id === String(ref.id ?? "") || x.name === ref.name);
           if (!t) errors.issuetype = "The issue type selected is invalid.";
-          else if (site.workflowFor(project, t.id) !== site.workflowFor(project, issue.issueTypeId)) errors.issuetype = "The issue type selected uses a different workflow; move the issue instead.";
+          else if (site.workflowFor(project, t.id) !== site.workflowFor(project, issue.issueTypeId))
+            errors.issuetype = "The issue type selected uses a different workflow; move the issue instead.";
           else if (t.id !== issue.issueTypeId) {
             const old = site.issueTypes.get(issue.issueTypeId)!;
             typeChange = { field: "issuetype", fieldtype: "jira", fieldId: "issuetype", from: old.id, fromString: old.name, to: t.id, toString: t.name };
@@ -178,7 +191,9 @@ export function issueRoutes(state: FakeAtlassianState): FakeRoute[] {
       handler: withIssue(state, (site, issue, req) => {
         const subs = site.subtasks(issue);
         if (subs.length && q(req, "deleteSubtasks") !== "true") {
-          return jiraError(400, [`The issue ${issue.key} has subtasks (${subs.map((s) => s.key).join(", ")}). Set deleteSubtasks to true to delete them with it.`]);
+          return jiraError(400, [
+            `The issue ${issue.key} has subtasks (${subs.map((s) => s.key).join(", ")}). Set deleteSubtasks to true to delete them with it.`,
+          ]);
         }
         site.deleteIssue(issue, req.accountId!);
         return json(204);

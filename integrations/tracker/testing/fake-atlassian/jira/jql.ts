@@ -5,8 +5,15 @@
  */
 import type { FakeIssue, JiraSite } from "../site";
 
-export interface Clause { field: string; op: string; values: string[] }
-export interface Jql { or: Clause[][]; orderBy?: { field: string; dir: "ASC" | "DESC" } }
+export interface Clause {
+  field: string;
+  op: string;
+  values: string[];
+}
+export interface Jql {
+  or: Clause[][];
+  orderBy?: { field: string; dir: "ASC" | "DESC" };
+}
 
 export const WEBHOOK_FIELDS = new Set(["issuekey", "project", "issuetype", "status", "assignee", "reporter"]);
 export const WEBHOOK_OPS = new Set(["=", "!=", "IN", "NOT IN"]);
@@ -61,8 +68,7 @@ export function parseJql(src: string): Jql {
     else if (joiner === "OR") {
       take();
       jql.or.push([]);
-    }
-    else if (joiner !== undefined && joiner !== "ORDER") throw new Error(`Error in the JQL Query: Expecting AND, OR or ORDER BY but got '${tokens[i]}'.`);
+    } else if (joiner !== undefined && joiner !== "ORDER") throw new Error(`Error in the JQL Query: Expecting AND, OR or ORDER BY but got '${tokens[i]}'.`);
   }
   if (peek() === "ORDER") {
     take();
@@ -89,17 +95,32 @@ function fieldValues(site: JiraSite, issue: FakeIssue, field: string): Array<str
   const type = site.issueTypes.get(issue.issueTypeId)!;
   const status = site.statuses.get(issue.statusId)!;
   switch (field) {
-    case "project": return [project.key, project.id, project.name];
-    case "issuetype": case "type": return [type.name, type.id];
-    case "status": return [status.name, status.id];
-    case "issuekey": case "key": case "id": return [issue.key, issue.id];
-    case "assignee": return issue.assigneeId ? [issue.assigneeId] : ["EMPTY"];
-    case "reporter": return [issue.reporterId];
-    case "labels": return issue.labels;
-    case "updated": return [issue.updated];
-    case "created": return [issue.created];
-    case "summary": case "text": return [issue.summary];
-    default: return [];
+    case "project":
+      return [project.key, project.id, project.name];
+    case "issuetype":
+    case "type":
+      return [type.name, type.id];
+    case "status":
+      return [status.name, status.id];
+    case "issuekey":
+    case "key":
+    case "id":
+      return [issue.key, issue.id];
+    case "assignee":
+      return issue.assigneeId ? [issue.assigneeId] : ["EMPTY"];
+    case "reporter":
+      return [issue.reporterId];
+    case "labels":
+      return issue.labels;
+    case "updated":
+      return [issue.updated];
+    case "created":
+      return [issue.created];
+    case "summary":
+    case "text":
+      return [issue.summary];
+    default:
+      return [];
   }
 }
 
@@ -108,11 +129,17 @@ function clauseMatches(site: JiraSite, issue: FakeIssue, c: Clause, now: number)
   const lower = (v: string | number) => String(v).toLowerCase();
   const has = (v: string) => actual.some((a) => lower(a) === v.toLowerCase());
   switch (c.op) {
-    case "=": case "IS": return has(c.values[0]!);
-    case "!=": return !has(c.values[0]!);
-    case "IN": return c.values.some(has);
-    case "NOT IN": return !c.values.some(has);
-    case "~": return actual.some((a) => lower(a).includes(c.values[0]!.toLowerCase()));
+    case "=":
+    case "IS":
+      return has(c.values[0]!);
+    case "!=":
+      return !has(c.values[0]!);
+    case "IN":
+      return c.values.some(has);
+    case "NOT IN":
+      return !c.values.some(has);
+    case "~":
+      return actual.some((a) => lower(a).includes(c.values[0]!.toLowerCase()));
     default: {
       const a = Number(actual[0]);
       const b = relative(c.values[0]!, now);

@@ -58,7 +58,14 @@ export function metaRoutes(state: FakeAtlassianState): FakeRoute[] {
         const t = p?.issueTypeIds.includes(req.params.issueTypeId!) ? site.issueTypes.get(req.params.issueTypeId!) : undefined;
         if (!p || !t) return jiraError(404, ["Issue type with id '" + req.params.issueTypeId + "' does not exist or is not in the project."]);
         const field = (fieldId: string, name: string, required: boolean, schema: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-          fieldId, key: fieldId, name, required, hasDefaultValue: false, operations: ["set"], schema, ...extra,
+          fieldId,
+          key: fieldId,
+          name,
+          required,
+          hasDefaultValue: false,
+          operations: ["set"],
+          schema,
+          ...extra,
         });
         const defaultPriority = site.priorities.find((x) => x.isDefault);
         const fields = [
@@ -68,10 +75,16 @@ export function metaRoutes(state: FakeAtlassianState): FakeRoute[] {
           field("description", "Description", false, { type: "string", system: "description" }),
           field("assignee", "Assignee", false, { type: "user", system: "assignee" }),
           field("labels", "Labels", false, { type: "array", items: "string", system: "labels" }, { operations: ["add", "set", "remove"] }),
-          field("priority", "Priority", false, { type: "priority", system: "priority" }, {
-            allowedValues: site.priorities.map((x) => ({ self: `${site.apiBase}/priority/${x.id}`, id: x.id, name: x.name })),
-            ...(defaultPriority ? { hasDefaultValue: true, defaultValue: { id: defaultPriority.id, name: defaultPriority.name } } : {}),
-          }),
+          field(
+            "priority",
+            "Priority",
+            false,
+            { type: "priority", system: "priority" },
+            {
+              allowedValues: site.priorities.map((x) => ({ self: `${site.apiBase}/priority/${x.id}`, id: x.id, name: x.name })),
+              ...(defaultPriority ? { hasDefaultValue: true, defaultValue: { id: defaultPriority.id, name: defaultPriority.name } } : {}),
+            },
+          ),
           ...(t.subtask ? [field("parent", "Parent", true, { type: "issuelink", system: "parent" })] : []),
         ];
         const startAt = num(q(req, "startAt"), 0);
@@ -90,12 +103,27 @@ export function metaRoutes(state: FakeAtlassianState): FakeRoute[] {
           p.issueTypeIds.map((id) => {
             const t = site.issueTypes.get(id)!;
             const wf = site.workflowFor(p, id);
-            return { self: `${site.apiBase}/issuetype/${id}`, id, name: t.name, subtask: t.subtask, statuses: wf.statuses.map((s) => statusBean(site, site.statuses.get(s)!)) };
+            return {
+              self: `${site.apiBase}/issuetype/${id}`,
+              id,
+              name: t.name,
+              subtask: t.subtask,
+              statuses: wf.statuses.map((s) => statusBean(site, site.statuses.get(s)!)),
+            };
           }),
         );
       }),
     },
-    { method: "GET", path: `${JIRA}/status`, handler: withSite(state, (site) => json(200, [...site.statuses.values()].map((s) => statusBean(site, s)))) },
+    {
+      method: "GET",
+      path: `${JIRA}/status`,
+      handler: withSite(state, (site) =>
+        json(
+          200,
+          [...site.statuses.values()].map((s) => statusBean(site, s)),
+        ),
+      ),
+    },
     ...(["user/search", "user/assignable/search"] as const).map(
       (path): FakeRoute => ({
         method: "GET",
@@ -111,9 +139,16 @@ export function metaRoutes(state: FakeAtlassianState): FakeRoute[] {
           const users = [...site.members]
             .map((id) => state.users.get(id)!)
             .filter((u) => u.accountType === "atlassian" && u.active)
-            .filter((u) => (accountId ? u.accountId === accountId : !needle || u.displayName.toLowerCase().includes(needle) || (u.emailAddress ?? "").toLowerCase().startsWith(needle)))
+            .filter((u) =>
+              accountId
+                ? u.accountId === accountId
+                : !needle || u.displayName.toLowerCase().includes(needle) || (u.emailAddress ?? "").toLowerCase().startsWith(needle),
+            )
             .slice(num(q(req, "startAt"), 0), num(q(req, "startAt"), 0) + num(q(req, "maxResults"), 50));
-          return json(200, users.map((u) => userBean(site, u.accountId)));
+          return json(
+            200,
+            users.map((u) => userBean(site, u.accountId)),
+          );
         }),
       }),
     ),
@@ -121,7 +156,15 @@ export function metaRoutes(state: FakeAtlassianState): FakeRoute[] {
       method: "GET",
       path: `${JIRA}/priority/search`,
       handler: withSite(state, (site, req) => {
-        const list = site.priorities.map((p) => ({ self: `${site.apiBase}/priority/${p.id}`, id: p.id, name: p.name, description: "", iconUrl: "", statusColor: "#cccccc", isDefault: Boolean(p.isDefault) }));
+        const list = site.priorities.map((p) => ({
+          self: `${site.apiBase}/priority/${p.id}`,
+          id: p.id,
+          name: p.name,
+          description: "",
+          iconUrl: "",
+          statusColor: "#cccccc",
+          isDefault: Boolean(p.isDefault),
+        }));
         return json(200, page(list, num(q(req, "startAt"), 0), num(q(req, "maxResults"), 50)));
       }),
     },
@@ -129,7 +172,14 @@ export function metaRoutes(state: FakeAtlassianState): FakeRoute[] {
       method: "GET",
       path: `${JIRA}/resolution/search`,
       handler: withSite(state, (site, req) =>
-        json(200, page(site.resolutions.map((r) => ({ ...r, description: "", isDefault: false })), num(q(req, "startAt"), 0), num(q(req, "maxResults"), 50))),
+        json(
+          200,
+          page(
+            site.resolutions.map((r) => ({ ...r, description: "", isDefault: false })),
+            num(q(req, "startAt"), 0),
+            num(q(req, "maxResults"), 50),
+          ),
+        ),
       ),
     },
     {
@@ -144,7 +194,10 @@ export function metaRoutes(state: FakeAtlassianState): FakeRoute[] {
         }
         if (!jql.or.length) return jiraError(400, ["Unbounded JQL queries are not allowed here. Please add a search restriction to your query."]);
         const now = state.now().getTime();
-        const all = sortByJql([...site.issues.values()].filter((i) => matchesJql(site, i, jql, now)), jql);
+        const all = sortByJql(
+          [...site.issues.values()].filter((i) => matchesJql(site, i, jql, now)),
+          jql,
+        );
         const max = Math.min(num(q(req, "maxResults"), 50), 5000);
         const start = Number(q(req, "nextPageToken") ? Buffer.from(q(req, "nextPageToken")!, "base64url").toString() : 0);
         const fields = qList(req, "fields");

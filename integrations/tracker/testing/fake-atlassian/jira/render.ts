@@ -37,11 +37,18 @@ export function statusBean(site: JiraSite, status: JiraStatus) {
   };
 }
 
-export const categoryEnum = (status: JiraStatus) =>
-  status.category === "new" ? "TODO" : status.category === "done" ? "DONE" : "IN_PROGRESS";
+export const categoryEnum = (status: JiraStatus) => (status.category === "new" ? "TODO" : status.category === "done" ? "DONE" : "IN_PROGRESS");
 
 export function issueTypeBean(site: JiraSite, t: JiraIssueType) {
-  return { self: `${site.apiBase}/issuetype/${t.id}`, id: t.id, description: "", iconUrl: "", name: t.name, subtask: t.subtask, hierarchyLevel: t.hierarchyLevel };
+  return {
+    self: `${site.apiBase}/issuetype/${t.id}`,
+    id: t.id,
+    description: "",
+    iconUrl: "",
+    name: t.name,
+    subtask: t.subtask,
+    hierarchyLevel: t.hierarchyLevel,
+  };
 }
 
 export function projectBean(site: JiraSite, p: JiraProject, full = false) {
@@ -112,7 +119,13 @@ export function issueBean(site: JiraSite, i: FakeIssue, opts: { fields?: string[
     fields = Object.fromEntries(Object.entries(all).filter(([k]) => wanted.includes(k)));
   }
   for (const f of wanted) if (f.startsWith("-")) delete fields[f.slice(1)];
-  const bean: Record<string, unknown> = { expand: "renderedFields,names,schema,operations,editmeta,changelog,transitions", id: i.id, self: `${site.apiBase}/issue/${i.id}`, key: i.key, fields };
+  const bean: Record<string, unknown> = {
+    expand: "renderedFields,names,schema,operations,editmeta,changelog,transitions",
+    id: i.id,
+    self: `${site.apiBase}/issue/${i.id}`,
+    key: i.key,
+    fields,
+  };
   if (opts.expand?.includes("changelog")) {
     bean.changelog = {
       startAt: 0,
@@ -121,6 +134,7 @@ export function issueBean(site: JiraSite, i: FakeIssue, opts: { fields?: string[
       histories: i.histories.map((h) => ({ id: h.id, author: userBean(site, h.authorId), created: jiraTime(h.created), items: h.items })),
     };
   }
-  if (opts.expand?.includes("names")) bean.names = Object.fromEntries(Object.keys(all).map((k) => [k, site.extraFields.get(k) ?? k[0]!.toUpperCase() + k.slice(1)]));
+  if (opts.expand?.includes("names"))
+    bean.names = Object.fromEntries(Object.keys(all).map((k) => [k, site.extraFields.get(k) ?? k[0]!.toUpperCase() + k.slice(1)]));
   return bean;
 }

@@ -32,7 +32,14 @@ export function transitionRoutes(state: FakeAtlassianState): FakeRoute[] {
                     (t.screen ?? []).map((f) => [
                       f,
                       f === "resolution"
-                        ? { required: false, name: "Resolution", key: "resolution", operations: ["set"], allowedValues: site.resolutions, schema: { type: "resolution", system: "resolution" } }
+                        ? {
+                            required: false,
+                            name: "Resolution",
+                            key: "resolution",
+                            operations: ["set"],
+                            allowedValues: site.resolutions,
+                            schema: { type: "resolution", system: "resolution" },
+                          }
                         : { required: false, name: f, key: f, operations: ["add"], schema: { type: "comments-page", system: f } },
                     ]),
                   ),
@@ -55,7 +62,8 @@ export function transitionRoutes(state: FakeAtlassianState): FakeRoute[] {
         const errors: Record<string, string> = {};
         const screen = new Set(t.screen ?? []);
         for (const f of Object.keys(fields)) if (!screen.has(f)) errors[f] = `Field '${f}' cannot be set. It is not on the appropriate screen, or unknown.`;
-        for (const f of Object.keys(update)) if (f !== "comment" && !screen.has(f)) errors[f] = `Field '${f}' cannot be set. It is not on the appropriate screen, or unknown.`;
+        for (const f of Object.keys(update))
+          if (f !== "comment" && !screen.has(f)) errors[f] = `Field '${f}' cannot be set. It is not on the appropriate screen, or unknown.`;
         let resolutionId: string | undefined;
         if (fields.resolution !== undefined && screen.has("resolution")) {
           const r = fields.resolution as Body;
@@ -78,7 +86,15 @@ export function transitionRoutes(state: FakeAtlassianState): FakeRoute[] {
           const old = site.resolutions.find((r) => r.id === issue.resolutionId);
           issue.resolutionId = resolutionId;
           const nu = site.resolutions.find((r) => r.id === resolutionId)!;
-          items.push({ field: "resolution", fieldtype: "jira", fieldId: "resolution", from: old?.id ?? null, fromString: old?.name ?? null, to: nu.id, toString: nu.name });
+          items.push({
+            field: "resolution",
+            fieldtype: "jira",
+            fieldId: "resolution",
+            from: old?.id ?? null,
+            fromString: old?.name ?? null,
+            to: nu.id,
+            toString: nu.name,
+          });
         }
         for (const c of comments) site.addComment(issue, c, req.accountId!);
         site.change(issue, items, req.accountId!, "issue_generic");

@@ -24,7 +24,9 @@ function workflowJson(site: JiraSite, wf: JiraWorkflow) {
         links: (t.from ?? []).map((f) => ({ fromStatusReference: f, fromPort: 0, toPort: 0 })),
         actions: [],
         validators: t.validator ? [{ ruleKey: "system:validate-field-value", parameters: {} }] : [],
-        conditions: t.condition ? { operation: "ALL", conditions: [{ ruleKey: "system:restrict-issue-transition", parameters: {} }], conditionGroups: [] } : undefined,
+        conditions: t.condition
+          ? { operation: "ALL", conditions: [{ ruleKey: "system:restrict-issue-transition", parameters: {} }], conditionGroups: [] }
+          : undefined,
         triggers: [],
         properties: {},
       })),

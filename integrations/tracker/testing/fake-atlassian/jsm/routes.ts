@@ -47,12 +47,21 @@ export function jsmRoutes(state: JsmState): FakeRoute[] {
   const P = JSM_PREFIX;
   const caller = (req: FakeRequest) => req.accountId ?? state.defaultAccountId;
   const notRequest = (key: string) => jsmError(404, `The issue ${key} is not a customer request of a service desk, or you cannot see it.`);
-  const withRequest = (fn: (r: NonNullable<ReturnType<JsmState["findRequest"]>>, req: FakeRequest) => ReturnType<FakeRoute["handler"]>) => (req: FakeRequest) => {
-    const r = state.findRequest(req.params.issueIdOrKey!, req.params.cloudId);
-    return r ? fn(r, req) : notRequest(req.params.issueIdOrKey!);
-  };
+  const withRequest =
+    (fn: (r: NonNullable<ReturnType<JsmState["findRequest"]>>, req: FakeRequest) => ReturnType<FakeRoute["handler"]>) => (req: FakeRequest) => {
+      const r = state.findRequest(req.params.issueIdOrKey!, req.params.cloudId);
+      return r ? fn(r, req) : notRequest(req.params.issueIdOrKey!);
+    };
   return [
-    { method: "GET", path: `${P}/servicedesk`, handler: (req) => page(req, state.serviceDesks.map((d) => ({ ...d, projectTypeKey: "service_desk", _links: { self: "" } }))) },
+    {
+      method: "GET",
+      path: `${P}/servicedesk`,
+      handler: (req) =>
+        page(
+          req,
+          state.serviceDesks.map((d) => ({ ...d, projectTypeKey: "service_desk", _links: { self: "" } })),
+        ),
+    },
     {
       method: "GET",
       path: `${P}/servicedesk/{serviceDeskId}/requesttype`,
@@ -61,7 +70,10 @@ export function jsmRoutes(state: JsmState): FakeRoute[] {
         if (!desk) return jsmError(404, `Service desk ${req.params.serviceDeskId} does not exist`);
         const search = (q(req, "searchQuery") ?? "").toLowerCase();
         const types = state.requestTypes.filter((t) => t.serviceDeskId === desk.id && t.name.toLowerCase().includes(search));
-        return page(req, types.map((t) => requestTypeDto(t, qList(req, "expand"))));
+        return page(
+          req,
+          types.map((t) => requestTypeDto(t, qList(req, "expand"))),
+        );
       },
     },
     {
@@ -108,7 +120,12 @@ export function jsmRoutes(state: JsmState): FakeRoute[] {
       method: "POST",
       path: `${P}/request`,
       handler: (req) => {
-        const b = (req.body ?? {}) as { serviceDeskId?: string; requestTypeId?: string; requestFieldValues?: Record<string, unknown>; raiseOnBehalfOf?: string };
+        const b = (req.body ?? {}) as {
+          serviceDeskId?: string;
+          requestTypeId?: string;
+          requestFieldValues?: Record<string, unknown>;
+          raiseOnBehalfOf?: string;
+        };
         const desk = state.findDesk(String(b.serviceDeskId ?? ""));
         if (!desk) return jsmError(400, `Service desk ${b.serviceDeskId} does not exist.`);
         const rt = state.requestTypes.find((t) => t.id === String(b.requestTypeId) && t.serviceDeskId === desk.id);
@@ -118,8 +135,21 @@ export function jsmRoutes(state: JsmState): FakeRoute[] {
         if (missing.length) return jsmError(400, `Missing required fields: ${missing.map((f) => f.name).join(", ")}.`);
         if (!state.issueCreator) return jsmError(500, "Customer requests cannot be created without the Jira module.");
         const reporterId = b.raiseOnBehalfOf ?? caller(req) ?? "unknown";
-        const made = state.issueCreator(req.params.cloudId!, { projectId: desk.projectId, issueTypeId: rt.issueTypeId, summary: String(values.summary ?? ""), description: values.description ?? null, reporterId });
-        const r = state.addRequest({ issueId: made.issueId, issueKey: made.issueKey, serviceDeskId: desk.id, requestTypeId: rt.id, summary: String(values.summary ?? ""), reporter: state.users.get(reporterId) ?? { accountId: reporterId, displayName: reporterId } });
+        const made = state.issueCreator(req.params.cloudId!, {
+          projectId: desk.projectId,
+          issueTypeId: rt.issueTypeId,
+          summary: String(values.summary ?? ""),
+          description: values.description ?? null,
+          reporterId,
+        });
+        const r = state.addRequest({
+          issueId: made.issueId,
+          issueKey: made.issueKey,
+          serviceDeskId: desk.id,
+          requestTypeId: rt.id,
+          summary: String(values.summary ?? ""),
+          reporter: state.users.get(reporterId) ?? { accountId: reporterId, displayName: reporterId },
+        });
         return json(201, {
           issueId: r.issueId,
           issueKey: r.issueKey,
@@ -127,13 +157,26 @@ export function jsmRoutes(state: JsmState): FakeRoute[] {
           serviceDeskId: r.serviceDeskId,
           createdDate: dateDto(r.created),
           reporter: r.reporter,
-          requestFieldValues: Object.entries(values).map(([fieldId, value]) => ({ fieldId, label: rt.fields.find((f) => f.fieldId === fieldId)?.name ?? fieldId, value })),
+          requestFieldValues: Object.entries(values).map(([fieldId, value]) => ({
+            fieldId,
+            label: rt.fields.find((f) => f.fieldId === fieldId)?.name ?? fieldId,
+            value,
+          })),
           currentStatus: { status: "Waiting for support", statusCategory: "NEW", statusDate: dateDto(r.created) },
           _links: { jiraRest: `/rest/api/3/issue/${r.issueId}`, web: "", agent: "", self: "" },
         });
       },
     },
-    { method: "GET", path: `${P}/request/{issueIdOrKey}/approval`, handler: withRequest((r, req) => page(req, r.approvals.map((a) => approvalDto(a, caller(req))))) },
+    {
+      method: "GET",
+      path: `${P}/request/{issueIdOrKey}/approval`,
+      handler: withRequest((r, req) =>
+        page(
+          req,
+          r.approvals.map((a) => approvalDto(a, caller(req))),
+        ),
+      ),
+    },
     {
       method: "GET",
       path: `${P}/request/{issueIdOrKey}/approval/{approvalId}`,
@@ -160,7 +203,16 @@ export function jsmRoutes(state: JsmState): FakeRoute[] {
         return json(200, approvalDto(a, who));
       }),
     },
-    { method: "GET", path: `${P}/request/{issueIdOrKey}/comment`, handler: withRequest((r, req) => page(req, r.comments.map((c) => ({ ...c, created: dateDto(c.created) })))) },
+    {
+      method: "GET",
+      path: `${P}/request/{issueIdOrKey}/comment`,
+      handler: withRequest((r, req) =>
+        page(
+          req,
+          r.comments.map((c) => ({ ...c, created: dateDto(c.created) })),
+        ),
+      ),
+    },
     {
       method: "POST",
       path: `${P}/request/{issueIdOrKey}/comment`,
@@ -169,7 +221,13 @@ export function jsmRoutes(state: JsmState): FakeRoute[] {
         if (typeof b.public !== "boolean") return jsmError(400, "The 'public' field is required.");
         if (!b.body) return jsmError(400, "The comment body is required.");
         const who = caller(req) ?? "unknown";
-        const c = { id: state.nextId(), body: b.body, public: b.public, author: state.users.get(who) ?? { accountId: who, displayName: who }, created: state.now().toISOString() };
+        const c = {
+          id: state.nextId(),
+          body: b.body,
+          public: b.public,
+          author: state.users.get(who) ?? { accountId: who, displayName: who },
+          created: state.now().toISOString(),
+        };
         r.comments.push(c);
         return json(201, { ...c, created: dateDto(c.created), _links: { self: "" } });
       }),

@@ -3,9 +3,18 @@
  * (with their practice / work category), customer requests with approvals and comments.
  * Customer requests are Jira issues: `issueId`/`issueKey` refer to issues of the Jira module.
  */
-export interface JsmUser { accountId: string; displayName: string; emailAddress?: string }
+export interface JsmUser {
+  accountId: string;
+  displayName: string;
+  emailAddress?: string;
+}
 
-export interface JsmServiceDesk { id: string; projectId: string; projectKey: string; projectName: string }
+export interface JsmServiceDesk {
+  id: string;
+  projectId: string;
+  projectKey: string;
+  projectName: string;
+}
 
 export interface JsmRequestTypeField {
   fieldId: string;
@@ -35,7 +44,13 @@ export interface JsmApproval {
   completedDate?: string;
 }
 
-export interface JsmComment { id: string; body: string; public: boolean; author: JsmUser; created: string }
+export interface JsmComment {
+  id: string;
+  body: string;
+  public: boolean;
+  author: JsmUser;
+  created: string;
+}
 
 export interface JsmRequest {
   issueId: string;
@@ -81,7 +96,15 @@ export class JsmState {
   }
 
   addRequestType(t: Omit<JsmRequestType, "id" | "fields" | "description"> & { id?: string; fields?: JsmRequestTypeField[]; description?: string }) {
-    const rt: JsmRequestType = { description: "", fields: [{ fieldId: "summary", name: "Summary", required: true }, { fieldId: "description", name: "Description", required: false }], ...t, id: t.id ?? this.nextId() };
+    const rt: JsmRequestType = {
+      description: "",
+      fields: [
+        { fieldId: "summary", name: "Summary", required: true },
+        { fieldId: "description", name: "Description", required: false },
+      ],
+      ...t,
+      id: t.id ?? this.nextId(),
+    };
     this.requestTypes.push(rt);
     return rt;
   }
@@ -110,10 +133,16 @@ export class JsmState {
    * Resolves a Jira issue of the site (set by the server wiring): an issue in a service desk's project
    * whose issue type is a request type's issue type is a customer request of that type.
    */
-  issueLookup?: (cloudId: string, idOrKey: string) => { issueId: string; issueKey: string; projectId: string; issueTypeId: string; summary: string; reporterId: string } | undefined;
+  issueLookup?: (
+    cloudId: string,
+    idOrKey: string,
+  ) => { issueId: string; issueKey: string; projectId: string; issueTypeId: string; summary: string; reporterId: string } | undefined;
 
   /** Creates the Jira issue behind a new customer request (set by the server wiring). */
-  issueCreator?: (cloudId: string, input: { projectId: string; issueTypeId: string; summary: string; description: unknown; reporterId: string }) => { issueId: string; issueKey: string };
+  issueCreator?: (
+    cloudId: string,
+    input: { projectId: string; issueTypeId: string; summary: string; description: unknown; reporterId: string },
+  ) => { issueId: string; issueKey: string };
 
   findRequest(idOrKey: string, cloudId?: string): JsmRequest | undefined {
     const known = this.requests.get(idOrKey.toUpperCase()) ?? this.requests.get(idOrKey) ?? [...this.requests.values()].find((r) => r.issueId === idOrKey);

@@ -26,13 +26,28 @@ export function jsmStateOf(s: FakeAtlassianState): JsmState {
     const jsm = new JsmState(() => s.now());
     jsm.issueLookup = (cloudId, idOrKey) => {
       const issue = s.site(cloudId)?.issue(idOrKey);
-      return issue && { issueId: issue.id, issueKey: issue.key, projectId: issue.projectId, issueTypeId: issue.issueTypeId, summary: issue.summary, reporterId: issue.reporterId };
+      return (
+        issue && {
+          issueId: issue.id,
+          issueKey: issue.key,
+          projectId: issue.projectId,
+          issueTypeId: issue.issueTypeId,
+          summary: issue.summary,
+          reporterId: issue.reporterId,
+        }
+      );
     };
     jsm.issueCreator = (cloudId, input) => {
       const site = s.site(cloudId);
       if (!site) throw new Error(`No site ${cloudId}`);
-      const description = typeof input.description === "string" && input.description ? { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: input.description }] }] } : null;
-      const issue = site.createIssue({ projectId: input.projectId, issueTypeId: input.issueTypeId, summary: input.summary, description, reporterId: input.reporterId, labels: [] }, input.reporterId);
+      const description =
+        typeof input.description === "string" && input.description
+          ? { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text: input.description }] }] }
+          : null;
+      const issue = site.createIssue(
+        { projectId: input.projectId, issueTypeId: input.issueTypeId, summary: input.summary, description, reporterId: input.reporterId, labels: [] },
+        input.reporterId,
+      );
       return { issueId: issue.id, issueKey: issue.key };
     };
     for (const u of s.users.values()) jsm.addUser({ accountId: u.accountId, displayName: u.displayName, emailAddress: u.emailAddress });
@@ -46,7 +61,10 @@ export function opsStateOf(s: FakeAtlassianState): OpsState {
     const ops = new OpsState(() => s.now());
     for (const cloudId of s.sites.keys()) {
       const site = ops.site(cloudId);
-      for (const [key, name] of [["red", "Red Team"], ["blue", "Blue Team"]] as const) {
+      for (const [key, name] of [
+        ["red", "Red Team"],
+        ["blue", "Blue Team"],
+      ] as const) {
         site.addTeamWithRouting(name, { teamId: JSM_DEMO.teams[key], scheduleId: JSM_DEMO.schedules[key], escalationId: JSM_DEMO.escalations[key] });
       }
     }
@@ -86,15 +104,34 @@ function seedJsmDemo(s: FakeAtlassianState, jsm: JsmState) {
   const incidentFields = [
     { fieldId: "summary", name: "Summary", required: true },
     { fieldId: "description", name: "Description", required: false },
-    { fieldId: F.impact, name: "Impact", required: false, validValues: levels(["Extensive / Widespread", "Significant / Large", "Moderate / Limited", "Minor / Localized"]) },
+    {
+      fieldId: F.impact,
+      name: "Impact",
+      required: false,
+      validValues: levels(["Extensive / Widespread", "Significant / Large", "Moderate / Limited", "Minor / Localized"]),
+    },
     { fieldId: F.urgency, name: "Urgency", required: false, validValues: levels(["Critical", "High", "Medium", "Low"]) },
     { fieldId: F.alerts, name: "Linked alerts", required: false },
     { fieldId: F.responders, name: "Responders", required: false },
   ];
   const R = JSM_DEMO.requestTypes;
   const desk = JSM_DEMO.serviceDeskId;
-  jsm.addRequestType({ id: R.incident, serviceDeskId: desk, name: "Report a system problem", issueTypeId: T.incident, practice: "incident-management", fields: incidentFields });
-  jsm.addRequestType({ id: R.majorIncident, serviceDeskId: desk, name: "Major incident", issueTypeId: T.incident, practice: "incident-management", fields: incidentFields });
+  jsm.addRequestType({
+    id: R.incident,
+    serviceDeskId: desk,
+    name: "Report a system problem",
+    issueTypeId: T.incident,
+    practice: "incident-management",
+    fields: incidentFields,
+  });
+  jsm.addRequestType({
+    id: R.majorIncident,
+    serviceDeskId: desk,
+    name: "Major incident",
+    issueTypeId: T.incident,
+    practice: "incident-management",
+    fields: incidentFields,
+  });
   jsm.addRequestType({ id: R.getHelp, serviceDeskId: desk, name: "Get IT help", issueTypeId: T.serviceRequest, practice: "service-request" });
   jsm.addRequestType({ id: R.pir, serviceDeskId: desk, name: "Post-incident review", issueTypeId: T.postIncidentReview, practice: "post-incident-review" });
 }

@@ -114,7 +114,10 @@ export function alertRoutes(state: OpsState): FakeRoute[] {
         if (typeof body.message !== "string" || !body.message.trim()) return opsError(422, "Message can not be empty");
         if (body.message.length > 130) return opsError(422, "Message can not be longer than 130 characters");
         const who = req.accountId ?? "api-user";
-        return receipt(site.enqueue(() => createAlert(site, body, who)), 200);
+        return receipt(
+          site.enqueue(() => createAlert(site, body, who)),
+          200,
+        );
       }),
     },
     {
@@ -232,7 +235,13 @@ function noteRoutes(state: OpsState): FakeRoute[] {
         if (!site.alerts.has(req.params.id!)) return opsError(404, "Alert not found");
         const now = site.now().toISOString();
         const list = site.notes.get(req.params.id!) ?? [];
-        const note = { id: `${Date.now()}${String(list.length + 1).padStart(6, "0")}`, createdAt: now, updatedAt: now, note: String((req.body as Body).note), owner: req.accountId ?? "api-user" };
+        const note = {
+          id: `${Date.now()}${String(list.length + 1).padStart(6, "0")}`,
+          createdAt: now,
+          updatedAt: now,
+          note: String((req.body as Body).note),
+          owner: req.accountId ?? "api-user",
+        };
         list.push(note);
         site.notes.set(req.params.id!, list);
         return json(200, note);

@@ -17,7 +17,10 @@ function heartbeatsOf(site: OpsSite, teamId: string) {
   return m;
 }
 
-const escalationDto = ({ teamId: _t, ...e }: OpsEscalation) => (void _t, { ...e, description: "", rules: [], repeat: { waitInterval: 0, count: 1, resetRecipientStates: false, closeAlertAfterAll: false } });
+const escalationDto = ({ teamId: _t, ...e }: OpsEscalation) => (
+  void _t,
+  { ...e, description: "", rules: [], repeat: { waitInterval: 0, count: 1, resetRecipientStates: false, closeAlertAfterAll: false } }
+);
 
 const publicHb = ({ lastPingAt: _p, ...hb }: OpsHeartbeat) => (void _p, hb);
 
@@ -139,7 +142,9 @@ export function configRoutes(state: OpsState): FakeRoute[] {
     {
       method: "GET",
       path: `${P}/teams/{teamId}/escalations`,
-      handler: memberGuard((site, teamId) => json(200, { values: [...site.escalations.values()].filter((e) => e.teamId === teamId).map(escalationDto), links: {} })),
+      handler: memberGuard((site, teamId) =>
+        json(200, { values: [...site.escalations.values()].filter((e) => e.teamId === teamId).map(escalationDto), links: {} }),
+      ),
     },
     {
       method: "GET",
@@ -216,7 +221,14 @@ function integrationRoutes(state: OpsState): FakeRoute[] {
         if (!i) return opsError(404, "Integration not found");
         const b = req.body as Body;
         if (b.direction === "outgoing" && !b.groupType) return opsError(422, "groupType must be provided for outgoing actions");
-        const action = { id: randomUUID(), type: String(b.type), name: String(b.name), direction: String(b.direction), domain: String(b.domain), groupType: b.groupType as string | undefined };
+        const action = {
+          id: randomUUID(),
+          type: String(b.type),
+          name: String(b.name),
+          direction: String(b.direction),
+          domain: String(b.domain),
+          groupType: b.groupType as string | undefined,
+        };
         i.actions.push(action);
         return json(200, action);
       }),

@@ -48,7 +48,9 @@ export function applySpecQuirks<T extends object>(file: string, definition: T): 
       if (n > 0) op.operationId = `${op.operationId}__${m}_${p}`;
     }
   }
-  for (const item of Object.values(def.paths as Record<string, Record<string, { security?: Array<Record<string, string[]>>; "x-atlassian-oauth2-scopes"?: unknown }>>)) {
+  for (const item of Object.values(
+    def.paths as Record<string, Record<string, { security?: Array<Record<string, string[]>>; "x-atlassian-oauth2-scopes"?: unknown }>>,
+  )) {
     for (const op of Object.values(item)) {
       if (!op || typeof op !== "object" || op["x-atlassian-oauth2-scopes"]) continue;
       const oauth = op.security?.find((s) => Array.isArray(s.OAuth2) && s.OAuth2.length)?.OAuth2;

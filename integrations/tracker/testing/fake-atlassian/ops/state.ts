@@ -34,7 +34,13 @@ export interface OpsAlert {
   seen: boolean;
 }
 
-export interface OpsNote { id: string; createdAt: string; updatedAt: string; note: string; owner: string }
+export interface OpsNote {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  note: string;
+  owner: string;
+}
 
 export interface OpsHeartbeat {
   name: string;
@@ -62,8 +68,19 @@ export interface OpsIntegration {
 }
 
 /** Schedules and escalations belong to one team (they are only looked up by id here). */
-export interface OpsSchedule { id: string; name: string; teamId: string; timezone: string; enabled: boolean }
-export interface OpsEscalation { id: string; name: string; teamId: string; enabled: boolean }
+export interface OpsSchedule {
+  id: string;
+  name: string;
+  teamId: string;
+  timezone: string;
+  enabled: boolean;
+}
+export interface OpsEscalation {
+  id: string;
+  name: string;
+  teamId: string;
+  enabled: boolean;
+}
 
 export interface RequestStatus {
   action: string;
@@ -81,7 +98,13 @@ interface PendingRequest {
   status?: RequestStatus;
 }
 
-export interface Delivery { url: string; headers: Record<string, string>; body: unknown; status?: number; error?: string }
+export interface Delivery {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  status?: number;
+  error?: string;
+}
 
 /** `{ delayMs }`: request statuses appear after the delay; `"never"`: they never do (nor the effect). */
 export type Processing = { delayMs: number } | "never";
@@ -103,7 +126,10 @@ export class OpsSite {
   private queue: PendingRequest[] = [];
   private pendingDeliveries = new Set<Promise<void>>();
 
-  constructor(readonly cloudId: string, readonly now: () => Date = () => new Date()) {}
+  constructor(
+    readonly cloudId: string,
+    readonly now: () => Date = () => new Date(),
+  ) {}
 
   addTeam(teamName: string, teamId: string = randomUUID()) {
     this.teams.push({ teamId, teamName });
