@@ -8,39 +8,18 @@
  *   owner and token compared first (fencing), so a worker whose lease was taken over writes nothing.
  */
 import type pg from "pg";
-import type { ExistingStep, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob, StepRowWrite } from "../engine";
+import type { ExistingStep, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob } from "../engine";
 import { sortableId } from "../sortable-id";
 import type { Envelope } from "../stores/runs";
 import type { PgBackend } from "./backend";
 import { named } from "./named";
+import { stepRowParams } from "../step-params";
 import { inTx, ingestBatcher, intakeHeads, type IngestOptions } from "./ingest";
 
 type Q = Pick<pg.PoolClient, "query">;
 
 const RUN_COLS = `id, workspace_id as "workspaceId", automation_id as "automationId", version, status, trigger_node_id as "triggerNodeId",
   event_id as "eventId", task_id as "taskId", task_step as "taskStep", created_at as "createdAt", started_at as "startedAt", mode`;
-
-function rowToStepWrite(w: StepRowWrite): unknown[] {
-  return [
-    w.id,
-    w.runId,
-    w.nodeId,
-    w.name,
-    w.key,
-    w.parentStepId,
-    w.status,
-    w.input === undefined ? null : JSON.stringify(w.input),
-    w.output ? JSON.stringify(w.output) : null,
-    w.state === undefined ? null : JSON.stringify(w.state),
-    JSON.stringify(w.attempts),
-    JSON.stringify(w.logs),
-    w.error,
-    w.createdAt,
-    w.startedAt,
-    w.finishedAt,
-    w.origin ? JSON.stringify(w.origin) : null,
-  ];
-}
 
 const UPSERT_STEP = `insert into run_steps (id, run_id, node_id, name, key, parent_step_id, status, input, output, state, attempts, logs, error, created_at, started_at, finished_at, origin)
   values ($1, $2, $3, $4, $5, $6, $7, $8::json, $9::json, $10::json, $11::json, $12::json, $13, $14, $15, $16, $17::json)
@@ -67,7 +46,7 @@ async function finishRun(
       await named(
         c,
         UPSERT_STEP,
-        rowToStepWrite({
+        stepRowParams({
           id: j.id,
           runId,
           nodeId: j.payload.nodeId,
@@ -114,12 +93,12 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
       ])
     ).rows[0];
     if (!run || !["running", "waiting", "queued"].includes(run.status)) {
-      await named(q, UPSERT_STEP, rowToStepWrite({ ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso }));
+      await named(q, UPSERT_STEP, stepRowParams({ ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso }));
       await named(q, "delete from jobs where id = $1", [c.job.id]);
       return { kind: "cancelled" };
     }
     if (!lease || lease.owner !== c.owner || lease.token !== c.job.token) return { kind: "fenced" };
-    await named(q, UPSERT_STEP, rowToStepWrite(c.step));
+    await named(q, UPSERT_STEP, stepRowParams(c.step));
     if (c.queue.kind === "complete") await named(q, "delete from jobs where id = $1", [c.job.id]);
     else
       await named(

@@ -10,6 +10,7 @@ import type { Envelope, NewRun } from "../stores/runs";
 import { epochOf } from "./backend";
 import { groupCommitter } from "./group-commit";
 import { statements } from "./statements";
+import { stepRowParams } from "../step-params";
 
 type Created = { runId: string; finished: boolean } | null;
 
@@ -89,25 +90,7 @@ export function insertJob(
 }
 
 function writeStep(db: Db, w: StepRowWrite): void {
-  statements(db).upsertStep.run(
-    w.id,
-    w.runId,
-    w.nodeId,
-    w.name,
-    w.key,
-    w.parentStepId,
-    w.status,
-    w.input === undefined ? null : JSON.stringify(w.input),
-    w.output ? JSON.stringify(w.output) : null,
-    w.state === undefined ? null : JSON.stringify(w.state),
-    JSON.stringify(w.attempts),
-    JSON.stringify(w.logs),
-    w.error,
-    w.createdAt,
-    w.startedAt,
-    w.finishedAt,
-    w.origin ? JSON.stringify(w.origin) : null,
-  );
+  statements(db).upsertStep.run(...stepRowParams(w));
 }
 
 /** Ends an active run (inside the caller's transaction); false when it was no longer active. */

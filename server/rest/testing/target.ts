@@ -77,45 +77,54 @@ export async function startRestTarget(extraEnv: Record<string, string> = {}): Pr
     return { deps, sql: deps.sql, api: createRestClient({}), close: async () => deps.close() };
   }
   const secretKey = randomBytes(32);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const deps = await createTestDeps({ box: createSecretBox(secretKey), publicUrl: base });
-  let child: ChildProcess | undefined;
-  try {
-    // The compiled server, as `npm start` runs it (scripts/serve.mjs rebuilds dist/server when stale).
-    child = spawn(process.execPath, ["scripts/serve.mjs"], {
-      cwd: ROOT,
-      env: serverEnv(deps, { port, secretKey, extra: extraEnv }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout!.on("data", (d) => (output += d));
-    child.stderr!.on("data", (d) => (output += d));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      try {
-        if ((await fetch(`${base}/api/health`)).ok) break;
-      } catch {
-        /* not yet */
+  // A free port can be taken by another test file's process before this server binds it: the server
+  // then exits (EADDRINUSE) and another process would answer /api/health. So wait for this server's own
+  // "ready on …:port" line, and try another port when the bind fails.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const deps = await createTestDeps({ box: createSecretBox(secretKey), publicUrl: base });
+    let child: ChildProcess | undefined;
+    try {
+      // The compiled server, as `npm start` runs it (scripts/serve.mjs rebuilds dist/server when stale).
+      child = spawn(process.execPath, ["scripts/serve.mjs"], {
+        cwd: ROOT,
+        env: serverEnv(deps, { port, secretKey, extra: extraEnv }),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout!.on("data", (d) => (output += d));
+      child.stderr!.on("data", (d) => (output += d));
+      const ready = new RegExp(`ready on http://\\S+:${port} `);
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        if (child.exitCode !== null) throw Object.assign(new Error(`server exited: ${output}`), { portTaken: /EADDRINUSE/.test(output) });
+        if (ready.test(output)) {
+          try {
+            if ((await fetch(`${base}/api/health`)).ok) break;
+          } catch {
+            /* not yet */
+          }
+        }
+        if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+        await new Promise((r) => setTimeout(r, 250));
       }
-      if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  } catch (e) {
-    await stop(child);
-    await deps.close();
-    throw e;
-  }
-  return {
-    deps,
-    sql: deps.sql,
-    api: createRestClient({ baseUrl: base }),
-    close: async () => {
+    } catch (e) {
       await stop(child);
       await deps.close();
-    },
-  };
+      if ((e as { portTaken?: boolean }).portTaken && attempt < 3) continue;
+      throw e;
+    }
+    return {
+      deps,
+      sql: deps.sql,
+      api: createRestClient({ baseUrl: base }),
+      close: async () => {
+        await stop(child);
+        await deps.close();
+      },
+    };
+  }
 }
 
 async function stop(child: ChildProcess | undefined): Promise<void> {
