@@ -8,6 +8,7 @@
  * Prints one JSON line (scripts/bench.mjs convention).
  */
 import fs from "node:fs";
+import http from "node:http";
 import { startApp, type StartedApp } from "./app";
 import { pct } from "./harness";
 
@@ -67,6 +68,14 @@ async function sampleHealth(app: StartedApp, until: () => boolean, record: () =>
   return { samples: ms.length, failures, p50ms: r1(pct(sorted, 50)), p99ms: r1(pct(sorted, 99)), maxMs: r1(sorted.at(-1) ?? 0) };
 }
 
+// The upstream the runs call: a loopback server of the bench's own (the service's own port is never
+// an egress destination, so calling /api/health back would be refused before any request).
+const upstream = http.createServer((req, res) => {
+  req.resume();
+  req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
+});
+await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/`;
 const app = await startApp("poison");
 try {
   const kinds = Object.keys(POISON);
@@ -79,7 +88,7 @@ try {
           id: "h",
           name: `call_${kind}`,
           key: "core.http",
-          config: { method: "POST", url: `${app.base}/api/health`, body: { value: POISON[kind] } },
+          config: { method: "POST", url: upstreamUrl, body: { value: POISON[kind] } },
           position: { x: 300, y: 0 },
         },
       ],
@@ -179,7 +188,7 @@ try {
             id: "h",
             name: "call_ok",
             key: "core.http",
-            config: { method: "GET", url: `${app.base}/api/health`, headers: { "x-check": "{{ $join(['a', 'b'], '-') }}" } },
+            config: { method: "GET", url: upstreamUrl, headers: { "x-check": "{{ $join(['a', 'b'], '-') }}" } },
             position: { x: 300, y: 0 },
           },
         ],
