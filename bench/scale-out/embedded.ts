@@ -48,6 +48,46 @@ export interface EmbeddedComparison {
   change: { ingestPerSecond: number; ingestCpuPerDelivery: number; runsPerSecond: number; runnerScriptCpu: number };
 }
 
+interface IngestFigures {
+  perSecond: number;
+  p99ms: number;
+  serverCpuMicrosPerDelivery: number;
+  allAcceptedDurable: boolean;
+}
+interface IngestRound {
+  kind: string;
+  sync: string;
+  seconds: number;
+  accepted: number;
+  p99: number;
+  cpuSeconds: number;
+  acceptedTotal: number;
+  stored: number;
+}
+
+/**
+ * The Conveyor NORMAL figures of one bench/ingest.ts result. The pre-seam script prints them at the
+ * top level; the current one prints rounds of several targets (Conveyor, the bare limit, Node-RED).
+ */
+export function ingestFigures(x: Record<string, unknown>): IngestFigures {
+  if (x.perSecond !== undefined) {
+    return {
+      perSecond: Number(x.perSecond),
+      p99ms: Number(x.p99ms),
+      serverCpuMicrosPerDelivery: Number(x.serverCpuMicrosPerDelivery),
+      allAcceptedDurable: Boolean(x.allAcceptedDurable),
+    };
+  }
+  const rounds = ((x.runs as IngestRound[] | undefined) ?? []).filter((r) => r.kind === "conveyor" && r.sync === "NORMAL");
+  if (!rounds.length) throw new Error(`bench/ingest.ts gave no Conveyor NORMAL round: ${JSON.stringify(x).slice(0, 300)}`);
+  return {
+    perSecond: mean(rounds.map((r) => r.accepted / r.seconds)),
+    p99ms: Math.max(...rounds.map((r) => r.p99)),
+    serverCpuMicrosPerDelivery: mean(rounds.map((r) => (r.cpuSeconds * 1e6) / r.accepted)),
+    allAcceptedDurable: rounds.every((r) => r.stored >= r.acceptedTotal),
+  };
+}
+
 const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
 
 /** Null when no pre-seam checkout is there (see docs/benchmarks.md for how to make one). */
@@ -66,7 +106,8 @@ export function embeddedSideBySide(preseamDir: string, ingestSeconds: number): E
   const rb = [runIn(preseamDir, "bench/runner.ts", runnerEnv)];
   const ra = [runIn(ROOT, "bench/runner.ts", runnerEnv), runIn(ROOT, "bench/runner.ts", runnerEnv)];
   rb.push(runIn(preseamDir, "bench/runner.ts", runnerEnv));
-  const side = (i: Array<Record<string, unknown>>, r: Array<Record<string, unknown>>): EmbeddedSide => {
+  const side = (raw: Array<Record<string, unknown>>, r: Array<Record<string, unknown>>): EmbeddedSide => {
+    const i = raw.map(ingestFigures);
     const t = r.map((x) => x.throughput as { runsPerSecond: number; stepsRecorded: number; notSucceeded: number });
     return {
       ingest: {
