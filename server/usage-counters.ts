@@ -16,8 +16,6 @@ function pending(): Map<string, number> {
   return g[KEY];
 }
 
-export { hourBucket };
-
 export function countUsage(workspaceId: string, metric: string, value = 1, at = new Date()): void {
   const k = `${workspaceId}\u0000${hourBucket(at)}\u0000${metric}`;
   const p = pending();

@@ -8,7 +8,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { sortableId } from "../sortable-id";
 import { first, type Ctx } from "../store-kit";
 import type { StepAttempt, StepOrigin } from "../types";
-import { newStepJob, RETRYABLE } from "./run-rows";
+import { newRunRow, newStepJob, RETRYABLE } from "./run-rows";
 import type { Envelope, EventSource } from "./runs";
 
 /**
@@ -79,26 +79,7 @@ export const derivedRunsStore = {
       }
       const runId = sortableId("run");
       const finished = r.start.length === 0;
-      await x.h.insert(runs).values({
-        id: runId,
-        workspaceId: r.workspaceId,
-        automationId: r.automationId,
-        version: r.version,
-        status: finished ? "succeeded" : "queued",
-        triggerNodeId: r.triggerNodeId,
-        eventId,
-        taskId: r.taskId ?? null,
-        taskStep: r.taskStep ?? null,
-        retryOf: r.retryOf ?? null,
-        mode: r.mode,
-        test: r.test ?? null,
-        error: null,
-        followupAt: finished && r.taskId ? iso : null,
-        createdAt: iso,
-        startedAt: finished ? iso : null,
-        finishedAt: finished ? iso : null,
-        updatedAt: iso,
-      });
+      await x.h.insert(runs).values({ ...newRunRow(r, { runId, eventId }, iso, finished), mode: r.mode, test: r.test ?? null });
       const ids = new Map<string, string>();
       for (const sd of r.seeds) ids.set(sd.ref, sortableId("stp"));
       const idOf = (ref: string | null) => (ref === null ? null : (ids.get(ref) ?? null));

@@ -1,5 +1,6 @@
 /** Small pieces shared by the runs store and the derived-runs store (no imports between those two at run time). */
 import { sortableId } from "../sortable-id";
+import type * as s from "../schema";
 import type { JobRow, RunRecord } from "../types";
 
 /** Runs a retry may start from. */
@@ -22,5 +23,40 @@ export function newStepJob(j: { id?: string; runId: string; automationId: string
     leaseUntil: null,
     attempts: 0,
     createdAt: j.atMs,
+  };
+}
+
+/** A new run's row: queued, or succeeded at once when it has no first step (`finished`). */
+export function newRunRow(
+  r: {
+    workspaceId: string;
+    automationId: string;
+    version: number;
+    triggerNodeId: string;
+    taskId?: string | null;
+    taskStep?: number | null;
+    retryOf?: string | null;
+  },
+  ids: { runId: string; eventId: string },
+  iso: string,
+  finished: boolean,
+): typeof s.runs.$inferInsert {
+  return {
+    id: ids.runId,
+    workspaceId: r.workspaceId,
+    automationId: r.automationId,
+    version: r.version,
+    status: finished ? "succeeded" : "queued",
+    triggerNodeId: r.triggerNodeId,
+    eventId: ids.eventId,
+    taskId: r.taskId ?? null,
+    taskStep: r.taskStep ?? null,
+    retryOf: r.retryOf ?? null,
+    error: null,
+    followupAt: finished && r.taskId ? iso : null,
+    createdAt: iso,
+    startedAt: finished ? iso : null,
+    finishedAt: finished ? iso : null,
+    updatedAt: iso,
   };
 }

@@ -10,7 +10,7 @@ import { sortableId } from "../sortable-id";
 import { first, type Ctx } from "../store-kit";
 import type { EventRow, JobRow, RunRecord, RunStepRow } from "../types";
 import { derivedRunsStore } from "./derived-runs";
-import { newStepJob, RETRYABLE } from "./run-rows";
+import { newRunRow, newStepJob, RETRYABLE } from "./run-rows";
 
 export { newStepJob };
 
@@ -98,24 +98,7 @@ export const runsStore = {
       }
       const runId = sortableId("run");
       const finished = r.firstNodes.length === 0;
-      await x.h.insert(runs).values({
-        id: runId,
-        workspaceId: r.workspaceId,
-        automationId: r.automationId,
-        version: r.version,
-        status: finished ? "succeeded" : "queued",
-        triggerNodeId: r.triggerNodeId,
-        eventId,
-        taskId: r.taskId ?? null,
-        taskStep: r.taskStep ?? null,
-        retryOf: r.retryOf ?? null,
-        error: null,
-        followupAt: finished && r.taskId ? iso : null,
-        createdAt: iso,
-        startedAt: finished ? iso : null,
-        finishedAt: finished ? iso : null,
-        updatedAt: iso,
-      });
+      await x.h.insert(runs).values(newRunRow(r, { runId, eventId }, iso, finished));
       if (!finished) {
         const atMs = r.at.getTime();
         await x.h.insert(jobs).values(r.firstNodes.map((nodeId) => newStepJob({ runId, automationId: r.automationId, nodeId, parentStepId: null, atMs })));

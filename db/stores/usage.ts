@@ -9,8 +9,6 @@ import type { UsageCounterRow } from "../types";
 
 import { hourBucket } from "../usage-buckets";
 
-export { hourBucket };
-
 /** Rows per INSERT (4 parameters each; well under both engines' parameter limits). */
 const CHUNK = 500;
 

@@ -4,7 +4,7 @@
  * database (scale-out mode) add up; a process that dies loses at most its last couple of seconds.
  */
 import type { Store } from "@/db/store";
-import { hourBucket } from "../services/usage/buckets";
+import { hourBucket } from "@/db/usage-buckets";
 
 const pending = new Map<string, number>(); // `${workspaceId}\n${bucket}` → count
 let timer: ReturnType<typeof setTimeout> | null = null;

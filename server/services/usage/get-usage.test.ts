@@ -4,7 +4,8 @@ import { createTestDeps, type TestDeps } from "../../testing";
 import { seedWorkspace } from "../../runner/testing/seed";
 import type { Actor } from "../../auth/permissions";
 import { getUsage } from "./get-usage";
-import { addUsage, hourBucket } from "./buckets";
+import { hourBucket } from "@/db/usage-buckets";
+import { addUsage } from "./buckets";
 
 let deps: TestDeps;
 let ws: string;

@@ -3,7 +3,7 @@ import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { requireWorkspace } from "../access";
-import { hourBucket } from "./buckets";
+import { hourBucket } from "@/db/usage-buckets";
 
 export const MAX_USAGE_WINDOW_DAYS = 90;
 const DAY = 86_400_000;
