@@ -19,7 +19,7 @@ type Obj = Record<string, unknown>;
 const documented = (name: string) => README.includes(`| \`${name}\``) || README.includes(`\`${name}\` /`) || README.includes(`, \`${name}\``);
 
 function roleOf(command: string[]): "web" | "ingress" | "worker" | "migrate" {
-  if (command.includes("server/main.ts")) return "web";
+  if (command.includes("scripts/serve.mjs")) return "web";
   const i = command.indexOf("bin/conveyor.mjs");
   const verb = command[i + 1];
   expect(["ingress", "worker", "migrate"]).toContain(verb);
@@ -168,7 +168,8 @@ describe("deploy/ variables", () => {
   it("the Dockerfile builds from the checkout's root and runs the web process by default", () => {
     const docker = read("deploy/Dockerfile");
     expect(docker).toMatch(/^FROM node:24/m);
-    expect(docker).toContain('CMD ["node", "--max-semi-space-size=16", "--import", "tsx", "server/main.ts"]');
+    expect(docker).toContain('CMD ["node", "--max-semi-space-size=16", "scripts/serve.mjs"]');
+    expect(docker).toContain("npm run build");
     const ignored = read("deploy/Dockerfile.dockerignore").split("\n");
     for (const p of ["node_modules", ".next*", "data", ".env"]) expect(ignored).toContain(p);
   });
