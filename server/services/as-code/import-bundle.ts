@@ -23,6 +23,7 @@ import { specChanges } from "../../as-code/diff";
 import { configSchemaFor } from "../../as-code/units";
 import { resolveBundle, type Resolved } from "./resolve-specs";
 import { loadWorkspaceRows, WorkspaceState } from "./workspace-state";
+import { workspaceKeys } from "./keys";
 import type { z } from "zod";
 
 type Body = z.output<typeof ImportBodySchema>;
@@ -164,7 +165,9 @@ export async function importBundle(deps: AppDeps, actor: Actor, workspaceId: str
       p.conflicts.map((c) => ({ path: c.path, message: `${c.kind} "${c.key}" ${c.message}` })),
     );
   }
-  const lifecycle = await writeBundle(deps, actor, ws.organizationId, workspaceId, state, r, p.entries, body);
+  const lifecycle = await writeBundle(deps, actor, ws.organizationId, workspaceId, state, r, p.entries, body).catch(async (e: unknown) => {
+    throw (await createdMeanwhile(deps.store, workspaceId, p.entries).catch(() => undefined)) ?? e;
+  });
   const setupProblems: ImportResult["setupProblems"] = [];
   for (const l of lifecycle) {
     for (const sp of await applyTriggerLifecycle(deps, { id: l.id, workspaceId }, l.before, l.after)) setupProblems.push({ key: l.key, ...sp });
@@ -179,6 +182,26 @@ function changedMeanwhile(kind: ResourceKind, key: string): AppError {
   return new AppError("conflict", `The ${kind} "${key}" changed while the bundle was being applied; nothing was applied. Run plan again.`, [
     { path: `${kind}:${key}`, message: "changed meanwhile" },
   ]);
+}
+
+/**
+ * After a failed write: a key the plan meant to create that another writer (a concurrent apply, the
+ * editor) took meanwhile. The unique index refused the insert and rolled everything back: a conflict.
+ */
+async function createdMeanwhile(store: Store, workspaceId: string, entries: PlanEntry[]): Promise<AppError | undefined> {
+  for (const kind of ["automation", "line", "intake"] as const) {
+    const creates = entries.filter((e) => e.kind === kind && e.action === "create");
+    if (!creates.length) continue;
+    const taken = new Set((await workspaceKeys(store, kind, workspaceId)).values());
+    const e = creates.find((x) => taken.has(x.key));
+    if (e)
+      return new AppError(
+        "conflict",
+        `Another ${kind} with the key "${e.key}" was created while the bundle was being applied; nothing was applied. Run plan again.`,
+        [{ path: `${kind}:${e.key}`, message: "created meanwhile" }],
+      );
+  }
+  return undefined;
 }
 
 /** All writes of an apply in one transaction; returns the trigger set-up/teardown to run after the commit. */
