@@ -33,6 +33,25 @@ beforeAll(async () => {
 });
 afterAll(async () => deps?.close());
 
+/** Applies `bundle`, running `meanwhile` after its plan is made, just before its transaction starts; returns what the apply threw. */
+async function applyWithWriteBetween(bundle: unknown, meanwhile: () => Promise<void>): Promise<unknown> {
+  const store = deps.store as { tx: typeof deps.store.tx };
+  const realTx = store.tx;
+  store.tx = (async (fn: Parameters<typeof realTx>[0]) => {
+    store.tx = realTx;
+    await meanwhile();
+    return realTx.call(deps.store, fn);
+  }) as typeof realTx;
+  try {
+    await importBundle(deps, actor, ws, ImportBodySchema.parse(bundle));
+    return undefined;
+  } catch (e) {
+    return e;
+  } finally {
+    store.tx = realTx;
+  }
+}
+
 describe("apply racing an editor save", () => {
   it("refuses with a conflict and writes nothing when the automation is saved between the plan and the write", async () => {
     const exported = BundleSchema.parse(await exportBundle(deps, actor, ws));
@@ -44,23 +63,11 @@ describe("apply racing an editor save", () => {
       ],
     };
     // The editor saves once the plan is made, just before the apply's transaction starts.
-    const store = deps.store as { tx: typeof deps.store.tx };
-    const realTx = store.tx;
     let raced = false;
-    store.tx = (async (fn: Parameters<typeof realTx>[0]) => {
-      store.tx = realTx;
+    const err = await applyWithWriteBetween(bundle, async () => {
       await patchAutomation(deps, actor, ws, appId, { description: "saved in the editor meanwhile" });
       raced = true;
-      return realTx.call(deps.store, fn);
-    }) as typeof realTx;
-    let err: unknown;
-    try {
-      await importBundle(deps, actor, ws, ImportBodySchema.parse(bundle));
-    } catch (e) {
-      err = e;
-    } finally {
-      store.tx = realTx;
-    }
+    });
     expect(raced).toBe(true);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe("conflict");
@@ -89,22 +96,10 @@ describe("apply racing an editor save", () => {
     const mine = { ...exported, apps: [...exported.apps, { ...base, key: "weekly", name: "Weekly", description: "mine" }] };
     const theirs = { ...exported, apps: [...exported.apps, { ...base, key: "weekly", name: "Weekly", description: "theirs" }] };
     // The other apply runs from start to commit after this one has planned the create, before it writes.
-    const store = deps.store as { tx: typeof deps.store.tx };
-    const realTx = store.tx;
     let other: Awaited<ReturnType<typeof importBundle>> | undefined;
-    store.tx = (async (fn: Parameters<typeof realTx>[0]) => {
-      store.tx = realTx;
+    const err = await applyWithWriteBetween(mine, async () => {
       other = await importBundle(deps, actor, ws, ImportBodySchema.parse(theirs));
-      return realTx.call(deps.store, fn);
-    }) as typeof realTx;
-    let err: unknown;
-    try {
-      await importBundle(deps, actor, ws, ImportBodySchema.parse(mine));
-    } catch (e) {
-      err = e;
-    } finally {
-      store.tx = realTx;
-    }
+    });
     expect(other?.applied).toBe(true);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe("conflict");
