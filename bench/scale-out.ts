@@ -20,7 +20,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { BODY, pct } from "./harness";
 import { startCluster, wrk, PG_SETTINGS, type Cluster } from "./scale-out/cluster";
-import { embeddedSideBySide } from "./scale-out/embedded";
+import { DEFAULT_PRESEAM_DIR, embeddedSideBySide } from "./scale-out/embedded";
 import { cpuMeter, selfChildrenCpuMs } from "./scale-out/proc-cpu";
 
 const SECONDS = Number(process.env.BENCH_SO_SECONDS ?? 10);
@@ -32,7 +32,7 @@ const ONLY = process.env.BENCH_SO_ONLY ?? ""; // "embedded" | "scale-out" (devel
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (m: string) => process.stderr.write(`scale-out: ${m}\n`);
 
-const embedded = ONLY === "scale-out" ? null : embeddedSideBySide(process.env.BENCH_PRESEAM_DIR ?? "/tmp/preseam", SECONDS);
+const embedded = ONLY === "scale-out" ? null : embeddedSideBySide(process.env.BENCH_PRESEAM_DIR ?? DEFAULT_PRESEAM_DIR, SECONDS);
 
 async function latencyPhase(c: Cluster, bodyFile: string) {
   log(`latency at ${RATE} deliveries/s with 2 ingress and 3 worker processes`);

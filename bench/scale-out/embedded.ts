@@ -90,12 +90,33 @@ export function ingestFigures(x: Record<string, unknown>): IngestFigures {
 
 const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
 
-/** Null when no pre-seam checkout is there (see docs/benchmarks.md for how to make one). */
-export function embeddedSideBySide(preseamDir: string, ingestSeconds: number): EmbeddedComparison | null {
-  if (!fs.existsSync(path.join(preseamDir, "bench", "ingest.ts")) || !fs.existsSync(path.join(preseamDir, "node_modules"))) {
-    process.stderr.write(`bench: no pre-seam checkout in ${preseamDir}; the embedded before/after comparison is skipped\n`);
-    return null;
+/** Where the pre-seam tree is made when none is given: inside the checkout, ignored by git. */
+export const DEFAULT_PRESEAM_DIR = path.join(ROOT, ".bench", `preseam-${PRESEAM_COMMIT}`);
+
+/**
+ * The pre-seam tree: `git archive` of PRESEAM_COMMIT extracted into `dir` (once), its node_modules a
+ * link to this checkout's (its dependencies are a subset of today's, at the same versions). False
+ * when it cannot be made (a shallow clone without that commit).
+ */
+export function ensurePreseamTree(dir: string): boolean {
+  if (fs.existsSync(path.join(dir, "bench", "ingest.ts")) && fs.existsSync(path.join(dir, "node_modules"))) return true;
+  const archive = spawnSync("git", ["-C", ROOT, "archive", "--format=tar", PRESEAM_COMMIT], { maxBuffer: 1 << 30 });
+  if (archive.status !== 0) {
+    process.stderr.write(`bench: cannot read commit ${PRESEAM_COMMIT} (${String(archive.stderr).trim()}); the embedded before/after comparison is skipped\n`);
+    return false;
   }
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
+  if (untar.status !== 0) throw new Error(`tar: ${String(untar.stderr)}`);
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  process.stderr.write(`bench: made the pre-seam tree ${dir} from commit ${PRESEAM_COMMIT}\n`);
+  return true;
+}
+
+/** Null when no pre-seam tree can be had (BENCH_PRESEAM_DIR names one; else it is made from the repository's history). */
+export function embeddedSideBySide(preseamDir: string, ingestSeconds: number): EmbeddedComparison | null {
+  if (!ensurePreseamTree(preseamDir)) return null;
   const ingestEnv = { BENCH_SECONDS: String(ingestSeconds), BENCH_SYNC: "NORMAL" };
   // The same work on both sides: 20,000 queued runs drained, then a short latency phase; no 100k memory phase.
   const runnerEnv = { BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "20000", BENCH_RATE: "1000", BENCH_LATENCY_SECONDS: "3" };
