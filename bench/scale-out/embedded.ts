@@ -7,6 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { selfChildrenCpuMs } from "./proc-cpu";
 
@@ -90,8 +91,8 @@ export function ingestFigures(x: Record<string, unknown>): IngestFigures {
 
 const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
 
-/** Where the pre-seam tree is made when none is given: inside the checkout, ignored by git. */
-export const DEFAULT_PRESEAM_DIR = path.join(ROOT, ".bench", `preseam-${PRESEAM_COMMIT}`);
+/** Where the pre-seam tree is made when none is given: outside the checkout, so no tool of this tree (vitest, tsc, eslint) sees it. */
+export const DEFAULT_PRESEAM_DIR = path.join(os.tmpdir(), `conveyor-bench-preseam-${PRESEAM_COMMIT}`);
 
 /**
  * The pre-seam tree: `git archive` of PRESEAM_COMMIT extracted into `dir` (once), its node_modules a
