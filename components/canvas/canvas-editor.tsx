@@ -8,41 +8,39 @@ import { useShallow } from "zustand/react/shallow";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import { ConnectionDialog } from "@/components/connections/connection-dialog";
-import { SiteChooser } from "@/components/connections/site-chooser";
+import { EditorSkeleton, EmptyCanvasHint } from "./editor-placeholders";
+import { useSaveAutomation } from "./use-save-automation";
 import { CanvasFlow } from "./canvas-flow";
 import { useCanvasMenus, focusedNodeId } from "./canvas-menus";
 import { useCanvasStore } from "./canvas-store";
-import { ConnectDialog } from "./connect-dialog";
+import { selectedUnit } from "./graph-utils";
 import { useNodeClipboard } from "./use-node-clipboard";
 import { CatalogProvider, useCatalog } from "./catalog-context";
-import { ConfigPanel } from "./config-panel/config-panel";
-import type { SampleData } from "./config-panel/use-expression-env";
-import type { TriggerEventSummary } from "./config-panel/trigger-panel";
 import { EditorToolbar } from "./editor-toolbar";
 import { BuildingBlocks } from "./palette/building-blocks";
 import { PaletteDrawer } from "./palette/palette-drawer";
-import { RunDialog } from "./run-dialog";
-import { ShortcutsDialog } from "./shortcuts-dialog";
-import { isUnitNode, isWarning, type CatalogIntegration, type FlowNode, type FlowNodeData, type GraphDoc } from "./types";
+import { isUnitNode, type CatalogIntegration, type FlowNode, type FlowNodeData } from "./types";
 import { revealNode, useAddUnit } from "./use-add-unit";
 import { useFittedView } from "./use-fitted-view";
 import { useRunFrom } from "./use-run-from";
 import { useNarrow } from "./use-narrow";
 import { problemsFromError, problemsFromList } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
+import {
+  ConfigPanel,
+  ConnectDialog,
+  ConnectionDialog,
+  RunDialog,
+  ShortcutsDialog,
+  SiteChooser,
+  VersionsDrawer,
+  preloadPanels,
+  useOpenedOnce,
+} from "./lazy-panels";
+import { restoreOAuthDraft, saveOAuthDraft } from "./oauth-draft";
+import { useTestEvent } from "./use-test-event";
 import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
-import { VersionsDrawer } from "./versions-drawer";
 import { ManagedInGitBanner } from "@/components/automations/managed-in-git-banner";
-
-const draftKey = (automationId: string) => `conveyor:draft:${automationId}`;
-
-interface OAuthDraft {
-  version: number;
-  name: string;
-  graph: GraphDoc;
-  nodeId: string | null;
-}
 
 export function CanvasEditor({ workspaceId, automationId }: { workspaceId: string; automationId: string }) {
   const trpc = useTRPC();
@@ -59,21 +57,6 @@ export function CanvasEditor({ workspaceId, automationId }: { workspaceId: strin
       </ReactFlowProvider>
     </CatalogProvider>
   );
-}
-
-/** The selected node when exactly one unit node is selected: its id, type and data (stable across drag frames). */
-function selectedUnit(nodes: FlowNode[]): { id: string | null; type: string | null; data: FlowNodeData | null } {
-  let one: FlowNode | null = null;
-  for (const n of nodes) {
-    if (!n.selected) continue;
-    if (one) return { id: null, type: null, data: null };
-    one = n;
-  }
-  return one && isUnitNode(one) ? { id: one.id, type: one.type ?? null, data: one.data as FlowNodeData } : { id: null, type: null, data: null };
-}
-
-function EditorSkeleton() {
-  return <div className="flex h-screen items-center justify-center text-sm text-muted">Loading editor…</div>;
 }
 
 function EditorBody({ workspaceId, automationId }: { workspaceId: string; automationId: string }) {
@@ -126,45 +109,8 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   useLeaveGuard(dirty);
 
   // ---- save (a disabled automation saves as a draft with its problems; an enabled one must have none)
-  const save = useMutation(trpc.automations.save.mutationOptions());
-  const doSave = useCallback(
-    async function saveNow(opts: { asDraft?: boolean } = {}): Promise<void> {
-      const a = automation.data;
-      if (!a || readOnly) return;
-      const graph = store.getState().toDocument();
-      const enabled = opts.asDraft ? false : a.enabled;
-      try {
-        const saved = await save.mutateAsync({
-          workspaceId,
-          automationId,
-          document: { name: name.trim() || a.name, description: a.description, enabled, concurrency: a.concurrency, graph },
-        });
-        loadedVersion.current = `${saved.id}@${saved.version}`;
-        store.getState().markSaved();
-        const list = problemsFromList(saved.problems ?? [], graph);
-        store.getState().setProblems(list);
-        setMetaDirty(false);
-        qc.setQueryData(trpc.automations.get.queryKey(ids), saved);
-        qc.invalidateQueries({ queryKey: trpc.automations.triggerInfo.queryKey() });
-        const errors = list.filter((p) => !isWarning(p)).length;
-        const warnings = list.length - errors;
-        if (errors) toast.warning(`Saved as a draft · version ${saved.version}. ${errors} problem${errors === 1 ? "" : "s"} to fix before it can be enabled.`);
-        else toast.success(`Saved · version ${saved.version}${warnings ? ` · ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`);
-      } catch (err) {
-        const list = problemsFromError(err, graph);
-        store.getState().setProblems(list);
-        if (list.length) {
-          toast.error(`Not saved: an enabled automation must have no problems (${list.length} marked on the nodes).`, {
-            action: { label: "Disable and save as draft", onClick: () => void saveNow({ asDraft: true }) },
-            duration: 10_000,
-          });
-          const first = list.find((p) => p.nodeId);
-          if (first?.nodeId) store.getState().select([first.nodeId]);
-        } else toast.error(`Not saved: ${(err as Error).message}`);
-      }
-    },
-    [automation.data, readOnly, save, workspaceId, automationId, name, store, qc, trpc, ids],
-  );
+  const onSaved = useCallback(() => setMetaDirty(false), []);
+  const { doSave, saving } = useSaveAutomation({ workspaceId, automationId, automation: automation.data, readOnly, name, loadedVersion, onSaved });
 
   // ---- test runs use the saved version: save first when there are changes
   const ensureSaved = useCallback(async () => {
@@ -273,10 +219,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   );
   useEditorShortcuts(handlers);
 
-  // ---- runs: last run as expression sample; manual start
-  const lastRun = useLastRunSample(workspaceId, automationId);
-  const [testEvent, setTestEvent] = useState<SampleData | undefined>();
-  const sample = testEvent ?? lastRun;
+  // ---- runs: manual start
   const start = useMutation(trpc.runs.start.mutationOptions());
 
   const runNow = async (args: { nodeId?: string; eventId?: string; payload?: unknown }) => {
@@ -289,28 +232,9 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     }
   };
 
-  // ---- trigger info for the selected trigger node
-  const [listening, setListening] = useState(false);
-  const triggerNodeId = selected?.type === "trigger" ? selected.id : null;
-  const triggerInfo = useQuery({
-    ...trpc.automations.triggerInfo.queryOptions({ workspaceId, automationId, nodeId: triggerNodeId ?? "" }),
-    enabled: !!triggerNodeId,
-    refetchInterval: listening ? 1500 : false,
-  });
-  const seenEvents = useRef<string | null>(null);
-  useEffect(() => {
-    const latest = triggerInfo.data?.events[0]?.id ?? null;
-    if (!listening) {
-      seenEvents.current = latest;
-      return;
-    }
-    if (latest && latest !== seenEvents.current) {
-      const ev = triggerInfo.data!.events[0];
-      setTestEvent({ trigger: ev.envelope, steps: {}, source: "test event" });
-      setListening(false);
-      toast.success("Test event received: its fields are now offered in expressions.");
-    }
-  }, [triggerInfo.data, listening]);
+  // ---- test data for the node panel: a test event or the latest run (fetched once a node is selected)
+  const everSelected = useOpenedOnce(!!selected);
+  const testData = useTestEvent(workspaceId, automationId, selected?.type === "trigger" ? selected.id : null, everSelected);
 
   const resourceClient = useQueryClient();
   const loadResources = useCallback(
@@ -318,6 +242,16 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       resourceClient.fetchQuery(trpc.resources.list.queryOptions({ workspaceId, ...args })),
     [resourceClient, trpc, workspaceId],
   );
+
+  // Panels and dialogs: their code is fetched when first opened (the node panel's once the canvas is up).
+  const loaded = !!automation.data;
+  useEffect(() => (loaded ? preloadPanels() : undefined), [loaded]);
+  const helpMounted = useOpenedOnce(helpOpen);
+  const connectMounted = useOpenedOnce(!!connectFrom);
+  const runMounted = useOpenedOnce(runOpen);
+  const historyMounted = useOpenedOnce(historyOpen);
+  const connectionMounted = useOpenedOnce(!!connectFor);
+  const siteMounted = useOpenedOnce(!!siteFor);
 
   if (automation.isError) return <p className="page text-danger">{automation.error.message}</p>;
   if (!automation.data) return <EditorSkeleton />;
@@ -336,7 +270,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         enabled={a.enabled}
         onEnabled={onEnabled}
         dirty={dirty}
-        saving={save.isPending}
+        saving={saving}
         version={a.version}
         problems={problems.length}
         canRun={!!manualTriggerId}
@@ -363,14 +297,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
             onFitted={view.onFitted}
           />
           {menus.element}
-          {empty && (
-            <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-4">
-              <div className="rounded-lg border border-dashed border-zinc-300 bg-surface/80 px-6 py-5 text-center">
-                <p className="font-medium">Start with a trigger</p>
-                <p className="text-xs text-muted">{narrow ? "Press + to add one." : "Drag one from the left, or press it to add. Press ? for shortcuts."}</p>
-              </div>
-            </div>
-          )}
+          {empty && <EmptyCanvasHint narrow={narrow} />}
         </div>
         {selected && (
           // Narrow screens: the panel is a full-width sheet over the canvas, under the toolbar (Save stays reachable).
@@ -388,118 +315,75 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
               connections={(connections.data ?? []) as Array<{ id: string; name: string; integration: string; status: string }>}
               onNewConnection={setConnectFor}
               loadResources={loadResources}
-              lastRun={sample}
+              lastRun={testData.sample}
               readOnly={readOnly}
               trigger={{
-                info: triggerInfo.data ?? null,
+                info: testData.triggerInfo,
                 saved: !!a.triggers.find((t) => t.nodeId === selected.id),
                 dirty,
-                listening,
-                onListen: setListening,
+                listening: testData.listening,
+                onListen: testData.setListening,
                 onRunNow: (args) => runNow({ nodeId: selected.id, ...args }),
-                onUseEvent: (e: TriggerEventSummary) => setTestEvent({ trigger: e.envelope, steps: {}, source: "chosen event" }),
+                onUseEvent: testData.chooseEvent,
               }}
-              test={{ workspaceId, automationId, ensureSaved, runFrom: (id) => void runFrom(id), lastRun, canRun }}
+              test={{ workspaceId, automationId, ensureSaved, runFrom: (id) => void runFrom(id), lastRun: testData.lastRun, canRun }}
             />
           </div>
         )}
       </div>
-      <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
-      <ConnectDialog nodeId={connectFrom} onClose={() => setConnectFrom(null)} />
-      <RunDialog
-        open={runOpen}
-        busy={start.isPending}
-        onClose={() => setRunOpen(false)}
-        onStart={(payload) => runNow({ nodeId: manualTriggerId ?? undefined, payload })}
-      />
-      <VersionsDrawer
-        open={historyOpen}
-        onClose={() => setHistoryOpen(false)}
-        workspaceId={workspaceId}
-        automationId={automationId}
-        currentVersion={a.version}
-        dirty={dirty}
-        onRestored={(restored) => {
-          loadedVersion.current = `${restored.id}@${restored.version}`;
-          store.getState().load(restored.graph, kindOf);
-          void view.fit();
-          setName(restored.name);
-          setMetaDirty(false);
-          qc.setQueryData(trpc.automations.get.queryKey(ids), restored);
-        }}
-      />
-      <ConnectionDialog
-        workspaceId={workspaceId}
-        integration={integrations.find((i) => i.key === connectFor) ?? null}
-        returnTo={typeof window !== "undefined" ? window.location.pathname : undefined}
-        onClose={() => setConnectFor(null)}
-        onCreated={(c) => {
-          qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() });
-          if (selected) store.getState().setConnection(selected.id, c.id);
-        }}
-        beforeRedirect={() => {
-          // OAuth leaves the page: keep the unsaved graph and come back to it.
-          const draft: OAuthDraft = { version: a.version, name, graph: store.getState().toDocument(), nodeId: selected?.id ?? null };
-          sessionStorage.setItem(draftKey(automationId), JSON.stringify(draft));
-          suspendLeaveGuard();
-        }}
-      />
-      <SiteChooser
-        workspaceId={workspaceId}
-        connectionId={siteFor}
-        onClose={() => setSiteFor(null)}
-        onChosen={() => qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() })}
-      />
+      {helpMounted && <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />}
+      {connectMounted && <ConnectDialog nodeId={connectFrom} onClose={() => setConnectFrom(null)} />}
+      {runMounted && (
+        <RunDialog
+          open={runOpen}
+          busy={start.isPending}
+          onClose={() => setRunOpen(false)}
+          onStart={(payload) => runNow({ nodeId: manualTriggerId ?? undefined, payload })}
+        />
+      )}
+      {historyMounted && (
+        <VersionsDrawer
+          open={historyOpen}
+          onClose={() => setHistoryOpen(false)}
+          workspaceId={workspaceId}
+          automationId={automationId}
+          currentVersion={a.version}
+          dirty={dirty}
+          onRestored={(restored) => {
+            loadedVersion.current = `${restored.id}@${restored.version}`;
+            store.getState().load(restored.graph, kindOf);
+            void view.fit();
+            setName(restored.name);
+            setMetaDirty(false);
+            qc.setQueryData(trpc.automations.get.queryKey(ids), restored);
+          }}
+        />
+      )}
+      {connectionMounted && (
+        <ConnectionDialog
+          workspaceId={workspaceId}
+          integration={integrations.find((i) => i.key === connectFor) ?? null}
+          returnTo={typeof window !== "undefined" ? window.location.pathname : undefined}
+          onClose={() => setConnectFor(null)}
+          onCreated={(c) => {
+            qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() });
+            if (selected) store.getState().setConnection(selected.id, c.id);
+          }}
+          beforeRedirect={() => {
+            // OAuth leaves the page: keep the unsaved graph and come back to it.
+            saveOAuthDraft(automationId, { version: a.version, name, graph: store.getState().toDocument(), nodeId: selected?.id ?? null });
+            suspendLeaveGuard();
+          }}
+        />
+      )}
+      {siteMounted && (
+        <SiteChooser
+          workspaceId={workspaceId}
+          connectionId={siteFor}
+          onClose={() => setSiteFor(null)}
+          onChosen={() => qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() })}
+        />
+      )}
     </div>
   );
-}
-
-/** Back from an OAuth consent: restore the unsaved graph and give the new connection to the node that asked. */
-function restoreOAuthDraft(
-  automationId: string,
-  version: number,
-  kindOf: (key: string) => "trigger" | "component",
-  setName: (v: string) => void,
-  setSiteFor: (id: string | null) => void,
-) {
-  const params = new URLSearchParams(window.location.search);
-  const connected = params.get("connected");
-  const chooseSite = params.get("chooseSite");
-  const error = params.get("oauthError");
-  if (!connected && !chooseSite && !error) return;
-  window.history.replaceState(null, "", window.location.pathname);
-  const raw = sessionStorage.getItem(draftKey(automationId));
-  sessionStorage.removeItem(draftKey(automationId));
-  if (error) toast.error(`Authorisation failed: ${error}`);
-  const connectionId = connected ?? chooseSite;
-  if (raw) {
-    const draft = JSON.parse(raw) as OAuthDraft;
-    if (draft.version === version) {
-      const s = useCanvasStore.getState();
-      s.load(draft.graph, kindOf);
-      useCanvasStore.setState({ dirty: true });
-      setName(draft.name);
-      if (draft.nodeId && connectionId && !error) {
-        s.setConnection(draft.nodeId, connectionId);
-        s.select([draft.nodeId]);
-      }
-    }
-  }
-  if (chooseSite) setSiteFor(chooseSite);
-  else if (connected) toast.success("Connected. Your unsaved changes are back; save when ready.");
-}
-
-/** The latest run's envelopes (trigger + steps by name), offered to autocomplete and previews. */
-function useLastRunSample(workspaceId: string, automationId: string): SampleData | undefined {
-  const trpc = useTRPC();
-  const list = useQuery(trpc.runs.list.queryOptions({ workspaceId, automationId, limit: 1 }));
-  const runId = list.data?.data[0]?.id;
-  const detail = useQuery({ ...trpc.runs.get.queryOptions({ workspaceId, runId: runId ?? "" }), enabled: !!runId });
-  return useMemo(() => {
-    const d = detail.data;
-    if (!d) return undefined;
-    const steps: Record<string, unknown> = {};
-    for (const s of d.steps) if (s.output) steps[s.name] = s.output;
-    return { trigger: d.event ?? undefined, steps, source: "last run", runId: d.id };
-  }, [detail.data]);
 }

@@ -206,3 +206,14 @@ export function freeSpot(nodes: Box[], opts: { anchor?: Box; around?: { x: numbe
   }
   return { x: start.x, y: start.y + step };
 }
+
+/** The selected node when exactly one unit node is selected: its id, type and data (stable across drag frames). */
+export function selectedUnit(nodes: FlowNode[]): { id: string | null; type: string | null; data: FlowNodeData | null } {
+  let one: FlowNode | null = null;
+  for (const n of nodes) {
+    if (!n.selected) continue;
+    if (one) return { id: null, type: null, data: null };
+    one = n;
+  }
+  return one && isUnitNode(one) ? { id: one.id, type: one.type ?? null, data: one.data as FlowNodeData } : { id: null, type: null, data: null };
+}
