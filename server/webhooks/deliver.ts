@@ -99,6 +99,7 @@ export async function deliverWebhook(deps: AppDeps, req: WebhookRequest, opts: D
     deadline.cancel();
   }
   // The commit is pending at the timeout: it may still land. Wait for its outcome up to the grace.
+  deps.log.warn("webhook delivery's commit pending at the timeout: waiting for its outcome", { timeoutMs, graceMs });
   const bound = after(graceMs, (): DeliverOutcome => {
     deps.log.error("webhook delivery's commit still pending: closing without an answer", { timeoutMs, graceMs });
     return { noAnswer: true, reason: `the commit did not settle within ${timeoutMs + graceMs} ms` };

@@ -91,8 +91,10 @@ export function handleHookRequest(req: IncomingMessage, res: ServerResponse, dep
     const query: Record<string, string> = {};
     if (q >= 0) new URLSearchParams(raw.slice(q + 1)).forEach((v, k) => (query[k] = v));
     const rawBody = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    void deliverWebhook(deps, { token, method: req.method ?? "GET", headers, query, rawBody }, { maxBytes, timeoutMs: opts.timeoutMs, outcomeGraceMs: opts.outcomeGraceMs }).then((r) =>
-      send(res, r),
-    );
+    void deliverWebhook(
+      deps,
+      { token, method: req.method ?? "GET", headers, query, rawBody },
+      { maxBytes, timeoutMs: opts.timeoutMs, outcomeGraceMs: opts.outcomeGraceMs },
+    ).then((r) => send(res, r));
   });
 }
