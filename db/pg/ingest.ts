@@ -13,6 +13,9 @@
  *   on that one row, in every ingress process. Counts of a skipped row are carried into this
  *   process's next batch (or a short follow-up update), so they add up; a crash can lose the carried
  *   counts of the last batches, never a delivery.
+ * - A batch whose statement was sent and not answered (a read timeout, a connection lost after
+ *   sending) may have committed: it is checked on fresh connections (db/pg/ingest-outcome.ts) and
+ *   answered as committed, as not stored, or with CommitOutcomeUnknownError.
  */
 import pg from "pg";
 import type { IngestItem, IngestResult, IntakeHead } from "../engine";
@@ -162,21 +165,19 @@ export async function ingestRows(
     for (const nodeId of r.firstNodes) jobs.push({ id: sortableId("stp"), run: runId, a: r.automationId, p: { nodeId, parentStepId: null }, at: atMs });
     if (!finished) outbox.push({ run: runId, at: atMs });
   });
-  const res = await q
-    .query<{ k: string; id: string }>({
-      name: "conveyor_ingest",
-      text: INGEST_SQL,
-      values: [
-        JSON.stringify(events),
-        JSON.stringify(rows),
-        JSON.stringify(jobs),
-        JSON.stringify(outbox),
-        JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
-      ],
-    })
-    .catch((e: unknown) => {
-      throw withCandidates(e, cands); // so a commit whose reply was lost can be checked (db/pg/ingest-outcome.ts)
-    });
+  const sent = q.query<{ k: string; id: string }>({
+    name: "conveyor_ingest",
+    text: INGEST_SQL,
+    values: [
+      JSON.stringify(events),
+      JSON.stringify(rows),
+      JSON.stringify(jobs),
+      JSON.stringify(outbox),
+      JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
+    ],
+  });
+  // The candidates travel with a failure, so a commit whose reply was lost can be checked (db/pg/ingest-outcome.ts).
+  const res = await sent.catch((e: unknown) => Promise.reject(withCandidates(e, cands)));
   const made = new Set<string>();
   const applied = new Set<string>();
   for (const row of res.rows) (row.k === "r" ? made : applied).add(row.id);
@@ -313,11 +314,8 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
       const cands = candidatesOf(e);
       if (!cands || !outcomeUnknown(q, e)) return fail(e);
       // Sent, no reply: resolved on fresh connections without holding this batch's slot.
-      void existingRuns(
-        pool,
-        cands.map((c) => c.runId),
-        Date.now() + outcomeWaitMs,
-      ).then((found) => {
+      const ids = cands.map((c) => c.runId);
+      void existingRuns(pool, ids, Date.now() + outcomeWaitMs).then((found) => {
         if (found === undefined) return fail(new CommitOutcomeUnknownError(`the ingest commit's outcome is unknown: ${(e as Error).message}`, { cause: e }));
         if (!found.size) return fail(e); // nothing of it is stored
         // It landed: answered as a success; its counts (carried ones included) were applied with it.
