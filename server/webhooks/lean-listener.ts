@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppDeps } from "../deps";
 import { getMetrics } from "../observability/metrics";
-import { DEFAULT_WEBHOOK_MAX_BYTES, hookProblem, type WebhookResponse } from "../services/webhooks/receive-webhook";
+import { DEFAULT_WEBHOOK_MAX_BYTES, hookProblem } from "../services/webhooks/receive-webhook";
 import { deliverWebhook, isNoAnswer, type DeliverOptions, type DeliverOutcome } from "./deliver";
 
 export type HookOptions = DeliverOptions;
