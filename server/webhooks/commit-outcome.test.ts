@@ -46,7 +46,10 @@ beforeEach(async () => {
   hookPath = new URL(a.triggers[0]!.url!).pathname;
 });
 afterEach(async () => {
-  for (const s of servers.splice(0)) (s.closeAllConnections(), s.close());
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
   await deps.close();
 });
 
