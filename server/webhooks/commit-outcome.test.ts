@@ -107,13 +107,25 @@ function gatedIngest(g: { promise: Promise<void> }) {
   };
 }
 
+/**
+ * Deps whose delivery path reaches the commit without any I/O (the intake head fetched beforehand,
+ * the trigger target cached by a first delivery), so the commit has started before a timer of
+ * any length can fire, however loaded the machine: the webhook timeout then always finds it pending.
+ */
+async function straightToCommit(engine: Partial<RunEngine>): Promise<AppDeps> {
+  expect((await post(await listen(deps, {}), "warm")).status).toBe(202);
+  const head = await deps.store.engine.intakeHead(decodeURIComponent(hookPath.slice("/hooks/".length)));
+  expect(head).toBeTruthy();
+  return withEngine({ intakeHead: async () => head, ...engine });
+}
+
 const PENDING_AT_TIMEOUT = "webhook delivery's commit pending at the timeout: waiting for its outcome";
 
 describe("a commit pending at the webhook timeout", () => {
   it("is waited for up to the grace: it lands → 202 with its run", async () => {
     const g = gate();
     const e = gatedIngest(g);
-    const base = await listen(withEngine({ ingest: e.ingest }), { timeoutMs: 20, outcomeGraceMs: 60_000 });
+    const base = await listen(await straightToCommit({ ingest: e.ingest }), { timeoutMs: 20, outcomeGraceMs: 60_000 });
     const answer = post(base, "late-1");
     await waitFor(() => logged.includes(PENDING_AT_TIMEOUT), 15_000, "the timeout passed with the commit pending");
     g.open();
@@ -126,7 +138,7 @@ describe("a commit pending at the webhook timeout", () => {
   it("fails after the timeout (known: rolled back) → 503 + Retry-After, no run", async () => {
     const g = gate();
     const e = gatedIngest(g);
-    const base = await listen(withEngine({ ingest: e.ingest }), { timeoutMs: 20, outcomeGraceMs: 60_000 });
+    const base = await listen(await straightToCommit({ ingest: e.ingest }), { timeoutMs: 20, outcomeGraceMs: 60_000 });
     const answer = post(base, "late-2");
     await waitFor(() => logged.includes(PENDING_AT_TIMEOUT), 15_000, "the timeout passed with the commit pending");
     g.fail(new Error("database is locked"));
@@ -139,7 +151,7 @@ describe("a commit pending at the webhook timeout", () => {
   it("still pending at the bound → no answer; it lands afterwards and a retry with the delivery id is a duplicate", async () => {
     const g = gate();
     const e = gatedIngest(g);
-    const base = await listen(withEngine({ ingest: e.ingest }), { timeoutMs: 20, outcomeGraceMs: 30 });
+    const base = await listen(await straightToCommit({ ingest: e.ingest }), { timeoutMs: 20, outcomeGraceMs: 30 });
     const a = await post(base, "late-3");
     expect(a.status).toBeUndefined(); // the connection was closed without a response
     expect(a.error).toBeTruthy();
@@ -207,13 +219,14 @@ describe.runIf(PG)("PostgreSQL: the ingest's reply lost (fault proxy between the
   });
 
   it("the statement committed, its reply swallowed, no check can run before the bound → no answer; a retry is a duplicate", async () => {
-    const b = await base({ timeoutMs: 1_000, outcomeGraceMs: 500 });
+    // The commit starts before the 1 s timeout can fire (no I/O before it), so it is pending then.
+    const b = await listen(await straightToCommit({ ingest: other.store.engine.ingest }), { timeoutMs: 1_000, outcomeGraceMs: 500 });
     await warm(b, "warm-b");
     proxy.set("drop-replies");
     const a = await post(b, "lost-reply-b");
     expect(a.status).toBeUndefined();
     expect(a.error).toBeTruthy();
-    expect(await runsOf("lost-reply-b")).toHaveLength(1);
+    await waitFor(async () => (await runsOf("lost-reply-b")).length === 1, 15_000, "the statement committed");
     proxy.set("pass");
     const retry = await post(b, "lost-reply-b");
     expect(retry.status).toBe(202);
