@@ -33,3 +33,4 @@ export type KeyedRow = { id: string; key: string | null; name: string; createdAt
 export type { TokenState } from "./stores/connections";
 export type { DerivedRun, DerivedResult } from "./stores/derived-runs";
 export type { PoolStats } from "./backend";
+export { CommitOutcomeUnknownError, isCommitOutcomeUnknown } from "./commit-outcome";

@@ -76,8 +76,10 @@ const EnvSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
-  /** A delivery not committed within this answers 503 with Retry-After (never 202). */
+  /** A delivery whose commit has not started within this answers 503 with Retry-After (never 202); one whose commit is pending waits CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS more. */
   CONVEYOR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
+  /** How long past the webhook timeout a pending or unanswered commit may take to settle (checked on a fresh connection); after that the delivery gets no answer (the connection is closed). */
+  CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5000),
   CONVEYOR_API_MAX_BYTES: z.coerce
     .number()
     .int()

@@ -58,7 +58,11 @@ async function main() {
 
   const server = http.createServer((req, res) => {
     if (req.url && req.url.startsWith("/hooks/")) {
-      handleHookRequest(req, res, deps, { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS });
+      handleHookRequest(req, res, deps, {
+        maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES,
+        timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS,
+        outcomeGraceMs: env.CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS,
+      });
       return;
     }
     if (opsRoute(req, res, ops)) return;

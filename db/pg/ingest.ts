@@ -13,11 +13,16 @@
  *   on that one row, in every ingress process. Counts of a skipped row are carried into this
  *   process's next batch (or a short follow-up update), so they add up; a crash can lose the carried
  *   counts of the last batches, never a delivery.
+ * - A batch whose statement was sent and not answered (a read timeout, a connection lost after
+ *   sending) may have committed: it is checked on fresh connections (db/pg/ingest-outcome.ts) and
+ *   answered as committed, as not stored, or with CommitOutcomeUnknownError.
  */
 import pg from "pg";
 import type { IngestItem, IngestResult, IntakeHead } from "../engine";
 import { sortableId } from "../sortable-id";
 import type { NewRun } from "../stores/runs";
+import { CommitOutcomeUnknownError } from "../commit-outcome";
+import { candidatesOf, existingRuns, outcomeUnknown, sendTracked, withCandidates } from "./ingest-outcome";
 
 type Q = Pick<pg.PoolClient, "query">;
 
@@ -160,7 +165,7 @@ export async function ingestRows(
     for (const nodeId of r.firstNodes) jobs.push({ id: sortableId("stp"), run: runId, a: r.automationId, p: { nodeId, parentStepId: null }, at: atMs });
     if (!finished) outbox.push({ run: runId, at: atMs });
   });
-  const res = await q.query<{ k: string; id: string }>({
+  const sent = q.query<{ k: string; id: string }>({
     name: "conveyor_ingest",
     text: INGEST_SQL,
     values: [
@@ -171,6 +176,8 @@ export async function ingestRows(
       JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
     ],
   });
+  // The candidates travel with a failure, so a commit whose reply was lost can be checked (db/pg/ingest-outcome.ts).
+  const res = await sent.catch((e: unknown) => Promise.reject(withCandidates(e, cands)));
   const made = new Set<string>();
   const applied = new Set<string>();
   for (const row of res.rows) (row.k === "r" ? made : applied).add(row.id);
@@ -206,11 +213,18 @@ export interface IngestOptions {
   /** Most ingest batches in flight at once (each holds one connection while it commits). */
   maxInFlight?: number;
   maxBatch?: number;
+  /**
+   * How long a batch whose commit outcome is unknown (sent, no reply) is checked for on fresh
+   * connections before its deliveries get CommitOutcomeUnknownError (default 60 s; each delivery's
+   * own answer is bounded earlier by server/webhooks/deliver.ts).
+   */
+  outcomeWaitMs?: number;
 }
 
 export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: IngestItem) => Promise<IngestResult> {
   const maxInFlight = opts.maxInFlight ?? 2;
   const maxBatch = opts.maxBatch ?? 1000;
+  const outcomeWaitMs = opts.outcomeWaitMs ?? 60_000;
   const pending: Pending[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -267,9 +281,7 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     }
     const own = new Map(counts);
     takeCarry(counts);
-    try {
-      const { created, applied } = runs.length ? await ingestRows(pool, runs, counts) : { created: [], applied: new Set<string>() };
-      keepCarry(counts, applied);
+    const answer = (created: Array<{ runId: string; finished: boolean } | null>) => {
       let k = 0;
       for (const p of batch) {
         const out: IngestResult = { runIds: [], duplicates: 0, finished: 0 };
@@ -283,14 +295,33 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
         }
         p.resolve(out);
       }
-    } catch (e) {
-      // This batch's deliveries were not stored: only the counts carried in from earlier batches stay due.
+    };
+    // This batch's deliveries were not stored: only the counts carried in from earlier batches stay due.
+    const fail = (e: unknown) => {
       for (const [id, v] of counts) {
         const mine = own.get(id);
         const n = v.n - (mine?.n ?? 0);
         if (n > 0) addCount(carry, id, n, v.at);
       }
       for (const p of batch) p.reject(e);
+    };
+    const q = sendTracked(pool);
+    try {
+      const { created, applied } = runs.length ? await ingestRows(q, runs, counts) : { created: [], applied: new Set<string>() };
+      keepCarry(counts, applied);
+      answer(created);
+    } catch (e) {
+      const cands = candidatesOf(e);
+      if (!cands || !outcomeUnknown(q, e)) return fail(e);
+      // Sent, no reply: resolved on fresh connections without holding this batch's slot.
+      const ids = cands.map((c) => c.runId);
+      void existingRuns(pool, ids, Date.now() + outcomeWaitMs).then((found) => {
+        if (found === undefined) return fail(new CommitOutcomeUnknownError(`the ingest commit's outcome is unknown: ${(e as Error).message}`, { cause: e }));
+        if (!found.size) return fail(e); // nothing of it is stored
+        // It landed: answered as a success; its counts (carried ones included) were applied with it.
+        keepCarry(counts, new Set(counts.keys()));
+        answer(cands.map((c) => (found.has(c.runId) ? c : null)));
+      });
     }
   };
 

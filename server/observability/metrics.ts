@@ -60,7 +60,7 @@ function create(): ConveyorMetrics {
     registry,
     webhookDeliveries: new Counter({
       name: "conveyor_webhook_deliveries_total",
-      help: "Webhook deliveries by result (accepted, duplicate, unauthorized, rejected, not_found, too_large, unavailable: not stored, 503)",
+      help: "Webhook deliveries by result (accepted, duplicate, unauthorized, rejected, not_found, too_large, unavailable: not stored, 503; no_answer: commit outcome unknown, connection closed without a response)",
       labelNames: ["result"],
       registers: [registry],
     }),

@@ -23,7 +23,7 @@ export interface StartedRole {
   stop(): Promise<void>;
 }
 
-type RoleEnv = Pick<Env, "HOST" | "CONVEYOR_WEBHOOK_MAX_BYTES" | "CONVEYOR_WEBHOOK_TIMEOUT_MS">;
+type RoleEnv = Pick<Env, "HOST" | "CONVEYOR_WEBHOOK_MAX_BYTES" | "CONVEYOR_WEBHOOK_TIMEOUT_MS" | "CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS">;
 
 export async function startIngress(deps: AppDeps, env: RoleEnv, opts: { port: number; host?: string }): Promise<StartedRole> {
   setProcessRole("ingress");
@@ -36,7 +36,7 @@ export async function startIngress(deps: AppDeps, env: RoleEnv, opts: { port: nu
       role: processRole,
       host: opts.host ?? env.HOST,
       port: opts.port,
-      hooks: { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS },
+      hooks: { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS, outcomeGraceMs: env.CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS },
     });
   } catch (e) {
     await stopFlusher();

@@ -2,14 +2,15 @@
  * `/hooks/*` on plain node:http, before Next.js sees the request (server/main.ts calls this).
  * Next's request path tops out near 1.8k req/s on these machines; this one reads the body with a
  * size cap, calls receiveWebhook (whose commits are grouped per event-loop tick) and answers; a
- * delivery that could not be committed gets 503 + Retry-After (server/webhooks/deliver.ts).
+ * delivery known not to be committed gets 503 + Retry-After, one whose commit outcome is unknown
+ * gets no answer: the connection is destroyed without a response (server/webhooks/deliver.ts).
  * The web process and `conveyor ingress` (server/roles/ops-http.ts) both serve it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppDeps } from "../deps";
 import { getMetrics } from "../observability/metrics";
-import { DEFAULT_WEBHOOK_MAX_BYTES, hookProblem, type WebhookResponse } from "../services/webhooks/receive-webhook";
-import { deliverWebhook, type DeliverOptions } from "./deliver";
+import { DEFAULT_WEBHOOK_MAX_BYTES, hookProblem } from "../services/webhooks/receive-webhook";
+import { deliverWebhook, isNoAnswer, type DeliverOptions, type DeliverOutcome } from "./deliver";
 
 export type HookOptions = DeliverOptions;
 
@@ -27,17 +28,24 @@ const RESULT_BY_STATUS: Record<number, string> = {
 
 // The counter's child per result, looked up once (prom-client hashes the label set on every inc otherwise).
 const byResult = new WeakMap<object, Map<string, { inc(): void }>>();
-function countDelivery(status: number): void {
+function countDelivery(status: number | "no_answer"): void {
   const counter = getMetrics().webhookDeliveries;
   let children = byResult.get(counter);
   if (!children) byResult.set(counter, (children = new Map()));
-  const result = RESULT_BY_STATUS[status] ?? (status >= 500 ? "error" : "other");
+  const result = status === "no_answer" ? status : (RESULT_BY_STATUS[status] ?? (status >= 500 ? "error" : "other"));
   let child = children.get(result);
   if (!child) children.set(result, (child = counter.labels({ result })));
   child.inc();
 }
 
-function send(res: ServerResponse, r: WebhookResponse): void {
+function send(res: ServerResponse, r: DeliverOutcome): void {
+  if (isNoAnswer(r)) {
+    // What a sender sees when an ingress dies mid-request: it retries (a delivery id makes a landed one a duplicate).
+    countDelivery("no_answer");
+    res.socket?.destroy();
+    res.destroy();
+    return;
+  }
   countDelivery(r.status);
   const text = JSON.stringify(r.body);
   res.writeHead(r.status, { "content-type": "application/json", ...r.headers, "content-length": Buffer.byteLength(text) });
@@ -83,8 +91,10 @@ export function handleHookRequest(req: IncomingMessage, res: ServerResponse, dep
     const query: Record<string, string> = {};
     if (q >= 0) new URLSearchParams(raw.slice(q + 1)).forEach((v, k) => (query[k] = v));
     const rawBody = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    void deliverWebhook(deps, { token, method: req.method ?? "GET", headers, query, rawBody }, { maxBytes, timeoutMs: opts.timeoutMs }).then((r) =>
-      send(res, r),
-    );
+    void deliverWebhook(
+      deps,
+      { token, method: req.method ?? "GET", headers, query, rawBody },
+      { maxBytes, timeoutMs: opts.timeoutMs, outcomeGraceMs: opts.outcomeGraceMs },
+    ).then((r) => send(res, r));
   });
 }

@@ -1,13 +1,25 @@
 /**
  * Webhook ingress through Next.js (route handlers called in process); `npm start` and `npm run dev`
  * answer /hooks/* in the lean listener (server/webhooks/lean-listener.ts) before Next sees them.
- * Same service either way, including 503 + Retry-After when the delivery could not be stored.
+ * Same service either way, including 503 + Retry-After when the delivery is known not to be stored
+ * and no answer when its commit outcome is unknown (server/webhooks/deliver.ts).
  */
 import { getDeps } from "@/server/deps";
-import { hookProblem, type WebhookResponse } from "@/server/services/webhooks/receive-webhook";
-import { deliverWebhook } from "@/server/webhooks/deliver";
+import { hookProblem } from "@/server/services/webhooks/receive-webhook";
+import { deliverWebhook, isNoAnswer, type DeliverOutcome } from "@/server/webhooks/deliver";
 
-function toResponse(r: WebhookResponse): Response {
+/**
+ * No answer: a body that fails before its first byte. Next flushes the status line and headers only
+ * with the first chunk, and destroys the socket when the body fails, so the sender sees the
+ * connection close without a response (as when an ingress dies mid-request).
+ */
+function noAnswer(reason: string): Response {
+  const body = new ReadableStream({ start: (c) => c.error(new Error(`no answer: ${reason}`)) });
+  return new Response(body, { status: 503, headers: { "content-type": "application/json" } });
+}
+
+function toResponse(r: DeliverOutcome): Response {
+  if (isNoAnswer(r)) return noAnswer(r.reason);
   return new Response(JSON.stringify(r.body), { status: r.status, headers: { "content-type": "application/json", ...r.headers } });
 }
 
@@ -29,7 +41,7 @@ async function handle(request: Request, ctx: { params: Promise<{ token: string }
   const r = await deliverWebhook(
     await getDeps(),
     { token, method: request.method, headers, query, rawBody },
-    { maxBytes, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS },
+    { maxBytes, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS, outcomeGraceMs: env.CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS },
   );
   return toResponse(r);
 }

@@ -1,4 +1,4 @@
-/** The chaos suite's TCP fault proxy: pass-through, blackhole (accepts, swallows, drops on heal) and reset. */
+/** The chaos suite's TCP fault proxy: pass-through, blackhole (accepts, swallows, drops on heal), drop-replies and reset. */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
@@ -75,6 +75,28 @@ describe("fault proxy", () => {
     const r = reply(after);
     after.write("c");
     expect(await r).toBe("echo:c");
+    after.destroy();
+  });
+
+  it("drop-replies: bytes still reach the server, its replies are swallowed; when it ends the connections are dropped", async () => {
+    const before = await connect(proxy.port);
+    const endBefore = closed(before);
+    let answered = false;
+    before.on("data", () => (answered = true));
+    proxy.set("drop-replies");
+    const receivedBefore = received;
+    const swallowedBefore = proxy.swallowed();
+    before.write("runs-1");
+    // The server got it and answered; the answer was swallowed on its way back.
+    await waitUntil(() => received - receivedBefore === "runs-1".length && proxy.swallowed() - swallowedBefore === "echo:runs-1".length);
+    expect(answered).toBe(false);
+    proxy.set("pass");
+    expect(await endBefore).not.toBe("open");
+    expect(answered).toBe(false);
+    const after = await connect(proxy.port);
+    const r = reply(after);
+    after.write("e");
+    expect(await r).toBe("echo:e");
     after.destroy();
   });
 

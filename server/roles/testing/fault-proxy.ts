@@ -6,11 +6,14 @@
  *   accepted and every byte, both ways, is swallowed. When it ends, the connections that were open
  *   during it are dropped (their streams lost bytes and are out of sync for good, as a real peer
  *   would reset them after its timeouts); new connections flow again;
+ * - `drop-replies`: a partition of the way back only: client→server bytes still flow, server→client
+ *   bytes are swallowed (a statement reaches the server and runs, its reply is lost). Ends like
+ *   `blackhole`: the connections open during it are dropped when it ends;
  * - `reset`: every open connection is reset (RST) and new ones are reset as soon as they connect.
  */
 import net from "node:net";
 
-export type FaultMode = "pass" | "blackhole" | "reset";
+export type FaultMode = "pass" | "blackhole" | "drop-replies" | "reset";
 
 export interface FaultProxy {
   /** The loopback port clients connect to. */
@@ -27,7 +30,7 @@ export interface FaultProxy {
 interface Pair {
   client: net.Socket;
   upstream: net.Socket;
-  /** Open while a blackhole was on: dropped when it ends. */
+  /** Open while a blackhole (or drop-replies) was on: dropped when it ends. */
   holed: boolean;
 }
 
@@ -41,14 +44,14 @@ export async function startFaultProxy(target: { port: number; host?: string }, o
     if (mode === "reset") return void reset(client);
     const upstream = net.connect(target.port, target.host ?? "127.0.0.1");
     upstream.on("error", () => undefined);
-    const pair: Pair = { client, upstream, holed: mode === "blackhole" };
+    const pair: Pair = { client, upstream, holed: mode === "blackhole" || mode === "drop-replies" };
     pairs.add(pair);
-    const forward = (to: net.Socket) => (d: Buffer) => {
-      if (mode === "pass" && !pair.holed) to.write(d);
+    const forward = (to: net.Socket, toServer: boolean) => (d: Buffer) => {
+      if ((mode === "pass" && !pair.holed) || (toServer && mode === "drop-replies")) to.write(d);
       else swallowed += d.length;
     };
-    client.on("data", forward(upstream));
-    upstream.on("data", forward(client));
+    client.on("data", forward(upstream, true));
+    upstream.on("data", forward(client, false));
     // A peer that closes or resets: the other side sees a reset, as without the proxy.
     client.on("close", () => {
       pairs.delete(pair);
@@ -70,8 +73,9 @@ export async function startFaultProxy(target: { port: number; host?: string }, o
     set(next) {
       const was = mode;
       mode = next;
-      if (next === "blackhole") for (const p of pairs) p.holed = true;
-      if (next === "reset" || (was === "blackhole" && next === "pass")) {
+      const holes = (m: FaultMode) => m === "blackhole" || m === "drop-replies";
+      if (holes(next)) for (const p of pairs) p.holed = true;
+      if (next === "reset" || (holes(was) && next === "pass")) {
         for (const p of [...pairs]) {
           if (next === "reset" || p.holed) {
             pairs.delete(p);

@@ -59,7 +59,16 @@ function parseJson(rawBody: Buffer): { ok: true; value: unknown } | { ok: false;
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{1,200}$/;
 
-export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: { maxBytes?: number } = {}): Promise<WebhookResponse> {
+export interface ReceiveOptions {
+  maxBytes?: number;
+  /**
+   * Called right before the delivery's commit starts; it throws when the caller gave up on the
+   * delivery already (it answered "not stored"), so nothing is committed after that answer.
+   */
+  beforeCommit?: () => void;
+}
+
+export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: ReceiveOptions = {}): Promise<WebhookResponse> {
   const maxBytes = opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
   if (req.rawBody.length > maxBytes) return hookProblem("payload_too_large", `The body is ${req.rawBody.length} bytes; the limit is ${maxBytes}.`);
   // Tokens are base64url (newToken); anything else cannot be an intake, and is never sent to the database.
@@ -91,7 +100,7 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
   }
   const delivery: IncomingDelivery = { method: req.method, headers: req.headers, query: req.query, rawBody: req.rawBody, body };
 
-  if (intake.kind === "webhook") return receiveTaskDelivery(deps, intake, delivery);
+  if (intake.kind === "webhook") return receiveTaskDelivery(deps, intake, delivery, opts.beforeCommit);
 
   // verify (all targets of a shared intake share the connection; the first one that accepts is enough)
   const matched: Array<{ target: TriggerTarget; events: MatchedEvent[] }> = [];
@@ -141,6 +150,7 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
     }
   }
   // Committed (grouped with the other deliveries of this tick) before the 202 goes out.
+  opts.beforeCommit?.();
   const result = await deps.store.engine.ingest({ intakeId: intake.id, runs });
   if (result.runIds.length) {
     countUsage(intake.workspaceId, "events.received", result.runIds.length, now);
@@ -155,7 +165,7 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: {
 }
 
 /** Webhook intakes: a JSON POST becomes a task on the intake's line (bearer secret or HMAC signature required). */
-async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: IncomingDelivery): Promise<WebhookResponse> {
+async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: IncomingDelivery, beforeCommit?: () => void): Promise<WebhookResponse> {
   if (intake.secretEnc) {
     const secret = deps.box.decrypt(intake.secretEnc);
     const bearer = (d.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
@@ -173,6 +183,7 @@ async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: Incomin
     );
   const key = d.headers["idempotency-key"] || d.headers["x-delivery-id"] || null;
   const now = deps.now();
+  beforeCommit?.();
   const out = await deps.store.tx(async (s) => {
     const iso = now.toISOString();
     if (
