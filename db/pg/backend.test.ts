@@ -7,6 +7,11 @@ import { describe, expect, it } from "vitest";
 import { createTestStorage, testBackend } from "../testing";
 import type { PgBackend } from "./backend";
 import { tryLeadership } from "./run-queue";
+import { sql } from "drizzle-orm";
+import { openStorage } from "../open";
+import { isCommitOutcomeUnknown } from "../commit-outcome";
+import { startFaultProxy } from "../../server/roles/testing/fault-proxy";
+import { waitFor } from "../../server/runner/testing/wait";
 
 describe.skipIf(testBackend() !== "postgres")("PostgreSQL backend: connections lost while checked out", () => {
   it("a held connection whose server process dies fails its next query instead of crashing the process; the pool goes on", async () => {
@@ -33,6 +38,57 @@ describe.skipIf(testBackend() !== "postgres")("PostgreSQL backend: connections l
       await again!.release();
       expect((await storage.sql<{ one: number }>("select 1 as one"))[0]!.one).toBe(1);
     } finally {
+      await storage.close();
+    }
+  });
+});
+
+describe.skipIf(testBackend() !== "postgres")("PostgreSQL backend: a transaction whose COMMIT reply is lost", () => {
+  it("fails with CommitOutcomeUnknownError when the COMMIT was sent and not answered (it did commit), and with a plain error when the body's statement was", async () => {
+    const storage = await createTestStorage();
+    const url = new URL(storage.url);
+    const proxy = await startFaultProxy({ port: Number(url.port) });
+    url.port = String(proxy.port);
+    // Through the proxy, giving up on a reply after 500 ms.
+    const other = await openStorage(url.toString(), { migrate: false, pg: { max: 2, connectTimeoutMs: 300, queryTimeoutMs: 500 } });
+    try {
+      await storage.sql("create table outcome_probe (id text primary key)");
+      const insert = (id: string, before?: () => void, after?: () => void) =>
+        other.backend.tx(async (h) => {
+          before?.();
+          await (h as unknown as { execute(q: unknown): Promise<unknown> }).execute(sql`insert into outcome_probe (id) values (${id})`);
+          after?.();
+        });
+      await insert("warm");
+
+      // The body's statements answered; the COMMIT reaches PostgreSQL and its reply is swallowed.
+      const lost = await insert("committed", undefined, () => proxy.set("drop-replies")).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isCommitOutcomeUnknown(lost)).toBe(true);
+      expect((lost as Error).message).toContain("COMMIT got no reply");
+      proxy.set("pass");
+      expect(await storage.sql("select id from outcome_probe where id = 'committed'")).toHaveLength(1);
+
+      // The body's own statement goes unanswered: no COMMIT was sent, so nothing is stored (a plain error).
+      const early = await insert("never", () => proxy.set("drop-replies")).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(early).toBeInstanceOf(Error);
+      expect(isCommitOutcomeUnknown(early)).toBe(false);
+      proxy.set("pass");
+      // PostgreSQL rolls the open transaction back once its connection is gone.
+      await waitFor(
+        async () => (await storage.sql("select count(*)::int as n from pg_stat_activity where state like 'idle in transaction%'"))[0]!.n === 0,
+        15_000,
+        "the abandoned transaction ended",
+      );
+      expect(await storage.sql("select id from outcome_probe where id = 'never'")).toHaveLength(0);
+    } finally {
+      await other.store.close();
+      await proxy.close();
       await storage.close();
     }
   });

@@ -6,6 +6,9 @@
  *   blackholed server surfaces as an error instead of a hang; a connection lost while checked out
  *   surfaces at its next query, never as a process-killing 'error' event.
  * - Migrations run under a session advisory lock: many processes may start at once.
+ * - A transaction whose COMMIT was sent and got no reply (a read timeout, the connection lost) may
+ *   have committed: it fails with CommitOutcomeUnknownError, never with an error that reads as
+ *   "rolled back" (a door must not answer "not stored" for it; server/webhooks/deliver.ts).
  */
 import path from "node:path";
 import pg from "pg";
@@ -13,6 +16,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { Backend, Handle, Tables } from "../backend";
 import { pgSchema } from "./schema";
+import { CommitOutcomeUnknownError } from "../commit-outcome";
 
 const types = {
   getTypeParser(oid: number, format?: "text" | "binary") {
@@ -89,7 +93,7 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
     t: pgSchema as unknown as Tables,
     pool,
     read: (fn) => fn(handle),
-    tx: (fn) => db.transaction((tx) => fn(tx as unknown as Handle)),
+    tx: (fn) => classifiedTx(db, fn),
     async ping() {
       await pool.query("select 1");
     },
@@ -98,4 +102,29 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
       await pool.end();
     },
   };
+}
+
+/** An error PostgreSQL sent (somewhere in the cause chain of drizzle's wrapper): the server answered, so its outcome is known. */
+function fromServer(e: unknown): boolean {
+  for (let x = e, i = 0; x && i < 5; x = (x as { cause?: unknown }).cause, i++) if (x instanceof pg.DatabaseError) return true;
+  return false;
+}
+
+/**
+ * drizzle's transaction (BEGIN, the body, COMMIT; ROLLBACK on any failure), with the failures of the
+ * COMMIT itself told apart: once the body is done, a failure the server did not send (the reply to
+ * COMMIT lost, so the ROLLBACK after it fails too) leaves the outcome unknown.
+ */
+async function classifiedTx<T>(db: { transaction<R>(f: (tx: unknown) => Promise<R>): Promise<R> }, fn: (h: Handle) => Promise<T>): Promise<T> {
+  let bodyDone = false;
+  try {
+    return await db.transaction(async (tx) => {
+      const out = await fn(tx as unknown as Handle);
+      bodyDone = true;
+      return out;
+    });
+  } catch (e) {
+    if (bodyDone && !fromServer(e)) throw new CommitOutcomeUnknownError(`the transaction's COMMIT got no reply: ${(e as Error).message}`, { cause: e });
+    throw e;
+  }
 }
