@@ -129,14 +129,15 @@ function finishRunSync(db: Db, c: Pick<StepCommit, "nodeInfo">, run: RunRow, sta
 function commitSync(db: Db, c: StepCommit): StepCommitResult {
   const s = statements(db);
   const iso = c.now.toISOString();
-  const current = s.runAndLease.get(c.job.id, c.run.id) as { status: string; owner: string | null; token: string | null } | undefined;
+  const lease = s.jobLease.get(c.job.id) as { owner: string | null; token: string | null } | undefined;
+  const current = s.runStatus.get(c.run.id) as { status: string } | undefined;
   if (!current || (current.status !== "running" && current.status !== "waiting" && current.status !== "queued")) {
     // The run ended (cancelled) while the step ran: keep its record, drop its job.
     writeStep(db, { ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso });
     s.removeJob.run(c.job.id);
     return { kind: "cancelled" };
   }
-  if (current.owner !== c.owner || current.token !== c.job.token) return { kind: "fenced" };
+  if (!lease || lease.owner !== c.owner || lease.token !== c.job.token) return { kind: "fenced" };
   writeStep(db, c.step);
   if (c.queue.kind === "complete") s.removeJob.run(c.job.id);
   else (c.queue.resetAttempts ? s.rescheduleFresh : s.reschedule).run(c.queue.atMs, c.job.id);

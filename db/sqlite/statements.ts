@@ -28,6 +28,7 @@ function prepare(db: Db) {
       `select id, workspace_id as workspaceId, automation_id as automationId, version, status, trigger_node_id as triggerNodeId,
        event_id as eventId, task_id as taskId, task_step as taskStep, created_at as createdAt, started_at as startedAt, mode from runs where id = ?`,
     ),
+    runStatus: c.prepare("select status from runs where id = ?"),
     eventEnvelope: c.prepare("select envelope from events where id = ?"),
     step: c.prepare(
       "select id, name, output, parent_step_id as parentStepId, state, attempts, logs, started_at as startedAt, created_at as createdAt from run_steps where id = ?",
@@ -54,8 +55,7 @@ function prepare(db: Db) {
       `insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, lease_owner, lease_token, lease_until, attempts, created_at)
        values (?, 'step', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    // A step's commit reads its run's status and its job's lease in one statement.
-    runAndLease: c.prepare("select r.status as status, j.lease_owner as owner, j.lease_token as token from runs r left join jobs j on j.id = ? where r.id = ?"),
+    jobLease: c.prepare("select lease_owner as owner, lease_token as token from jobs where id = ?"),
     due: c.prepare(
       `select j.id, j.run_id as runId, j.automation_id as automationId, j.payload, j.attempts, r.status as runStatus
        from jobs j join runs r on r.id = j.run_id
