@@ -73,6 +73,8 @@ export interface StepRowWrite {
   status: StepStatus;
   input: unknown;
   output: Envelope | null;
+  /** `JSON.stringify(output)` when the caller already made it (the executor measures the envelope's size with it). */
+  outputJson?: string;
   state: unknown;
   attempts: StepAttempt[];
   logs: StepLog[];

@@ -14,7 +14,7 @@ export function stepRowParams(w: StepRowWrite): unknown[] {
     w.parentStepId,
     w.status,
     w.input === undefined ? null : JSON.stringify(w.input),
-    w.output ? JSON.stringify(w.output) : null,
+    w.output ? (w.outputJson ?? JSON.stringify(w.output)) : null,
     w.state === undefined ? null : JSON.stringify(w.state),
     JSON.stringify(w.attempts),
     JSON.stringify(w.logs),

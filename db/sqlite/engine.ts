@@ -131,7 +131,7 @@ function commitSync(db: Db, c: StepCommit): StepCommitResult {
   const iso = c.now.toISOString();
   const lease = s.jobLease.get(c.job.id) as { owner: string | null; token: string | null } | undefined;
   const current = s.runStatus.get(c.run.id) as { status: string } | undefined;
-  if (!current || !["running", "waiting", "queued"].includes(current.status)) {
+  if (!current || (current.status !== "running" && current.status !== "waiting" && current.status !== "queued")) {
     // The run ended (cancelled) while the step ran: keep its record, drop its job.
     writeStep(db, { ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso });
     s.removeJob.run(c.job.id);

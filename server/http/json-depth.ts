@@ -31,6 +31,24 @@ export function jsonDepth(raw: string, limit = MAX_JSON_DEPTH): number {
   return max;
 }
 
+/** How many of `ch` are in `raw`, counting no further than `cap` + 1 (indexOf runs natively). */
+function countUpTo(raw: string, ch: string, cap: number): number {
+  let n = 0;
+  for (let i = raw.indexOf(ch); i >= 0 && n <= cap; i = raw.indexOf(ch, i + 1)) n++;
+  return n;
+}
+
+/**
+ * Whether `raw` nests arrays/objects deeper than `limit`. A text with at most `limit` opening brackets
+ * in all (inside strings or not) cannot: nearly every body is answered by two native `indexOf` counts
+ * instead of a scan of every character in JavaScript; the others are scanned (jsonDepth).
+ */
+export function nestsDeeperThan(raw: string, limit = MAX_JSON_DEPTH): boolean {
+  const braces = countUpTo(raw, "{", limit);
+  if (braces <= limit && braces + countUpTo(raw, "[", limit - braces) <= limit) return false;
+  return jsonDepth(raw, limit) > limit;
+}
+
 export function tooDeepMessage(limit = MAX_JSON_DEPTH): string {
   return `The JSON body is nested more than ${limit} levels deep; flatten it.`;
 }

@@ -247,10 +247,18 @@ export function getMetrics(): ConveyorMetrics {
   return (g[KEY] ??= create());
 }
 
+// Label children looked up once per label set (prom-client hashes the labels on every call otherwise).
+const stepChildren = new WeakMap<object, Map<string, { observe(v: number): void }>>();
+
 /** Called by the runner after each step attempt. */
 export function recordStepMetrics(key: string, status: string, durationMs: number): void {
   const m = getMetrics();
-  m.stepDuration.observe({ key, status }, durationMs / 1000);
+  let children = stepChildren.get(m.stepDuration);
+  if (!children) stepChildren.set(m.stepDuration, (children = new Map()));
+  const k = `${key}\u0000${status}`;
+  let child = children.get(k);
+  if (!child) children.set(k, (child = m.stepDuration.labels({ key, status })));
+  child.observe(durationMs / 1000);
   if (status === "retryable_error" || status === "failed") {
     m.upstreamErrors.inc({ integration: key.split(".")[0] ?? "unknown", kind: status === "failed" ? "permanent" : "retryable" });
   }

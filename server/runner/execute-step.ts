@@ -245,8 +245,11 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     }
   }
 
+  // The emitted envelope is serialised once: its size check, its step row and the chain handed to the next steps.
+  let outputJson: string | undefined;
   if (outcome.kind === "emit") {
-    const size = Buffer.byteLength(JSON.stringify(outcome.output));
+    outputJson = JSON.stringify(outcome.output);
+    const size = Buffer.byteLength(outputJson);
     if (size > opts.maxEnvelopeBytes) {
       outcome = { kind: "error", retryable: false, message: `emitted envelope is ${size} bytes, above the ${opts.maxEnvelopeBytes}-byte limit` };
     }
@@ -303,7 +306,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     case "emit":
       c = {
         ...commit,
-        step: { ...row, status: "succeeded", output: outcome.output, state: null, error: null, finishedAt: iso },
+        step: { ...row, status: "succeeded", output: outcome.output, outputJson, state: null, error: null, finishedAt: iso },
         queue: { kind: "complete" },
         children: test?.single ? [] : (graph.children.get(job.nodeId) ?? []),
         runEffect: { kind: "completeIfDone" },
@@ -361,7 +364,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   // The chain holds plain JSON only (expressions skip their defensive copy): re-parse the output once.
   const nextChain: Chain | undefined =
     outcome.kind === "emit" && result.next.length
-      ? { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(JSON.stringify(outcome.output)) } }
+      ? { trigger: chain.trigger, steps: { ...chain.steps, [node!.name]: JSON.parse(outputJson!) as Envelope } }
       : undefined;
   return {
     next: result.next.map((j) => ({ job: j, run: { ...run, status: "running" }, chain: nextChain, fresh: true, test })),

@@ -87,7 +87,11 @@ export function handleHookRequest(req: IncomingMessage, res: ServerResponse, dep
   req.on("end", () => {
     if (aborted) return;
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    const h = req.headers;
+    for (const k in h) {
+      const v = h[k];
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    }
     const query: Record<string, string> = {};
     if (q >= 0) new URLSearchParams(raw.slice(q + 1)).forEach((v, k) => (query[k] = v));
     const rawBody = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);

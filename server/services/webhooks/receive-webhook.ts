@@ -14,7 +14,7 @@ import { newId } from "../../ids";
 import { countUsage } from "../../usage-counters";
 import type { ErrorCode, FieldProblem } from "../../errors";
 import { problemBody, zodProblems } from "../../rest/problem";
-import { jsonDepth, MAX_JSON_DEPTH, tooDeepMessage } from "../../http/json-depth";
+import { nestsDeeperThan, tooDeepMessage } from "../../http/json-depth";
 import { IntakeDeliverySchema } from "../../contracts/intakes";
 import { createTaskFromIntake } from "../tasks/create-task";
 import { loadIntakeHead, sharedTargets, triggerTarget, type IntakeHead, type TriggerTarget } from "./intake-context";
@@ -49,7 +49,7 @@ function safeEqual(a: string, b: string): boolean {
 
 function parseJson(rawBody: Buffer): { ok: true; value: unknown } | { ok: false; error: string } {
   const text = rawBody.toString("utf8");
-  if (jsonDepth(text) > MAX_JSON_DEPTH) return { ok: false, error: tooDeepMessage() };
+  if (nestsDeeperThan(text)) return { ok: false, error: tooDeepMessage() };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
