@@ -82,51 +82,55 @@ async function finishRun(
   return (r.rowCount ?? 0) > 0;
 }
 
+/**
+ * The common outcome in one statement: the step row written, its job completed or rescheduled, its
+ * children queued (leased to this worker), and the run finished when this was its last job. Run after
+ * the run row is locked (every claim, step commit and cancel locks it first), so the statement's
+ * snapshot already holds every job of the run committed by others; the jobs this statement deletes
+ * or inserts are accounted for by hand (`id <> $18`, and no finish when there are children).
+ */
+const COMMIT_STEP = `with st as (
+  ${UPSERT_STEP}
+), dj as (
+  delete from jobs where id = $18 and not $19
+), rj as (
+  update jobs set status = 'queued', available_at = $20, lease_owner = null, lease_token = null, lease_until = null,
+    attempts = case when $21 then 0 else attempts end
+  where id = $18 and $19
+), ch as (
+  insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, lease_owner, lease_token, lease_until, attempts, created_at)
+  select id, 'step', $2, id, $22, p, 'leased', $23, $24, $25, $26, 1, $23 from unnest($27::text[], $28::json[]) as t(id, p)
+), fin as (
+  update runs set status = 'succeeded', error = null, finished_at = $29, updated_at = $29,
+    followup_at = case when task_id is not null then $29 else followup_at end
+  where id = $2 and $30 and status in ('running', 'waiting', 'queued') and not exists (select 1 from jobs where run_id = $2 and id <> $18)
+  returning id
+)
+select count(*)::int as finished from fin`;
+
 async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResult> {
-  return inTx(pool, async (q) => {
-    const iso = c.now.toISOString();
-    // Lock order run → job, as in claims and cancels, so concurrent ones serialize instead of deadlocking.
-    const run = (await named<{ status: string }>(q, "select status from runs where id = $1 for update", [c.run.id])).rows[0];
-    const lease = (
-      await named<{ owner: string | null; token: string | null }>(q, "select lease_owner as owner, lease_token as token from jobs where id = $1 for update", [
-        c.job.id,
-      ])
-    ).rows[0];
-    if (!run || !["running", "waiting", "queued"].includes(run.status)) {
-      await named(q, UPSERT_STEP, stepRowParams({ ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso }));
-      await named(q, "delete from jobs where id = $1", [c.job.id]);
-      return { kind: "cancelled" };
-    }
-    if (!lease || lease.owner !== c.owner || lease.token !== c.job.token) return { kind: "fenced" };
-    await named(q, UPSERT_STEP, stepRowParams(c.step));
-    if (c.queue.kind === "complete") await named(q, "delete from jobs where id = $1", [c.job.id]);
-    else
-      await named(
-        q,
-        `update jobs set status = 'queued', available_at = $1, lease_owner = null, lease_token = null, lease_until = null${c.queue.resetAttempts ? ", attempts = 0" : ""} where id = $2`,
-        [c.queue.atMs, c.job.id],
-      );
-    const next: StepJob[] = [];
-    const nowMs = c.now.getTime();
-    const children = c.children ?? [];
-    if (children.length) {
+  const L = (v: string) => `'${v.replace(/'/g, "''")}'`;
+  // BEGIN and both row locks in one round trip. Lock order run → job, as in claims and cancels, so
+  // concurrent ones serialize instead of deadlocking.
+  const lockSql = `select status from runs where id = ${L(c.run.id)} for update;
+    select lease_owner as owner, lease_token as token from jobs where id = ${L(c.job.id)} for update`;
+  return inTx(
+    pool,
+    async (q, first) => {
+      const iso = c.now.toISOString();
+      const run = first[0]!.rows[0] as { status: string } | undefined;
+      const lease = first[1]!.rows[0] as { owner: string | null; token: string | null } | undefined;
+      if (!run || !["running", "waiting", "queued"].includes(run.status)) {
+        await named(q, UPSERT_STEP, stepRowParams({ ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso }));
+        await named(q, "delete from jobs where id = $1", [c.job.id]);
+        return { kind: "cancelled" };
+      }
+      if (!lease || lease.owner !== c.owner || lease.token !== c.job.token) return { kind: "fenced" };
+      const next: StepJob[] = [];
+      const nowMs = c.now.getTime();
+      const children = c.children ?? [];
       const token = sortableId("lt");
       const ids = children.map(() => sortableId("stp"));
-      await named(
-        q,
-        `insert into jobs (id, kind, run_id, step_id, automation_id, payload, status, available_at, lease_owner, lease_token, lease_until, attempts, created_at)
-         select id, 'step', $2, id, $3, p, 'leased', $4, $5, $6, $7, 1, $4 from unnest($1::text[], $8::json[]) as t(id, p)`,
-        [
-          ids,
-          c.run.id,
-          c.run.automationId,
-          nowMs,
-          c.owner,
-          token,
-          nowMs + c.leaseMs,
-          children.map((nodeId) => JSON.stringify({ nodeId, parentStepId: c.job.id })),
-        ],
-      );
       children.forEach((nodeId, i) =>
         next.push({
           id: ids[i]!,
@@ -140,22 +144,40 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
           stops: 0,
         }),
       );
-    }
-    const effect = c.runEffect;
-    if (effect.kind === "completeIfDone" && !next.length) {
-      const left = Number((await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1", [c.run.id])).rows[0]!.n);
-      if (left === 0 && (await finishRun(q, c, c.run.id, "succeeded", null, iso))) return { kind: "ok", next, finished: { status: "succeeded", run: c.run } };
-    } else if (effect.kind === "fail") {
-      if (await finishRun(q, c, c.run.id, "failed", effect.error, iso)) return { kind: "ok", next, finished: { status: "failed", run: c.run } };
-    } else if (effect.kind === "waitingIfIdle") {
-      const others = Number(
-        (await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1 and status = 'leased' and id != $2", [c.run.id, c.job.id])).rows[0]!.n,
-      );
-      if (others === 0)
-        await named(q, "update runs set status = 'waiting', updated_at = $1 where id = $2 and status in ('running', 'waiting', 'queued')", [iso, c.run.id]);
-    }
-    return { kind: "ok", next };
-  });
+      const effect = c.runEffect;
+      const reschedule = c.queue.kind === "reschedule";
+      const finishIfDone = effect.kind === "completeIfDone" && !children.length && !reschedule;
+      const r = await named<{ finished: number }>(q, COMMIT_STEP, [
+        ...stepRowParams(c.step),
+        c.job.id,
+        reschedule,
+        c.queue.kind === "reschedule" ? c.queue.atMs : null,
+        c.queue.kind === "reschedule" && c.queue.resetAttempts,
+        c.run.automationId,
+        nowMs,
+        c.owner,
+        token,
+        nowMs + c.leaseMs,
+        ids,
+        children.map((nodeId) => JSON.stringify({ nodeId, parentStepId: c.job.id })),
+        iso,
+        finishIfDone,
+      ]);
+      if (finishIfDone && r.rows[0]!.finished > 0) return { kind: "ok", next, finished: { status: "succeeded", run: c.run } };
+      if (effect.kind === "fail") {
+        if (await finishRun(q, c, c.run.id, "failed", effect.error, iso)) return { kind: "ok", next, finished: { status: "failed", run: c.run } };
+      } else if (effect.kind === "waitingIfIdle") {
+        const others = Number(
+          (await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1 and status = 'leased' and id != $2", [c.run.id, c.job.id])).rows[0]!
+            .n,
+        );
+        if (others === 0)
+          await named(q, "update runs set status = 'waiting', updated_at = $1 where id = $2 and status in ('running', 'waiting', 'queued')", [iso, c.run.id]);
+      }
+      return { kind: "ok", next };
+    },
+    lockSql,
+  );
 }
 
 export type PgEngineOptions = IngestOptions;

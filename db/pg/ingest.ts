@@ -18,15 +18,20 @@ import pg from "pg";
 import type { IngestItem, IngestResult, IntakeHead } from "../engine";
 import { sortableId } from "../sortable-id";
 import type { NewRun } from "../stores/runs";
+import { outboxClears, type OutboxClears } from "./outbox";
 
 type Q = Pick<pg.PoolClient, "query">;
 
-export async function inTx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in a transaction. `begin`: statements sent with BEGIN in the same round trip (simple query
+ * protocol, literals only); `fn` gets their results.
+ */
+export async function inTx<T>(pool: pg.Pool, fn: (c: pg.PoolClient, first: pg.QueryResult[]) => Promise<T>, begin?: string): Promise<T> {
   const c = await pool.connect();
   let broken: Error | undefined;
   try {
-    await c.query("BEGIN");
-    const out = await fn(c);
+    const first = begin ? ((await c.query(`BEGIN;\n${begin}`)) as unknown as pg.QueryResult[]).slice(1) : (await c.query("BEGIN"), []);
+    const out = await fn(c, first);
     await c.query("COMMIT");
     return out;
   } catch (e) {
@@ -74,7 +79,8 @@ export function intakeHeads(pool: pg.Pool): (token: string) => Promise<IntakeHea
  * One statement (so one round trip, atomic without BEGIN/COMMIT) for a whole batch: the events
  * (duplicates dropped by the dedupe index), the runs of the events that were new (or that exist
  * already, for runs created from a stored event), their first step jobs and outbox rows, and the
- * intake counters on rows no other transaction holds. Rows travel as one JSON array per table
+ * intake counters on rows no other transaction holds, and the outbox rows of runs published since the
+ * previous batch are deleted (db/pg/outbox.ts: no statement and no commit of their own). Rows travel as one JSON array per table
  * (json_to_recordset): no array literal to escape, one JSON.stringify per batch. Named, so each
  * connection parses and plans it once.
  */
@@ -103,6 +109,8 @@ const INGEST_SQL = `with ev as (
   from json_to_recordset($5::json) as t(id text, n bigint, at text)
   where i.id = t.id and i.id in (select id from intakes where id in (select x.id from json_to_recordset($5::json) as x(id text)) for update skip locked)
   returning i.id
+), del as (
+  delete from outbox where run_id = any($6::text[])
 )
 select 'r' as k, id from ru union all select 'i' as k, id from ic`;
 
@@ -114,6 +122,7 @@ export async function ingestRows(
   q: Q,
   runs: NewRun[],
   counts: Counts,
+  clears?: OutboxClears,
 ): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string> }> {
   const evIds = runs.map((r) => r.eventId ?? sortableId("evt"));
   const cands = runs.map((r) => ({ runId: sortableId("run"), finished: r.firstNodes.length === 0 }));
@@ -160,17 +169,25 @@ export async function ingestRows(
     for (const nodeId of r.firstNodes) jobs.push({ id: sortableId("stp"), run: runId, a: r.automationId, p: { nodeId, parentStepId: null }, at: atMs });
     if (!finished) outbox.push({ run: runId, at: atMs });
   });
-  const res = await q.query<{ k: string; id: string }>({
-    name: "conveyor_ingest",
-    text: INGEST_SQL,
-    values: [
-      JSON.stringify(events),
-      JSON.stringify(rows),
-      JSON.stringify(jobs),
-      JSON.stringify(outbox),
-      JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
-    ],
-  });
+  const published = clears ? clears.take() : [];
+  let res: pg.QueryResult<{ k: string; id: string }>;
+  try {
+    res = await q.query<{ k: string; id: string }>({
+      name: "conveyor_ingest",
+      text: INGEST_SQL,
+      values: [
+        JSON.stringify(events),
+        JSON.stringify(rows),
+        JSON.stringify(jobs),
+        JSON.stringify(outbox),
+        JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
+        published,
+      ],
+    });
+  } catch (e) {
+    if (published.length) clears!.add(published); // still published: deleted by the next batch or the follow-up
+    throw e;
+  }
   const made = new Set<string>();
   const applied = new Set<string>();
   for (const row of res.rows) (row.k === "r" ? made : applied).add(row.id);
@@ -212,6 +229,7 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
   const maxInFlight = opts.maxInFlight ?? 2;
   const maxBatch = opts.maxBatch ?? 1000;
   const pending: Pending[] = [];
+  const clears = outboxClears(pool);
   let inFlight = 0;
   let scheduled = false;
   // Intake counts not applied yet (their row was held by another batch).
@@ -268,7 +286,7 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     const own = new Map(counts);
     takeCarry(counts);
     try {
-      const { created, applied } = runs.length ? await ingestRows(pool, runs, counts) : { created: [], applied: new Set<string>() };
+      const { created, applied } = runs.length ? await ingestRows(pool, runs, counts, clears) : { created: [], applied: new Set<string>() };
       keepCarry(counts, applied);
       let k = 0;
       for (const p of batch) {
