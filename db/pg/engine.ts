@@ -13,13 +13,11 @@ import { sortableId } from "../sortable-id";
 import type { Envelope } from "../stores/runs";
 import type { PgBackend } from "./backend";
 import { named } from "./named";
+import { MISS, prefetch, RUN_COLS } from "./prefetch";
 import { stepRowParams } from "../step-params";
 import { inTx, ingestBatcher, intakeHeads, type IngestOptions } from "./ingest";
 
 type Q = Pick<pg.PoolClient, "query">;
-
-const RUN_COLS = `id, workspace_id as "workspaceId", automation_id as "automationId", version, status, trigger_node_id as "triggerNodeId",
-  event_id as "eventId", task_id as "taskId", task_step as "taskStep", created_at as "createdAt", started_at as "startedAt", mode`;
 
 const UPSERT_STEP = `insert into run_steps (id, run_id, node_id, name, key, parent_step_id, status, input, output, state, attempts, logs, error, created_at, started_at, finished_at, origin)
   values ($1, $2, $3, $4, $5, $6, $7, $8::json, $9::json, $10::json, $11::json, $12::json, $13, $14, $15, $16, $17::json)
@@ -163,9 +161,15 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
         iso,
         finishIfDone,
       ]);
-      if (finishIfDone && r.rows[0]!.finished > 0) return { kind: "ok", next, finished: { status: "succeeded", run: c.run } };
+      if (finishIfDone && r.rows[0]!.finished > 0) {
+        prefetch(pool).ended.put(c.run.id, true);
+        return { kind: "ok", next, finished: { status: "succeeded", run: c.run } };
+      }
       if (effect.kind === "fail") {
-        if (await finishRun(q, c, c.run.id, "failed", effect.error, iso)) return { kind: "ok", next, finished: { status: "failed", run: c.run } };
+        if (await finishRun(q, c, c.run.id, "failed", effect.error, iso)) {
+          prefetch(pool).ended.put(c.run.id, true);
+          return { kind: "ok", next, finished: { status: "failed", run: c.run } };
+        }
       } else if (effect.kind === "waitingIfIdle") {
         const others = Number(
           (await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1 and status = 'leased' and id != $2", [c.run.id, c.job.id])).rows[0]!
@@ -186,6 +190,7 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
   const pool = backend.pool;
   const ingest = ingestBatcher(pool, opts);
   const intakeHead = intakeHeads(pool);
+  const pf = prefetch(pool);
 
   return {
     ingest,
@@ -199,14 +204,21 @@ export function pgEngine(backend: PgBackend, opts: PgEngineOptions = {}): RunEng
       return r.rows;
     },
     async loadRun(runId) {
+      const hit = pf.runs.take(runId);
+      if (hit !== MISS) return hit as RunRow;
       return (await named<RunRow>(pool, `select ${RUN_COLS} from runs where id = $1`, [runId])).rows[0];
     },
     async loadEvent(eventId) {
+      const hit = pf.events.take(eventId);
+      if (hit !== MISS) return hit as Envelope;
       const row = (await named<{ envelope: Envelope }>(pool, "select envelope from events where id = $1", [eventId])).rows[0];
       if (!row) throw new Error(`Event ${eventId} is missing`);
       return row.envelope;
     },
     async loadStep(stepId): Promise<ExistingStep | undefined> {
+      const hit = pf.steps.take(stepId) as (ExistingStep & { state: unknown }) | null | typeof MISS;
+      if (hit === null) return undefined;
+      if (hit !== MISS) return { ...hit, state: hit.state ?? undefined };
       const r = (
         await named<ExistingStep & { state: unknown }>(
           pool,

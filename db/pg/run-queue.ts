@@ -7,6 +7,7 @@ import type pg from "pg";
 import type { StepJob } from "../engine";
 import { sortableId } from "../sortable-id";
 import { named } from "./named";
+import { prefetch, RUN_COLS } from "./prefetch";
 
 export type ClaimResult =
   | { state: "claimed"; jobs: StepJob[] }
@@ -83,6 +84,10 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
        where run_id = ${id} and ${DUE(L(now))}
          and exists (select 1 from runs where id = ${id} and status = 'running')
        returning id, automation_id as "automationId", payload, attempts`,
+      // What the runner reads first for these jobs (db/pg/prefetch.ts).
+      `select ${RUN_COLS}, (select envelope from events e where e.id = r.event_id) as envelope from runs r where r.id = ${id} and status = 'running'`,
+      `select id, state, attempts, logs, started_at as "startedAt", created_at as "createdAt" from run_steps
+       where id in (select id from jobs where run_id = ${id} and lease_token = ${L(token)})`,
       "commit",
     ].join(";\n");
     let results: pg.QueryResult[];
@@ -103,6 +108,15 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     // Not admitted (the automation is at its limit). A run already running always has its due jobs here:
     // every claim and step commit locks the run row first.
     if (!rows.length) return status === "queued" ? { state: "full" } : { state: "later", atMs: now + 250 };
+    const pf = prefetch(pool);
+    const runRow = results[6]!.rows[0] as (Record<string, unknown> & { eventId: string; envelope: unknown }) | undefined;
+    if (runRow) {
+      const { envelope, ...row } = runRow;
+      pf.runs.put(runId, row);
+      if (envelope != null) pf.events.put(row.eventId, envelope);
+    }
+    const steps = new Map((results[7]!.rows as Array<{ id: string }>).map((s) => [s.id, s]));
+    for (const r of rows) pf.steps.put(r.id, steps.get(r.id) ?? null);
     return {
       state: "claimed",
       jobs: rows.map((r) => ({

@@ -16,6 +16,7 @@ import type { StepJob } from "../engine";
 import type { OpenedStorage } from "../open";
 import type { PgBackend } from "../pg/backend";
 import { outboxClears } from "../pg/outbox";
+import { prefetch } from "../pg/prefetch";
 import { claimRun, clearOutbox, releaseAll, releaseJob, renewLeases, runsWithWork, staleOutbox, tryLeadership } from "../pg/run-queue";
 import type { ConsumerOptions, WorkConsumer, WorkQueue } from "./types";
 
@@ -173,6 +174,8 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
         const idle = new Promise<void>((resolve) => waiters.set(runId, resolve));
         deliver!(r.jobs);
         await idle;
+        // This process's step commit ended the run: nothing left to claim (db/pg/prefetch.ts).
+        if (ended.take(runId) === true) return;
       }
     };
     const makeWorker = () => {
@@ -245,6 +248,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
   // Redis in one addBulk and their outbox rows are deleted by the next ingest statement (or a
   // follow-up delete; db/pg/outbox.ts). A failure leaves the outbox rows for the sweeper.
   const clears = outboxClears(pool);
+  const ended = prefetch(pool).ended;
   let toPublish: string[] = [];
   const publishBatch = () => {
     const ids = toPublish;
