@@ -73,6 +73,12 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
       "begin",
       "set local synchronous_commit to off",
       `select status from runs where id = ${id} for update`,
+      // What the runner reads first for these jobs (db/pg/prefetch.ts), read before the admission lock so
+      // that it is not held longer: the run row (its status and start are set below) and the step rows of
+      // the jobs due now (the ones leased below; the run row lock keeps claims and commits of this run out).
+      `select ${RUN_COLS}, (select envelope from events e where e.id = r.event_id) as envelope from runs r where r.id = ${id}`,
+      `select j.id as "jobId", s.id, s.state, s.attempts, s.logs, s.started_at as "startedAt", s.created_at as "createdAt"
+       from (select id from jobs where run_id = ${id} and ${DUE(L(now))}) j left join run_steps s on s.id = j.id`,
       `select pg_advisory_xact_lock(hashtext(${L(`conveyor:automation:${run.automationId}`)})) from runs where id = ${id} and status = 'queued'`,
       `update runs set status = 'running', started_at = coalesce(started_at, ${iso}), updated_at = ${iso}
        where id = ${id} and (status = 'waiting' or (status = 'queued'
@@ -84,10 +90,6 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
        where run_id = ${id} and ${DUE(L(now))}
          and exists (select 1 from runs where id = ${id} and status = 'running')
        returning id, automation_id as "automationId", payload, attempts`,
-      // What the runner reads first for these jobs (db/pg/prefetch.ts).
-      `select ${RUN_COLS}, (select envelope from events e where e.id = r.event_id) as envelope from runs r where r.id = ${id} and status = 'running'`,
-      `select id, state, attempts, logs, started_at as "startedAt", created_at as "createdAt" from run_steps
-       where id in (select id from jobs where run_id = ${id} and lease_token = ${L(token)})`,
       "commit",
     ].join(";\n");
     let results: pg.QueryResult[];
@@ -98,7 +100,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
       throw e;
     }
     const status = (results[2]!.rows[0] as { status: string } | undefined)?.status;
-    const rows = results[5]!.rows as Array<{
+    const rows = results[7]!.rows as Array<{
       id: string;
       automationId: string;
       payload: { nodeId: string; parentStepId: string | null; stops?: number };
@@ -109,14 +111,17 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     // every claim and step commit locks the run row first.
     if (!rows.length) return status === "queued" ? { state: "full" } : { state: "later", atMs: now + 250 };
     const pf = prefetch(pool);
-    const runRow = results[6]!.rows[0] as (Record<string, unknown> & { eventId: string; envelope: unknown }) | undefined;
+    const runRow = results[3]!.rows[0] as (Record<string, unknown> & { eventId: string; startedAt: string | null; envelope: unknown }) | undefined;
     if (runRow) {
       const { envelope, ...row } = runRow;
-      pf.runs.put(runId, row);
+      pf.runs.put(runId, { ...row, status: "running", startedAt: row.startedAt ?? new Date(now).toISOString() });
       if (envelope != null) pf.events.put(row.eventId, envelope);
     }
-    const steps = new Map((results[7]!.rows as Array<{ id: string }>).map((s) => [s.id, s]));
-    for (const r of rows) pf.steps.put(r.id, steps.get(r.id) ?? null);
+    const steps = new Map((results[4]!.rows as Array<{ jobId: string; id: string | null }>).map(({ jobId, ...s }) => [jobId, s]));
+    for (const r of rows) {
+      const s = steps.get(r.id);
+      if (s) pf.steps.put(r.id, s.id === null ? null : s); // a job that became due meanwhile is read by the runner itself
+    }
     return {
       state: "claimed",
       jobs: rows.map((r) => ({
