@@ -7,15 +7,15 @@
  * - Step commits: one transaction per step; the step's job row is locked (`FOR UPDATE`) and its lease
  *   owner and token compared first (fencing), so a worker whose lease was taken over writes nothing.
  */
-import type pg from "pg";
+import pg from "pg";
 import type { ExistingStep, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob } from "../engine";
 import { sortableId } from "../sortable-id";
 import type { Envelope } from "../stores/runs";
 import type { PgBackend } from "./backend";
-import { named } from "./named";
+import { lit, named, preparedOn } from "./named";
 import { MISS, prefetch, RUN_COLS } from "./prefetch";
 import { stepRowParams } from "../step-params";
-import { inTx, ingestBatcher, intakeHeads, type IngestOptions } from "./ingest";
+import { ingestBatcher, intakeHeads, type IngestOptions } from "./ingest";
 
 type Q = Pick<pg.PoolClient, "query">;
 
@@ -106,82 +106,118 @@ const COMMIT_STEP = `with st as (
 )
 select count(*)::int as finished from fin`;
 
+/**
+ * One transaction per step, in two round trips for the common outcome: BEGIN with both row locks (run
+ * first, then job: the order of claims and cancels, so concurrent ones serialize instead of
+ * deadlocking), then COMMIT_STEP with COMMIT. The statements are prepared on each connection once and
+ * run with `EXECUTE` (db/pg/named.ts), so PostgreSQL plans them once although they travel inside
+ * multi-statement strings. A run that fails, a step that waits, a cancelled run and a lost lease take
+ * more statements in the same transaction.
+ */
 async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResult> {
-  const L = (v: string) => `'${v.replace(/'/g, "''")}'`;
-  // BEGIN and both row locks in one round trip. Lock order run → job, as in claims and cancels, so
-  // concurrent ones serialize instead of deadlocking.
-  const lockSql = `select status from runs where id = ${L(c.run.id)} for update;
-    select lease_owner as owner, lease_token as token from jobs where id = ${L(c.job.id)} for update`;
-  return inTx(
-    pool,
-    async (q, first) => {
-      const iso = c.now.toISOString();
-      const run = first[0]!.rows[0] as { status: string } | undefined;
-      const lease = first[1]!.rows[0] as { owner: string | null; token: string | null } | undefined;
-      if (!run || !["running", "waiting", "queued"].includes(run.status)) {
-        await named(q, UPSERT_STEP, stepRowParams({ ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso }));
-        await named(q, "delete from jobs where id = $1", [c.job.id]);
-        return { kind: "cancelled" };
-      }
-      if (!lease || lease.owner !== c.owner || lease.token !== c.job.token) return { kind: "fenced" };
-      const next: StepJob[] = [];
-      const nowMs = c.now.getTime();
-      const children = c.children ?? [];
-      const token = sortableId("lt");
-      const ids = children.map(() => sortableId("stp"));
-      children.forEach((nodeId, i) =>
-        next.push({
-          id: ids[i]!,
-          runId: c.run.id,
-          automationId: c.run.automationId,
-          nodeId,
-          parentStepId: c.job.id,
-          attempts: 1,
-          runStatus: "running",
-          token,
-          stops: 0,
-        }),
-      );
-      const effect = c.runEffect;
-      const reschedule = c.queue.kind === "reschedule";
-      const finishIfDone = effect.kind === "completeIfDone" && !children.length && !reschedule;
-      const r = await named<{ finished: number }>(q, COMMIT_STEP, [
-        ...stepRowParams(c.step),
-        c.job.id,
-        reschedule,
-        c.queue.kind === "reschedule" ? c.queue.atMs : null,
-        c.queue.kind === "reschedule" && c.queue.resetAttempts,
-        c.run.automationId,
-        nowMs,
-        c.owner,
-        token,
-        nowMs + c.leaseMs,
-        ids,
-        children.map((nodeId) => JSON.stringify({ nodeId, parentStepId: c.job.id })),
-        iso,
-        finishIfDone,
-      ]);
-      if (finishIfDone && r.rows[0]!.finished > 0) {
-        prefetch(pool).ended.put(c.run.id, true);
-        return { kind: "ok", next, finished: { status: "succeeded", run: c.run } };
-      }
-      if (effect.kind === "fail") {
-        if (await finishRun(q, c, c.run.id, "failed", effect.error, iso)) {
-          prefetch(pool).ended.put(c.run.id, true);
-          return { kind: "ok", next, finished: { status: "failed", run: c.run } };
-        }
-      } else if (effect.kind === "waitingIfIdle") {
-        const others = Number(
-          (await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1 and status = 'leased' and id != $2", [c.run.id, c.job.id])).rows[0]!
-            .n,
-        );
-        if (others === 0)
-          await named(q, "update runs set status = 'waiting', updated_at = $1 where id = $2 and status in ('running', 'waiting', 'queued')", [iso, c.run.id]);
-      }
-      return { kind: "ok", next };
-    },
-    lockSql,
+  const conn = await pool.connect();
+  let broken: Error | undefined;
+  let began = false;
+  try {
+    const lockRun = await preparedOn(conn, "cv_lock_run", "select status from runs where id = $1 for update");
+    const lockJob = await preparedOn(conn, "cv_lock_job", "select lease_owner as owner, lease_token as token from jobs where id = $1 for update");
+    const commitOne = await preparedOn(conn, "cv_commit_step", COMMIT_STEP);
+    began = true;
+    const first = (await conn.query(`BEGIN; ${lockRun(lit(c.run.id))}; ${lockJob(lit(c.job.id))}`)) as unknown as pg.QueryResult[];
+    const run = first[1]!.rows[0] as { status: string } | undefined;
+    const lease = first[2]!.rows[0] as { owner: string | null; token: string | null } | undefined;
+    const out = await decide(pool, conn, c, run, lease, commitOne);
+    if (!out.committed) await conn.query("COMMIT");
+    return out.result;
+  } catch (e) {
+    // As inTx (db/pg/ingest.ts): an error the server sent leaves a usable connection; any other drops it.
+    if (!(e instanceof pg.DatabaseError)) broken = e as Error;
+    else if (began) await conn.query("ROLLBACK").catch((r: Error) => (broken = r));
+    throw e;
+  } finally {
+    conn.release(broken);
+  }
+}
+
+async function decide(
+  pool: pg.Pool,
+  q: pg.PoolClient,
+  c: StepCommit,
+  run: { status: string } | undefined,
+  lease: { owner: string | null; token: string | null } | undefined,
+  commitOne: (...args: string[]) => string,
+): Promise<{ result: StepCommitResult; committed: boolean }> {
+  const iso = c.now.toISOString();
+  const done = (result: StepCommitResult, committed = false) => ({ result, committed });
+  if (!run || !["running", "waiting", "queued"].includes(run.status)) {
+    await named(q, UPSERT_STEP, stepRowParams({ ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso }));
+    await named(q, "delete from jobs where id = $1", [c.job.id]);
+    return done({ kind: "cancelled" });
+  }
+  if (!lease || lease.owner !== c.owner || lease.token !== c.job.token) return done({ kind: "fenced" });
+  const next: StepJob[] = [];
+  const nowMs = c.now.getTime();
+  const children = c.children ?? [];
+  const token = sortableId("lt");
+  const ids = children.map(() => sortableId("stp"));
+  children.forEach((nodeId, i) =>
+    next.push({
+      id: ids[i]!,
+      runId: c.run.id,
+      automationId: c.run.automationId,
+      nodeId,
+      parentStepId: c.job.id,
+      attempts: 1,
+      runStatus: "running",
+      token,
+      stops: 0,
+    }),
   );
+  const effect = c.runEffect;
+  const reschedule = c.queue.kind === "reschedule";
+  const finishIfDone = effect.kind === "completeIfDone" && !children.length && !reschedule;
+  const args = [
+    ...stepRowParams(c.step).map((v) => lit(v)),
+    lit(c.job.id),
+    lit(reschedule),
+    lit(c.queue.kind === "reschedule" ? c.queue.atMs : null),
+    lit(c.queue.kind === "reschedule" && c.queue.resetAttempts),
+    lit(c.run.automationId),
+    lit(nowMs),
+    lit(c.owner),
+    lit(token),
+    lit(nowMs + c.leaseMs),
+    lit(ids, "text[]"),
+    lit(
+      children.map((nodeId) => JSON.stringify({ nodeId, parentStepId: c.job.id })),
+      "json[]",
+    ),
+    lit(iso),
+    lit(finishIfDone),
+  ];
+  if (effect.kind === "none" || effect.kind === "completeIfDone") {
+    // The common outcome: the statement and COMMIT in one round trip.
+    const res = (await q.query(`${commitOne(...args)}; COMMIT`)) as unknown as pg.QueryResult[];
+    if (finishIfDone && (res[0]!.rows[0] as { finished: number }).finished > 0) {
+      prefetch(pool).ended.put(c.run.id, true);
+      return done({ kind: "ok", next, finished: { status: "succeeded", run: c.run } }, true);
+    }
+    return done({ kind: "ok", next }, true);
+  }
+  await q.query(commitOne(...args));
+  if (effect.kind === "fail") {
+    if (await finishRun(q, c, c.run.id, "failed", effect.error, iso)) {
+      prefetch(pool).ended.put(c.run.id, true);
+      return done({ kind: "ok", next, finished: { status: "failed", run: c.run } });
+    }
+  } else if (effect.kind === "waitingIfIdle") {
+    const others = Number(
+      (await named<{ n: number }>(q, "select count(*) as n from jobs where run_id = $1 and status = 'leased' and id != $2", [c.run.id, c.job.id])).rows[0]!.n,
+    );
+    if (others === 0)
+      await named(q, "update runs set status = 'waiting', updated_at = $1 where id = $2 and status in ('running', 'waiting', 'queued')", [iso, c.run.id]);
+  }
+  return done({ kind: "ok", next });
 }
 
 export type PgEngineOptions = IngestOptions;

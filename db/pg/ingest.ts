@@ -22,16 +22,12 @@ import { outboxClears, type OutboxClears } from "./outbox";
 
 type Q = Pick<pg.PoolClient, "query">;
 
-/**
- * Runs `fn` in a transaction. `begin`: statements sent with BEGIN in the same round trip (simple query
- * protocol, literals only); `fn` gets their results.
- */
-export async function inTx<T>(pool: pg.Pool, fn: (c: pg.PoolClient, first: pg.QueryResult[]) => Promise<T>, begin?: string): Promise<T> {
+export async function inTx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
   const c = await pool.connect();
   let broken: Error | undefined;
   try {
-    const first = begin ? ((await c.query(`BEGIN;\n${begin}`)) as unknown as pg.QueryResult[]).slice(1) : (await c.query("BEGIN"), []);
-    const out = await fn(c, first);
+    await c.query("BEGIN");
+    const out = await fn(c);
     await c.query("COMMIT");
     return out;
   } catch (e) {

@@ -3,10 +3,10 @@
  * takes it claims R's due step jobs here with a lease (owner, token, expiry). Starting a queued run is
  * admitted under a per-automation advisory lock so its concurrency limit holds across processes.
  */
-import type pg from "pg";
+import pg from "pg";
 import type { StepJob } from "../engine";
 import { sortableId } from "../sortable-id";
-import { named } from "./named";
+import { lit, named, preparedOn } from "./named";
 import { prefetch, RUN_COLS } from "./prefetch";
 
 export type ClaimResult =
@@ -28,6 +28,26 @@ export type ClaimResult =
 const ACTIVE = ["queued", "running", "waiting"];
 
 const DUE = (now: string) => `case status when 'queued' then available_at <= ${now} when 'leased' then lease_until < ${now} else false end`;
+
+/** The claim's statements, prepared once per connection and run with EXECUTE in one string (see claimRun). */
+const CLAIM_LOCK = "select status, set_config('synchronous_commit', 'off', true) as sc from runs where id = $1 for update";
+// What the runner reads first for the claimed jobs (db/pg/prefetch.ts), read before the admission lock so
+// that it is not held longer: the run row (its status and start are set below) and the step rows of the
+// jobs due now (the ones leased below; the run row lock keeps claims and commits of this run out).
+const CLAIM_READ = `select ${RUN_COLS}, (select envelope from events e where e.id = r.event_id) as envelope,
+  (select json_agg(json_build_object('jobId', j.id, 'id', s.id, 'state', s.state, 'attempts', s.attempts, 'logs', s.logs,
+     'startedAt', s.started_at, 'createdAt', s.created_at))
+   from (select id from jobs where run_id = $1 and ${DUE("$2")}) j left join run_steps s on s.id = j.id) as steps
+  from runs r where r.id = $1`;
+const CLAIM_ADMIT = "select pg_advisory_xact_lock(hashtext($1)) from runs where id = $2 and status = 'queued'";
+const CLAIM_START = `update runs set status = 'running', started_at = coalesce(started_at, $2), updated_at = $2
+  where id = $1 and (status = 'waiting' or (status = 'queued' and (select count(*) from runs where automation_id = $3 and status = 'running') < $4))`;
+// A job taken over from an expired lease counts a stop (its previous worker died or hung while running it).
+const CLAIM_LEASE = `update jobs set status = 'leased', lease_owner = $2, lease_token = $3, lease_until = $4, attempts = attempts + 1,
+    payload = case when status = 'leased'
+      then jsonb_set(payload::jsonb, '{stops}', to_jsonb(coalesce((payload->>'stops')::int, 0) + 1))::json else payload end
+  where run_id = $1 and ${DUE("$5")} and exists (select 1 from runs where id = $1 and status = 'running')
+  returning id, automation_id as "automationId", payload, attempts`;
 
 /**
  * Claims a run's due jobs in two round trips (one when there is nothing to claim):
@@ -64,43 +84,36 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
   if (!run || !ACTIVE.includes(run.status)) return { state: "gone" };
   if (Number(run.due) === 0) return run.next === null ? { state: "gone" } : { state: "later", atMs: Number(run.next) };
   const c = await pool.connect();
+  let broken: Error | undefined;
   try {
-    const L = (v: string | number) => (typeof v === "number" ? String(Math.trunc(v)) : c.escapeLiteral(v));
-    const iso = L(new Date(now).toISOString());
     const token = sortableId("lt");
-    const id = L(runId);
+    const [lock, read, admit, start, lease] = await Promise.all([
+      preparedOn(c, "cv_claim_lock", CLAIM_LOCK),
+      preparedOn(c, "cv_claim_read", CLAIM_READ),
+      preparedOn(c, "cv_claim_admit", CLAIM_ADMIT),
+      preparedOn(c, "cv_claim_start", CLAIM_START),
+      preparedOn(c, "cv_claim_lease", CLAIM_LEASE),
+    ]);
+    const id = lit(runId);
     const sql = [
       "begin",
-      "set local synchronous_commit to off",
-      `select status from runs where id = ${id} for update`,
-      // What the runner reads first for these jobs (db/pg/prefetch.ts), read before the admission lock so
-      // that it is not held longer: the run row (its status and start are set below) and the step rows of
-      // the jobs due now (the ones leased below; the run row lock keeps claims and commits of this run out).
-      `select ${RUN_COLS}, (select envelope from events e where e.id = r.event_id) as envelope from runs r where r.id = ${id}`,
-      `select j.id as "jobId", s.id, s.state, s.attempts, s.logs, s.started_at as "startedAt", s.created_at as "createdAt"
-       from (select id from jobs where run_id = ${id} and ${DUE(L(now))}) j left join run_steps s on s.id = j.id`,
-      `select pg_advisory_xact_lock(hashtext(${L(`conveyor:automation:${run.automationId}`)})) from runs where id = ${id} and status = 'queued'`,
-      `update runs set status = 'running', started_at = coalesce(started_at, ${iso}), updated_at = ${iso}
-       where id = ${id} and (status = 'waiting' or (status = 'queued'
-         and (select count(*) from runs where automation_id = ${L(run.automationId)} and status = 'running') < ${L(run.concurrency ?? 1)}))`,
-      // A job taken over from an expired lease counts a stop (its previous worker died or hung while running it).
-      `update jobs set status = 'leased', lease_owner = ${L(owner)}, lease_token = ${L(token)}, lease_until = ${L(now + leaseMs)}, attempts = attempts + 1,
-         payload = case when status = 'leased'
-           then jsonb_set(payload::jsonb, '{stops}', to_jsonb(coalesce((payload->>'stops')::int, 0) + 1))::json else payload end
-       where run_id = ${id} and ${DUE(L(now))}
-         and exists (select 1 from runs where id = ${id} and status = 'running')
-       returning id, automation_id as "automationId", payload, attempts`,
+      lock(id),
+      read(id, lit(now)),
+      admit(lit(`conveyor:automation:${run.automationId}`), id),
+      start(id, lit(new Date(now).toISOString()), lit(run.automationId), lit(run.concurrency ?? 1)),
+      lease(id, lit(owner), lit(token), lit(now + leaseMs), lit(now)),
       "commit",
     ].join(";\n");
     let results: pg.QueryResult[];
     try {
       results = (await c.query(sql)) as unknown as pg.QueryResult[];
     } catch (e) {
-      await c.query("rollback").catch(() => undefined);
+      if (e instanceof pg.DatabaseError) await c.query("rollback").catch((r: Error) => (broken = r));
+      else broken = e as Error;
       throw e;
     }
-    const status = (results[2]!.rows[0] as { status: string } | undefined)?.status;
-    const rows = results[7]!.rows as Array<{
+    const status = (results[1]!.rows[0] as { status: string } | undefined)?.status;
+    const rows = results[5]!.rows as Array<{
       id: string;
       automationId: string;
       payload: { nodeId: string; parentStepId: string | null; stops?: number };
@@ -111,16 +124,18 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     // every claim and step commit locks the run row first.
     if (!rows.length) return status === "queued" ? { state: "full" } : { state: "later", atMs: now + 250 };
     const pf = prefetch(pool);
-    const runRow = results[3]!.rows[0] as (Record<string, unknown> & { eventId: string; startedAt: string | null; envelope: unknown }) | undefined;
+    const runRow = results[2]!.rows[0] as
+      | (Record<string, unknown> & { eventId: string; startedAt: string | null; envelope: unknown; steps: Array<{ jobId: string; id: string | null }> | null })
+      | undefined;
     if (runRow) {
-      const { envelope, ...row } = runRow;
+      const { envelope, steps, ...row } = runRow;
       pf.runs.put(runId, { ...row, status: "running", startedAt: row.startedAt ?? new Date(now).toISOString() });
       if (envelope != null) pf.events.put(row.eventId, envelope);
-    }
-    const steps = new Map((results[4]!.rows as Array<{ jobId: string; id: string | null }>).map(({ jobId, ...s }) => [jobId, s]));
-    for (const r of rows) {
-      const s = steps.get(r.id);
-      if (s) pf.steps.put(r.id, s.id === null ? null : s); // a job that became due meanwhile is read by the runner itself
+      const byJob = new Map((steps ?? []).map(({ jobId, ...step }) => [jobId, step]));
+      for (const r of rows) {
+        const step = byJob.get(r.id);
+        if (step) pf.steps.put(r.id, step.id === null ? null : step); // a job that became due meanwhile is read by the runner itself
+      }
     }
     return {
       state: "claimed",
@@ -137,7 +152,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
       })),
     };
   } finally {
-    c.release();
+    c.release(broken);
   }
 }
 
