@@ -55,7 +55,8 @@ export function intakeHeads(pool: pg.Pool): (token: string) => Promise<IntakeHea
     const batch = waiting;
     waiting = new Map();
     try {
-      const r = await pool.query<IntakeHead & { token: string }>(HEAD_SQL, [[...batch.keys()]]);
+      // Named: parsed and planned once per connection (a three-table join, looked up every tick).
+      const r = await pool.query<IntakeHead & { token: string }>({ name: "conveyor_intake_heads", text: HEAD_SQL, values: [[...batch.keys()]] });
       const byToken = new Map(r.rows.map(({ token, ...head }) => [token, head as IntakeHead]));
       for (const [token, ws] of batch) for (const w of ws) w.resolve(byToken.get(token));
     } catch (e) {
