@@ -152,6 +152,10 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
         stops: r.payload.stops ?? 0,
       })),
     };
+  } catch (e) {
+    // Not an error the server sent (a dropped connection, a timeout): the connection is not reused.
+    if (!(e instanceof pg.DatabaseError)) broken ??= e as Error;
+    throw e;
   } finally {
     c.release(broken);
   }
