@@ -99,6 +99,7 @@ async function ingestPhase(c: Cluster, n: number, bodyFile: string) {
   const loadGenMs = Math.round(selfChildrenCpuMs() - wrkCpu0);
   const stored = (await c.count("select count(*) as n from events")) - events0;
   const statements = process.env.BENCH_SO_PGSS === "1" ? await c.topStatements() : undefined;
+  const statementCount = process.env.BENCH_SO_PGSS === "1" ? await c.statementCount() : undefined;
   // Everything accepted is also published: the outbox drains once the last publishes land.
   const until = Date.now() + 30_000;
   while (Date.now() < until && (await c.count("select count(*) as n from outbox")) > 0) await sleep(100);
@@ -128,6 +129,7 @@ async function ingestPhase(c: Cluster, n: number, bodyFile: string) {
       all: per(cpu.node + cpu.pg + cpu.redis),
       loadGenerator: per(loadGenMs),
     },
+    statementsPerDelivery: statementCount === undefined ? undefined : Math.round((statementCount / Math.max(1, accepted)) * 1000) / 1000,
     statements,
   };
 }
@@ -146,6 +148,7 @@ async function runPhase(c: Cluster, n: number) {
   const secs = (performance.now() - t0) / 1000;
   const cpu = meter.stop();
   const statements = process.env.BENCH_SO_PGSS === "1" ? await c.topStatements() : undefined;
+  const statementCount = process.env.BENCH_SO_PGSS === "1" ? await c.statementCount() : undefined;
   const left = await c.count("select count(*) as n from runs where status in ('queued', 'running')");
   await Promise.all(procs.map((p) => p.stop()));
   const runs = done1 - done0;
@@ -165,6 +168,8 @@ async function runPhase(c: Cluster, n: number) {
       nodePlusPg: per(cpu.node + cpu.pg),
       all: per(cpu.node + cpu.pg + cpu.redis),
     },
+    // Every statement PostgreSQL executed in the window (the counting queries of this script included), per completed run.
+    statementsPerRun: statementCount === undefined ? undefined : Math.round((statementCount / Math.max(1, runs)) * 10) / 10,
     statements,
   };
 }

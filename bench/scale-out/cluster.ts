@@ -57,6 +57,8 @@ export interface Cluster {
   /** pg_stat_statements, when BENCH_SO_PGSS=1 loaded it: the top statements by total time. */
   topStatements(limit?: number): Promise<Array<{ query: string; calls: number; totalMs: number; meanMs: number; rows: number }>>;
   resetStatements(): Promise<void>;
+  /** pg_stat_statements: every statement executed since the last reset (BEGIN, COMMIT and SET included). */
+  statementCount(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -120,6 +122,9 @@ export async function startCluster(opts: { pgss?: boolean; profileDir?: string }
         meanMs: Math.round(x.mean * 1000) / 1000,
         rows: Number(x.rows),
       }));
+    },
+    async statementCount() {
+      return count("select coalesce(sum(calls), 0) as n from pg_stat_statements where query not like '%pg_stat_statements%'");
     },
     async resetStatements() {
       await pool.query("select pg_stat_statements_reset()");

@@ -23,6 +23,7 @@ import { sortableId } from "../sortable-id";
 import type { NewRun } from "../stores/runs";
 import { CommitOutcomeUnknownError } from "../commit-outcome";
 import { candidatesOf, existingRuns, outcomeUnknown, sendTracked, withCandidates } from "./ingest-outcome";
+import { outboxClears, type OutboxClears } from "./outbox";
 
 type Q = Pick<pg.PoolClient, "query">;
 
@@ -59,7 +60,8 @@ export function intakeHeads(pool: pg.Pool): (token: string) => Promise<IntakeHea
     const batch = waiting;
     waiting = new Map();
     try {
-      const r = await pool.query<IntakeHead & { token: string }>(HEAD_SQL, [[...batch.keys()]]);
+      // Named: parsed and planned once per connection (a three-table join, looked up every tick).
+      const r = await pool.query<IntakeHead & { token: string }>({ name: "conveyor_intake_heads", text: HEAD_SQL, values: [[...batch.keys()]] });
       const byToken = new Map(r.rows.map(({ token, ...head }) => [token, head as IntakeHead]));
       for (const [token, ws] of batch) for (const w of ws) w.resolve(byToken.get(token));
     } catch (e) {
@@ -79,7 +81,8 @@ export function intakeHeads(pool: pg.Pool): (token: string) => Promise<IntakeHea
  * One statement (so one round trip, atomic without BEGIN/COMMIT) for a whole batch: the events
  * (duplicates dropped by the dedupe index), the runs of the events that were new (or that exist
  * already, for runs created from a stored event), their first step jobs and outbox rows, and the
- * intake counters on rows no other transaction holds. Rows travel as one JSON array per table
+ * intake counters on rows no other transaction holds, and the outbox rows of runs published since the
+ * previous batch are deleted (db/pg/outbox.ts: no statement and no commit of their own). Rows travel as one JSON array per table
  * (json_to_recordset): no array literal to escape, one JSON.stringify per batch. Named, so each
  * connection parses and plans it once.
  */
@@ -108,6 +111,8 @@ const INGEST_SQL = `with ev as (
   from json_to_recordset($5::json) as t(id text, n bigint, at text)
   where i.id = t.id and i.id in (select id from intakes where id in (select x.id from json_to_recordset($5::json) as x(id text)) for update skip locked)
   returning i.id
+), del as (
+  delete from outbox where run_id = any($6::text[])
 )
 select 'r' as k, id from ru union all select 'i' as k, id from ic`;
 
@@ -119,6 +124,7 @@ export async function ingestRows(
   q: Q,
   runs: NewRun[],
   counts: Counts,
+  clears?: OutboxClears,
 ): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string> }> {
   const evIds = runs.map((r) => r.eventId ?? sortableId("evt"));
   const cands = runs.map((r) => ({ runId: sortableId("run"), finished: r.firstNodes.length === 0 }));
@@ -165,19 +171,26 @@ export async function ingestRows(
     for (const nodeId of r.firstNodes) jobs.push({ id: sortableId("stp"), run: runId, a: r.automationId, p: { nodeId, parentStepId: null }, at: atMs });
     if (!finished) outbox.push({ run: runId, at: atMs });
   });
-  const sent = q.query<{ k: string; id: string }>({
-    name: "conveyor_ingest",
-    text: INGEST_SQL,
-    values: [
-      JSON.stringify(events),
-      JSON.stringify(rows),
-      JSON.stringify(jobs),
-      JSON.stringify(outbox),
-      JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
-    ],
-  });
-  // The candidates travel with a failure, so a commit whose reply was lost can be checked (db/pg/ingest-outcome.ts).
-  const res = await sent.catch((e: unknown) => Promise.reject(withCandidates(e, cands)));
+  const published = clears ? clears.take() : [];
+  let res: pg.QueryResult<{ k: string; id: string }>;
+  try {
+    res = await q.query<{ k: string; id: string }>({
+      name: "conveyor_ingest",
+      text: INGEST_SQL,
+      values: [
+        JSON.stringify(events),
+        JSON.stringify(rows),
+        JSON.stringify(jobs),
+        JSON.stringify(outbox),
+        JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
+        published,
+      ],
+    });
+  } catch (e) {
+    if (published.length) clears!.add(published); // still published: deleted by the next batch or the follow-up
+    // The candidates travel with a failure, so a commit whose reply was lost can be checked (db/pg/ingest-outcome.ts).
+    throw withCandidates(e, cands);
+  }
   const made = new Set<string>();
   const applied = new Set<string>();
   for (const row of res.rows) (row.k === "r" ? made : applied).add(row.id);
@@ -226,6 +239,7 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
   const maxBatch = opts.maxBatch ?? 1000;
   const outcomeWaitMs = opts.outcomeWaitMs ?? 60_000;
   const pending: Pending[] = [];
+  const clears = outboxClears(pool);
   let inFlight = 0;
   let scheduled = false;
   // Intake counts not applied yet (their row was held by another batch).
@@ -307,7 +321,7 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     };
     const q = sendTracked(pool);
     try {
-      const { created, applied } = runs.length ? await ingestRows(q, runs, counts) : { created: [], applied: new Set<string>() };
+      const { created, applied } = runs.length ? await ingestRows(q, runs, counts, clears) : { created: [], applied: new Set<string>() };
       keepCarry(counts, applied);
       answer(created);
     } catch (e) {

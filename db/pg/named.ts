@@ -20,3 +20,36 @@ export function named<R extends pg.QueryResultRow = pg.QueryResultRow>(
   }
   return q.query<R>({ name, text, values });
 }
+
+const prepared = new WeakMap<object, Set<string>>();
+
+/**
+ * A statement prepared with SQL `PREPARE` on this connection (once per connection), so it can run as
+ * `EXECUTE name(…)` inside a multi-statement string (simple query protocol: one round trip with BEGIN
+ * or COMMIT) and still use the plan PostgreSQL cached for it. Returns the `EXECUTE` text for the given
+ * SQL literals (see `lit`).
+ */
+export async function preparedOn(c: pg.PoolClient, name: string, text: string): Promise<(...args: string[]) => string> {
+  let names = prepared.get(c);
+  if (!names) prepared.set(c, (names = new Set()));
+  if (!names.has(name)) {
+    await c.query(`PREPARE ${name} AS ${text}`);
+    names.add(name);
+  }
+  return (...args) => `EXECUTE ${name}(${args.join(", ")})`;
+}
+
+/** A value as an SQL literal for `EXECUTE` arguments (strings quoted; arrays as typed ARRAY literals). */
+export function lit(v: unknown, arrayType?: "text[]" | "json[]"): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+    return String(v);
+  }
+  if (Array.isArray(v)) return v.length ? `ARRAY[${v.map((x) => lit(x)).join(", ")}]::${arrayType ?? "text[]"}` : `'{}'::${arrayType ?? "text[]"}`;
+  // As pg's escapeLiteral (E'' when there is a backslash), with regular expressions instead of a loop per character.
+  const str = String(v);
+  const quoted = str.replace(/'/g, "''");
+  return str.includes("\\") ? ` E'${quoted.replace(/\\/g, "\\\\")}'` : `'${quoted}'`;
+}

@@ -15,6 +15,8 @@ import { Redis, type RedisOptions } from "ioredis";
 import type { StepJob } from "../engine";
 import type { OpenedStorage } from "../open";
 import type { PgBackend } from "../pg/backend";
+import { outboxClears } from "../pg/outbox";
+import { prefetch } from "../pg/prefetch";
 import { claimRun, clearOutbox, releaseAll, releaseJob, renewLeases, runsWithWork, staleOutbox, tryLeadership } from "../pg/run-queue";
 import type { ConsumerOptions, WorkConsumer, WorkQueue } from "./types";
 
@@ -172,6 +174,8 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
         const idle = new Promise<void>((resolve) => waiters.set(runId, resolve));
         deliver!(r.jobs);
         await idle;
+        // This process's step commit ended the run: nothing left to claim (db/pg/prefetch.ts).
+        if (ended.take(runId) === true) return;
       }
     };
     const makeWorker = () => {
@@ -241,8 +245,10 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
   };
 
   // Publishing happens after the commit, off the request path: the runs published in one tick go to
-  // Redis in one addBulk and their outbox rows are deleted in one statement. A failure leaves the
-  // outbox rows for the sweeper.
+  // Redis in one addBulk and their outbox rows are deleted by the next ingest statement (or a
+  // follow-up delete; db/pg/outbox.ts). A failure leaves the outbox rows for the sweeper.
+  const clears = outboxClears(pool);
+  const ended = prefetch(pool).ended;
   let toPublish: string[] = [];
   const publishBatch = () => {
     const ids = toPublish;
@@ -250,7 +256,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
     for (let i = 0; i < ids.length; i += 1000) {
       const chunk = ids.slice(i, i + 1000);
       add(chunk.map((runId) => ({ runId })))
-        .then(() => clearOutbox(pool, chunk))
+        .then(() => clears.add(chunk))
         .catch((e) => log("publish failed; the sweeper will republish", { count: chunk.length, error: (e as Error).message }));
     }
   };
