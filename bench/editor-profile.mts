@@ -13,22 +13,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { startApp } from "./app.ts";
+import { bigGraph, signIn } from "./editor-kit.ts";
 
 const N = Number(process.env.N ?? 200);
 const build = process.env.BUILD ?? ".next";
 const OUT = fs.mkdtempSync(path.join(os.tmpdir(), "editor-profile-"));
-function bigGraph(n: number) {
-  const cols = 20;
-  const nodes = Array.from({ length: n }, (_, i) => ({
-    id: `n${i}`,
-    name: i === 0 ? "start" : `check${i}`,
-    key: i === 0 ? "core.manual" : "core.filter",
-    config: i === 0 ? {} : { condition: `{{ $trigger.data.value > ${i} }}` },
-    position: { x: (i % cols) * 300, y: Math.floor(i / cols) * 140 },
-  }));
-  const edges = nodes.slice(1).map((_, k) => ({ from: `n${Math.floor(k / 2)}`, to: `n${k + 1}` }));
-  return { nodes, edges };
-}
 type Ev = { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; cat: string; args?: { name?: string; data?: { url?: string } } };
 type Resource = { n: string; s: number; e: number; kb: number; dkb: number };
 type Marks = { responseStart: number; responseEnd: number; dcl: number; load: number; fcp: number; r: Resource[] };
@@ -76,13 +65,7 @@ try {
     body: JSON.stringify({ name: "P", graph: bigGraph(N) }),
   });
   const a = (await res.json()) as { id: string };
-  const context = await browser.newContext({ baseURL: app.base, viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(app.email);
-  await page.getByLabel("Password").fill(app.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/automations/);
+  const { context, page } = await signIn(browser, app);
   const url = `/w/${app.workspaceId}/automations/${a.id}`;
   await page.addInitScript(`(() => {
     window.__added = 0; window.__removed = 0; window.__log = [];

@@ -11,23 +11,10 @@
 import os from "node:os";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { startApp, type StartedApp } from "./app";
+import { bigGraph, signIn } from "./editor-kit";
 
 const SIZES = (process.env.BENCH_NODES ?? "200,1000").split(",").map(Number);
 const BUILDS = (process.env.BENCH_EDITOR_BUILDS ?? process.env.NEXT_DIST_DIR ?? ".next").split(",");
-
-function bigGraph(n: number) {
-  const cols = 20;
-  const nodes = Array.from({ length: n }, (_, i) => ({
-    id: `n${i}`,
-    name: i === 0 ? "start" : `check${i}`,
-    key: i === 0 ? "core.manual" : "core.filter",
-    config: i === 0 ? {} : { condition: `{{ $trigger.data.value > ${i} }}` },
-    position: { x: (i % cols) * 300, y: Math.floor(i / cols) * 140 },
-  }));
-  // A binary tree: every node is reachable from the trigger.
-  const edges = nodes.slice(1).map((_, k) => ({ from: `n${Math.floor(k / 2)}`, to: `n${k + 1}` }));
-  return { nodes, edges };
-}
 
 /** Frame times (ms) while `action` runs, sampled with requestAnimationFrame in the page. */
 async function frames(page: Page, action: () => Promise<void>) {
@@ -50,17 +37,6 @@ async function frames(page: Page, action: () => Promise<void>) {
     p95FrameMs: +sorted[Math.floor(sorted.length * 0.95)]!.toFixed(1),
     longFrames: list.filter((f) => f > 50).length,
   };
-}
-
-async function signIn(browser: Browser, app: StartedApp) {
-  const context = await browser.newContext({ baseURL: app.base, viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(app.email);
-  await page.getByLabel("Password").fill(app.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/automations/);
-  return { context, page };
 }
 
 /** Pans the canvas around its centre: 6 sweeps of 40 pointer moves. */
