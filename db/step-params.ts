@@ -25,3 +25,30 @@ export function stepRowParams(w: StepRowWrite): unknown[] {
     w.origin ? JSON.stringify(w.origin) : null,
   ];
 }
+
+/** The row of a step that never started, in a run that was cancelled or ended around it. */
+export function cancelledStepRow(
+  job: { id: string; runId: string; nodeId: string; parentStepId: string | null },
+  node: { name: string; key: string },
+  iso: string,
+  error: string | null = null,
+): StepRowWrite & { status: "cancelled"; output: null } {
+  return {
+    id: job.id,
+    runId: job.runId,
+    nodeId: job.nodeId,
+    name: node.name,
+    key: node.key,
+    parentStepId: job.parentStepId,
+    status: "cancelled",
+    input: null,
+    output: null,
+    state: null,
+    attempts: [],
+    logs: [],
+    error,
+    createdAt: iso,
+    startedAt: null,
+    finishedAt: iso,
+  };
+}

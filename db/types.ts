@@ -34,3 +34,4 @@ export type { TokenState } from "./stores/connections";
 export type { DerivedRun, DerivedResult } from "./stores/derived-runs";
 export type { PoolStats } from "./backend";
 export { CommitOutcomeUnknownError, isCommitOutcomeUnknown } from "./commit-outcome";
+export { cancelledStepRow } from "./step-params";

@@ -14,7 +14,7 @@ import type { Envelope } from "../stores/runs";
 import type { PgBackend } from "./backend";
 import { lit, named, preparedOn } from "./named";
 import { MISS, prefetch, RUN_COLS } from "./prefetch";
-import { stepRowParams } from "../step-params";
+import { cancelledStepRow, stepRowParams } from "../step-params";
 import { ingestBatcher, intakeHeads, type IngestOptions } from "./ingest";
 
 type Q = Pick<pg.PoolClient, "query">;
@@ -41,28 +41,7 @@ async function finishRun(
     );
     for (const j of pending.rows) {
       const n = commit.nodeInfo(j.payload.nodeId);
-      await named(
-        c,
-        UPSERT_STEP,
-        stepRowParams({
-          id: j.id,
-          runId,
-          nodeId: j.payload.nodeId,
-          name: n.name,
-          key: n.key,
-          parentStepId: j.payload.parentStepId,
-          status: "cancelled",
-          input: null,
-          output: null,
-          state: null,
-          attempts: [],
-          logs: [],
-          error: null,
-          createdAt: iso,
-          startedAt: null,
-          finishedAt: iso,
-        }),
-      );
+      await named(c, UPSERT_STEP, stepRowParams(cancelledStepRow({ id: j.id, runId, nodeId: j.payload.nodeId, parentStepId: j.payload.parentStepId }, n, iso)));
     }
     await named(c, "delete from jobs where run_id = $1", [runId]);
     await named(c, "update run_steps set status = 'cancelled', finished_at = $1 where run_id = $2 and status in ('queued', 'running', 'waiting')", [

@@ -10,7 +10,7 @@ import type { Envelope, NewRun } from "../stores/runs";
 import { epochOf } from "./backend";
 import { groupCommitter } from "./group-commit";
 import { statements } from "./statements";
-import { stepRowParams } from "../step-params";
+import { cancelledStepRow, stepRowParams } from "../step-params";
 
 type Created = { runId: string; finished: boolean } | null;
 
@@ -101,24 +101,7 @@ function finishRunSync(db: Db, c: Pick<StepCommit, "nodeInfo">, run: RunRow, sta
       if (s.stepExists.get(j.id)) continue;
       const p = JSON.parse(j.payload) as { nodeId: string; parentStepId: string | null };
       const n = c.nodeInfo(p.nodeId);
-      writeStep(db, {
-        id: j.id,
-        runId: run.id,
-        nodeId: p.nodeId,
-        name: n.name,
-        key: n.key,
-        parentStepId: p.parentStepId,
-        status: "cancelled",
-        input: null,
-        output: null,
-        state: null,
-        attempts: [],
-        logs: [],
-        error: null,
-        createdAt: iso,
-        startedAt: null,
-        finishedAt: iso,
-      });
+      writeStep(db, cancelledStepRow({ id: j.id, runId: run.id, nodeId: p.nodeId, parentStepId: p.parentStepId }, n, iso));
     }
     s.deleteRunJobs.run(run.id);
     s.cancelSteps.run(iso, run.id);

@@ -12,6 +12,7 @@ import type { EventRow, JobRow, RunRecord, RunStepRow } from "../types";
 import { derivedRunsStore } from "./derived-runs";
 import { runRetentionStore } from "./run-retention";
 import { newRunRow, newStepJob, RETRYABLE } from "./run-rows";
+import { cancelledStepRow } from "../step-params";
 
 export { newStepJob };
 
@@ -261,25 +262,7 @@ export const runsStore = {
           await x.h.insert(runSteps).values(
             unstarted.map((j) => {
               const p = j.payload as { nodeId: string; parentStepId: string | null };
-              const n = nodeInfo(p.nodeId);
-              return {
-                id: j.id,
-                runId,
-                nodeId: p.nodeId,
-                name: n.name,
-                key: n.key,
-                parentStepId: p.parentStepId,
-                status: "cancelled" as const,
-                input: null,
-                output: null,
-                state: null,
-                attempts: [],
-                logs: [],
-                error: null,
-                createdAt: iso,
-                startedAt: null,
-                finishedAt: iso,
-              };
+              return cancelledStepRow({ id: j.id, runId, nodeId: p.nodeId, parentStepId: p.parentStepId }, nodeInfo(p.nodeId), iso);
             }),
           );
         }

@@ -9,6 +9,7 @@ import type { AppDeps } from "../deps";
 import { recordStepMetrics } from "../observability/metrics";
 import type { Envelope, RunRow, StepCommit, StepJob, StepLog } from "@/db/engine";
 import type { StepAttempt, StepOrigin } from "@/db/types";
+import { cancelledStepRow } from "@/db/types";
 import { envelope, withLegacyDefaults, type AnyComponent, type ComponentResult, type Logger } from "@/integrations/core/define";
 import { ExpressionError, resolveExpressions } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
@@ -98,7 +99,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
         ...base,
         now: deps.now(),
         run,
-        step: cancelledStep(job, run, deps.now()),
+        step: cancelledStepRow({ ...job, runId: run.id }, { name: job.nodeId, key: "unknown" }, deps.now().toISOString(), "run was cancelled"),
         queue: { kind: "complete" },
         runEffect: { kind: "none" },
         nodeInfo: nodeInfoOf(undefined),
@@ -371,27 +372,5 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     // Only a failed run or a line task's run has follow-ups (the engine set its followupAt then): a
     // succeeded run of an automation skips the lookup (it was a quarter of the runner's CPU).
     finished: result.finished && (run.taskId || result.finished.status !== "succeeded") ? { runId: run.id, status: result.finished.status } : undefined,
-  };
-}
-
-function cancelledStep(job: StepJob, run: RunRow, now: Date) {
-  const iso = now.toISOString();
-  return {
-    id: job.id,
-    runId: run.id,
-    nodeId: job.nodeId,
-    name: job.nodeId,
-    key: "unknown",
-    parentStepId: job.parentStepId,
-    status: "cancelled" as const,
-    input: null,
-    output: null,
-    state: null,
-    attempts: [],
-    logs: [],
-    error: "run was cancelled",
-    createdAt: iso,
-    startedAt: null,
-    finishedAt: iso,
   };
 }
