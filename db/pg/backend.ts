@@ -105,9 +105,18 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
 }
 
 /** An error PostgreSQL sent (somewhere in the cause chain of drizzle's wrapper): the server answered, so its outcome is known. */
-function fromServer(e: unknown): boolean {
+export function fromServer(e: unknown): boolean {
   for (let x = e, i = 0; x && i < 5; x = (x as { cause?: unknown }).cause, i++) if (x instanceof pg.DatabaseError) return true;
   return false;
+}
+
+/**
+ * What to release a connection with after `e`: nothing when the server sent the error (the
+ * connection is usable), else `e` (a read timeout, a dropped connection: the server may not be
+ * listening, so the connection is dropped, which also ends its transaction on the server).
+ */
+export function brokenBy(e: unknown): Error | undefined {
+  return fromServer(e) ? undefined : (e as Error);
 }
 
 /**

@@ -11,7 +11,7 @@ import pg from "pg";
 import type { ExistingStep, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob } from "../engine";
 import { sortableId } from "../sortable-id";
 import type { Envelope } from "../stores/runs";
-import type { PgBackend } from "./backend";
+import { brokenBy, type PgBackend } from "./backend";
 import { lit, named, preparedOn } from "./named";
 import { MISS, prefetch, RUN_COLS } from "./prefetch";
 import { cancelledStepRow, stepRowParams } from "../step-params";
@@ -109,9 +109,8 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
     if (!out.committed) await conn.query("COMMIT");
     return out.result;
   } catch (e) {
-    // As inTx (db/pg/ingest.ts): an error the server sent leaves a usable connection; any other drops it.
-    if (!(e instanceof pg.DatabaseError)) broken = e as Error;
-    else if (began) await conn.query("ROLLBACK").catch((r: Error) => (broken = r));
+    broken = brokenBy(e);
+    if (!broken && began) await conn.query("ROLLBACK").catch((r: Error) => (broken = r));
     throw e;
   } finally {
     conn.release(broken);

@@ -9,6 +9,7 @@
  *   run ids in `runs`? The check is retried until it answers or `untilMs` passes.
  */
 import pg from "pg";
+import { brokenBy, fromServer } from "./backend";
 
 type Q = Pick<pg.PoolClient, "query">;
 
@@ -27,8 +28,7 @@ export function sendTracked(pool: pg.Pool): SendTracked {
       sent = true;
       return await (c.query as (...a: unknown[]) => Promise<unknown>)(...args);
     } catch (e) {
-      // As pool.query: a connection that did not answer is dropped, not reused.
-      if (!(e instanceof pg.DatabaseError)) broken = e as Error;
+      broken = brokenBy(e);
       throw e;
     } finally {
       c.release(broken);
@@ -44,7 +44,7 @@ export function sendTracked(pool: pg.Pool): SendTracked {
 
 /** True when a failed ingest statement may have committed: it was sent and the server did not answer with an error. */
 export function outcomeUnknown(q: SendTracked, e: unknown): boolean {
-  return q.sent && !(e instanceof pg.DatabaseError);
+  return q.sent && !fromServer(e);
 }
 
 /** The candidate runs of a failed ingest, by index (db/pg/ingest.ts ingestRows attaches them to its error). */

@@ -27,27 +27,6 @@ import { outboxClears, type OutboxClears } from "./outbox";
 
 type Q = Pick<pg.PoolClient, "query">;
 
-export async function inTx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await c.query("BEGIN");
-    const out = await fn(c);
-    await c.query("COMMIT");
-    return out;
-  } catch (e) {
-    // An error the server sent (a DatabaseError) leaves a usable connection: roll back. Any other
-    // (a read timeout, a dropped connection) means the server may not be listening: a ROLLBACK would
-    // queue behind the stuck query and wait as long again, so the connection is dropped instead
-    // (which ends its transaction on the server).
-    if (e instanceof pg.DatabaseError) await c.query("ROLLBACK").catch((r: Error) => (broken = r));
-    else broken = e as Error;
-    throw e;
-  } finally {
-    c.release(broken);
-  }
-}
-
 const HEAD_SQL = `select i.token, i.id, i.workspace_id as "workspaceId", i.kind, i.automation_id as "automationId", i.node_id as "nodeId", i.connection_id as "connectionId",
    i.line_id as "lineId", i.status, i.updated_at as "updatedAt", i.config, i.secret_enc as "secretEnc", i.name,
    a.version as "automationVersion", a.enabled as "automationEnabled", a.updated_at as "automationUpdatedAt", c.updated_at as "connectionUpdatedAt"

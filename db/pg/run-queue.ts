@@ -4,6 +4,7 @@
  * admitted under a per-automation advisory lock so its concurrency limit holds across processes.
  */
 import pg from "pg";
+import { brokenBy } from "./backend";
 import type { StepJob } from "../engine";
 import { sortableId } from "../sortable-id";
 import { lit, named, preparedOn } from "./named";
@@ -111,8 +112,8 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
     try {
       results = (await c.query(sql)) as unknown as pg.QueryResult[];
     } catch (e) {
-      if (e instanceof pg.DatabaseError) await c.query("rollback").catch((r: Error) => (broken = r));
-      else broken = e as Error;
+      broken = brokenBy(e);
+      if (!broken) await c.query("rollback").catch((r: Error) => (broken = r));
       throw e;
     }
     const status = (results[1]!.rows[0] as { status: string } | undefined)?.status;
@@ -153,8 +154,7 @@ export async function claimRun(pool: pg.Pool, runId: string, owner: string, leas
       })),
     };
   } catch (e) {
-    // Not an error the server sent (a dropped connection, a timeout): the connection is not reused.
-    if (!(e instanceof pg.DatabaseError)) broken ??= e as Error;
+    broken ??= brokenBy(e);
     throw e;
   } finally {
     c.release(broken);
