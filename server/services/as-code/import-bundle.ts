@@ -243,23 +243,7 @@ async function writeBundle(
       const d = AutomationDocumentSchema.parse(a.doc);
       let row = a.existing ? await lockedAsPlanned(s, a.existing, a.spec.key) : undefined;
       if (act === "create") {
-        row = await insertAutomationTx(deps, s, actor, orgId, {
-          id: a.id,
-          workspaceId,
-          key: a.spec.key,
-          name: d.name,
-          description: d.description ?? "",
-          enabled: d.enabled ?? false,
-          concurrency: d.concurrency ?? 5,
-          version: 1,
-          graph: d.graph,
-          errorHandlerId: d.errorHandlerId ?? null,
-          problems: a.warnings,
-          source: null,
-          createdBy: actor.label,
-          createdAt: at,
-          updatedAt: at,
-        });
+        row = await insertAutomationTx(deps, s, actor, orgId, { id: a.id, workspaceId, key: a.spec.key, d, problems: a.warnings, at });
         lifecycle.push({ id: row.id, key: a.spec.key, before: null, after: graphOf(row) });
       } else if (act === "update") {
         const before = row!;

@@ -101,10 +101,33 @@ async function insertVersion(s: Store, automationId: string, version: number, na
 
 type ValidDocument = z.output<typeof AutomationDocumentSchema>;
 
-/** The writes of a create inside the caller's transaction (also used by `conveyor apply`); the graph is sealed here. */
-export async function insertAutomationTx(deps: AppDeps, s: Store, actor: Actor, organizationId: string, row: AutomationRow): Promise<AutomationRow> {
-  const graph = sealGraphSecrets(deps.box, GraphSchema.parse(row.graph));
-  const sealed: AutomationRow = { ...row, graph };
+/** The writes of a create (version 1 of document `d`) inside the caller's transaction (also used by `conveyor apply`); the graph is sealed here. */
+export async function insertAutomationTx(
+  deps: AppDeps,
+  s: Store,
+  actor: Actor,
+  organizationId: string,
+  n: { id: string; workspaceId: string; key: string; d: ValidDocument; problems: DocumentProblem[]; at: string },
+): Promise<AutomationRow> {
+  const { d, at } = n;
+  const graph = sealGraphSecrets(deps.box, GraphSchema.parse(d.graph));
+  const sealed: AutomationRow = {
+    id: n.id,
+    workspaceId: n.workspaceId,
+    key: n.key,
+    name: d.name,
+    description: d.description ?? "",
+    enabled: d.enabled ?? false,
+    concurrency: d.concurrency ?? 5,
+    version: 1,
+    graph,
+    errorHandlerId: d.errorHandlerId ?? null,
+    problems: n.problems,
+    source: null,
+    createdBy: actor.label,
+    createdAt: at,
+    updatedAt: at,
+  };
   await s.automations.insert(sealed);
   await insertVersion(s, sealed.id, sealed.version, sealed.name, sealed.description, graph, actor, sealed.createdAt);
   await syncIntakes(deps, s, { ...sealed, graph });
@@ -173,18 +196,9 @@ export async function createAutomation(deps: AppDeps, actor: Actor, workspaceId:
       id: newId("aut"),
       workspaceId,
       key: await chooseKey(s, "automation", workspaceId, d.name, d.key),
-      name: d.name,
-      description: d.description ?? "",
-      enabled: d.enabled ?? false,
-      concurrency: d.concurrency ?? 5,
-      version: 1,
-      graph: d.graph,
-      errorHandlerId: d.errorHandlerId ?? null,
+      d,
       problems,
-      source: null,
-      createdBy: actor.label,
-      createdAt: at,
-      updatedAt: at,
+      at,
     }),
   );
   const setupProblems = await applyTriggerLifecycle(deps, row, null, row);
