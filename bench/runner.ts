@@ -131,6 +131,15 @@ const secs = (performance.now() - t0) / 1000;
 const cpuA = process.cpuUsage(cpu0);
 const steps = q<{ n: number }>("select count(*) as n from run_steps where status = 'succeeded'").n;
 const failed = q<{ n: number }>("select count(*) as n from runs where status != 'succeeded'").n;
+const throughput = {
+  runs: N,
+  seconds: Number(secs.toFixed(2)),
+  runsPerSecond: Math.round(N / secs),
+  stepsRecorded: steps,
+  notSucceeded: failed,
+  cpuMicrosPerRun: Math.round((cpuA.user + cpuA.system) / N),
+  cpuShare: Number(((cpuA.user + cpuA.system) / 1e6 / secs).toFixed(2)),
+};
 
 if (process.env.BENCH_ONLY_THROUGHPUT === "1") {
   await runner.stop();
@@ -138,15 +147,7 @@ if (process.env.BENCH_ONLY_THROUGHPUT === "1") {
     JSON.stringify({
       bench: "runner",
       concurrency: CONCURRENCY,
-      throughput: {
-        runs: N,
-        seconds: Number(secs.toFixed(2)),
-        runsPerSecond: Math.round(N / secs),
-        stepsRecorded: steps,
-        notSucceeded: failed,
-        cpuMicrosPerRun: Math.round((cpuA.user + cpuA.system) / N),
-        cpuShare: Number(((cpuA.user + cpuA.system) / 1e6 / secs).toFixed(2)),
-      },
+      throughput,
     }),
   );
   await close();
@@ -193,15 +194,7 @@ console.log(
     split: SPLIT,
     concurrency: CONCURRENCY,
     // CPU of this process per run while draining (with SPLIT the runs execute in the worker process instead).
-    throughput: {
-      runs: N,
-      seconds: Number(secs.toFixed(2)),
-      runsPerSecond: Math.round(N / secs),
-      stepsRecorded: steps,
-      notSucceeded: failed,
-      cpuMicrosPerRun: Math.round((cpuA.user + cpuA.system) / N),
-      cpuShare: Number(((cpuA.user + cpuA.system) / 1e6 / secs).toFixed(2)),
-    },
+    throughput,
     latency: {
       rate: RATE,
       delivered: ac["2xx"],
