@@ -8,6 +8,7 @@ import { create } from "zustand";
 import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, unitNodeA11y, unitNodeFrame, wouldCycle } from "./graph-utils";
 import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, PinnedData, Problem } from "./types";
 import { isUnitNode } from "./types";
+import { clearProblemsFor, danglingReferenceProblems, isMissingStep, withoutResolvedMissing } from "./canvas-problems";
 
 interface Snapshot {
   nodes: FlowNode[];
@@ -79,64 +80,6 @@ export function newNodeId(prefix = "n") {
   counter += 1;
   const rand = Math.random().toString(36).slice(2, 8);
   return `${prefix}_${rand}${counter.toString(36)}`;
-}
-
-/**
- * After nodes are deleted: fields of the remaining nodes that read `$steps.<deleted>` get a problem at
- * once (the save-time validator would say the same). The parser loads on first use, off the editor bundle.
- */
-async function danglingReferenceProblems(nodes: FlowNode[], deleted: string[]): Promise<Problem[]> {
-  if (!deleted.length) return [];
-  const { referencesInTemplate, templatesIn } = await import("@/integrations/core/references");
-  const gone = new Set(deleted);
-  const out: Problem[] = [];
-  for (const n of nodes) {
-    if (!isUnitNode(n)) continue;
-    for (const { path, template } of templatesIn(n.data.config)) {
-      for (const name of new Set(
-        referencesInTemplate(template)
-          .map((r) => r.step)
-          .filter((x): x is string => !!x && gone.has(x)),
-      )) {
-        out.push({ nodeId: n.id, path: `config.${path}`, severity: "error", message: `"${name}" was deleted, so $steps.${name} no longer has a value here.` });
-      }
-    }
-  }
-  return out;
-}
-
-/** A problem saying that no step is called `name` (from the save-time validator or a deletion). */
-const isMissingStep = (p: Problem, name: string) => p.message.startsWith(`No step is named "${name}".`) || p.message.startsWith(`"${name}" was deleted,`);
-
-/** Drops missing-step problems about names that exist again (after undoing a deletion). */
-function withoutResolvedMissing(problems: Problem[], nodes: FlowNode[]): Problem[] {
-  const present = nodes.filter(isUnitNode).map((n) => (n.data as FlowNodeData).name);
-  const kept = problems.filter((p) => !present.some((name) => isMissingStep(p, name)));
-  return kept.length === problems.length ? problems : kept;
-}
-
-function clearProblemsFor(problems: Problem[], nodeId: string, keys?: string[]) {
-  return problems.filter(
-    (p) => p.nodeId !== nodeId || (keys && !keys.some((k) => p.path === k || p.path.startsWith(k + ".") || p.path.startsWith(`config.${k}`))),
-  );
-}
-
-const problemIndex = new WeakMap<Problem[], Map<string, { count: number; onlyWarnings: boolean }>>();
-/** Problems per node, computed once per problems list (every node's badge reads it on every store update). */
-export function problemsByNode(problems: Problem[]): Map<string, { count: number; onlyWarnings: boolean }> {
-  let index = problemIndex.get(problems);
-  if (!index) {
-    index = new Map();
-    for (const p of problems) {
-      if (!p.nodeId) continue;
-      const e = index.get(p.nodeId) ?? { count: 0, onlyWarnings: true };
-      e.count++;
-      if (p.severity !== "warning") e.onlyWarnings = false;
-      index.set(p.nodeId, e);
-    }
-    problemIndex.set(problems, index);
-  }
-  return index;
 }
 
 export const useCanvasStore = create<CanvasState>()((set, get) => {

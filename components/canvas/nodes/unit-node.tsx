@@ -7,7 +7,8 @@ import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from 
 import { AlertTriangle, Pin, PowerOff, Zap } from "lucide-react";
 import { createContext, memo, useContext, useState } from "react";
 import { toast } from "sonner";
-import { problemsByNode, useCanvasStore } from "../canvas-store";
+import { useCanvasStore } from "../canvas-store";
+import { problemsByNode } from "../canvas-problems";
 import { useCatalog } from "../catalog-context";
 import { LOD_ZOOM, NODE_H, nodeLabelId, summarize } from "../graph-utils";
 import { IntegrationIcon } from "../integration-icon";
