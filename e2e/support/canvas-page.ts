@@ -37,15 +37,25 @@ export class CanvasPage {
    */
   async pickExpression(path: string, typed: string, option: string): Promise<Locator> {
     await this.page.getByTestId(`expr-toggle-${path}`).click();
+    return this.completeExpression(path, typed, option);
+  }
+
+  /** In a field already in expression mode: types `{{ <typed>`, picks `option`, closes the braces. */
+  async completeExpression(path: string, typed: string, option: string, after = " }}"): Promise<Locator> {
     const editor = this.field(path).locator(".cm-content");
-    await editor.click();
-    await this.page.keyboard.press("ControlOrMeta+a");
-    await this.page.keyboard.type(`{{ ${typed}`);
     const item = this.page.locator(".cm-tooltip-autocomplete li", { hasText: option });
-    await expect(item).toBeVisible();
-    await item.click();
-    await this.page.keyboard.type(" }}");
-    await expect(editor).toHaveText(`{{ ${option} }}`);
+    // A click that lands while the list is being redrawn (its options re-filtered or the editor
+    // reconfigured with new paths) is dropped by CodeMirror; start over from an empty field then.
+    await expect(async () => {
+      await editor.click();
+      await this.page.keyboard.press("ControlOrMeta+a");
+      await this.page.keyboard.type(`{{ ${typed}`);
+      await expect(item).toBeVisible({ timeout: 5_000 });
+      await item.click({ timeout: 5_000 });
+      await expect(editor).toHaveText(`{{ ${option}`, { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await this.page.keyboard.type(after);
+    await expect(editor).toHaveText(`{{ ${option}${after}`);
     return editor;
   }
 
