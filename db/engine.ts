@@ -115,6 +115,12 @@ export type StepCommitResult =
 export interface IngestItem {
   intakeId: string;
   runs: NewRun[];
+  /**
+   * The intake head the runs were built from, when it came from the engine's cache (`cached`): the
+   * commit stores nothing of this item unless the intake, its automation and its connection still
+   * match it, and answers `stale` instead.
+   */
+  guard?: IntakeHead;
 }
 
 export interface IngestResult {
@@ -122,6 +128,8 @@ export interface IngestResult {
   duplicates: number;
   /** Runs that finished at once (no step downstream of the trigger). */
   finished: number;
+  /** The item's guard no longer matched at the commit: nothing of it was stored; look the intake up afresh. */
+  stale?: boolean;
 }
 
 /** What the ingress needs of an intake, by its URL token (two primary-key lookups; a disable applies at once). */
@@ -144,10 +152,17 @@ export interface IntakeHead {
   automationUpdatedAt: string | null;
   /** Changes when the node's connection changes (a rotated webhook secret must apply at once). */
   connectionUpdatedAt: string | null;
+  /**
+   * Served from the engine's cache rather than read now (PostgreSQL engine, active trigger intakes):
+   * good only for an ingest guarded by it (IngestItem.guard); a refusal must be confirmed on a
+   * fresh lookup.
+   */
+  cached?: boolean;
 }
 
 export interface RunEngine {
-  intakeHead(token: string): Promise<IntakeHead | undefined>;
+  /** `fresh`: read it now, never from a cache. */
+  intakeHead(token: string, opts?: { fresh?: boolean }): Promise<IntakeHead | undefined>;
   /** Enabled automations of a workspace whose graph names the connection (shared upstream webhooks). */
   automationsUsingConnection(workspaceId: string, connectionId: string): Promise<Array<{ id: string; version: number }>>;
   /** Commits a delivery's events + runs + first steps; resolves after the commit (202 after durable). */

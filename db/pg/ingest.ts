@@ -32,28 +32,50 @@ const HEAD_SQL = `select i.token, i.id, i.workspace_id as "workspaceId", i.kind,
    a.version as "automationVersion", a.enabled as "automationEnabled", a.updated_at as "automationUpdatedAt", c.updated_at as "connectionUpdatedAt"
  from intakes i left join automations a on a.id = i.automation_id left join connections c on c.id = i.connection_id where i.token = any($1::text[])`;
 
-/** `intakeHead(token)` with the lookups of one tick grouped into one query. */
-export function intakeHeads(pool: pg.Pool): (token: string) => Promise<IntakeHead | undefined> {
+/** A head the ingress may serve from its cache: an active trigger intake of an enabled automation. */
+const cacheable = (h: IntakeHead) => h.kind === "trigger" && h.status !== "disabled" && h.automationEnabled === true && h.automationVersion !== null;
+
+/**
+ * `intakeHead(token)` with the lookups of one tick grouped into one query, and the heads of active
+ * trigger intakes kept (at most `maxCached`) and served as `cached`. A cached head is only ever
+ * used for an ingest that re-checks it in its own statement (GUARD_SQL: nothing is stored unless the
+ * intake, automation and connection still match), and a refusal made from one is decided again on a
+ * fresh lookup (server/services/webhooks/receive-webhook.ts). So a disable, a new version or a
+ * rotated secret committed before a delivery arrived still applies to it, in every process, while
+ * the usual delivery costs no lookup round trip.
+ */
+export function intakeHeads(pool: pg.Pool, maxCached = 10_000): (token: string, opts?: { fresh?: boolean }) => Promise<IntakeHead | undefined> {
+  const cache = new Map<string, IntakeHead>();
   let waiting = new Map<string, Array<{ resolve(h: IntakeHead | undefined): void; reject(e: unknown): void }>>();
   const flush = async () => {
     const batch = waiting;
     waiting = new Map();
     try {
-      // Named: parsed and planned once per connection (a three-table join, looked up every tick).
+      // Named: parsed and planned once per connection (a three-table join).
       const r = await pool.query<IntakeHead & { token: string }>({ name: "conveyor_intake_heads", text: HEAD_SQL, values: [[...batch.keys()]] });
       const byToken = new Map(r.rows.map(({ token, ...head }) => [token, head as IntakeHead]));
-      for (const [token, ws] of batch) for (const w of ws) w.resolve(byToken.get(token));
+      for (const [token, ws] of batch) {
+        const head = byToken.get(token);
+        if (head && cacheable(head)) {
+          if (cache.size >= maxCached) cache.clear();
+          cache.set(token, { ...head, cached: true });
+        } else cache.delete(token);
+        for (const w of ws) w.resolve(head);
+      }
     } catch (e) {
       for (const ws of batch.values()) for (const w of ws) w.reject(e);
     }
   };
-  return (token) =>
-    new Promise((resolve, reject) => {
+  return (token, opts) => {
+    const hit = opts?.fresh ? undefined : cache.get(token);
+    if (hit) return Promise.resolve(hit);
+    return new Promise((resolve, reject) => {
       if (!waiting.size) setImmediate(() => void flush());
       const list = waiting.get(token);
       if (list) list.push({ resolve, reject });
       else waiting.set(token, [{ resolve, reject }]);
     });
+  };
 }
 
 /**
@@ -61,19 +83,31 @@ export function intakeHeads(pool: pg.Pool): (token: string) => Promise<IntakeHea
  * (duplicates dropped by the dedupe index), the runs of the events that were new (or that exist
  * already, for runs created from a stored event), their first step jobs and outbox rows, and the
  * intake counters on rows no other transaction holds, and the outbox rows of runs published since the
- * previous batch are deleted (db/pg/outbox.ts: no statement and no commit of their own). Rows travel as one JSON array per table
+ * previous batch are deleted (db/pg/outbox.ts: no statement and no commit of their own). Runs built
+ * from a cached intake head carry the index `g` of their guard: when the intake, automation or
+ * connection no longer match it (`st`), none of those rows is written and the guard's index is
+ * returned. Rows travel as one JSON array per table
  * (json_to_recordset): no array literal to escape, one JSON.stringify per batch. Named, so each
  * connection parses and plans it once.
  */
-const INGEST_SQL = `with ev as (
+const INGEST_SQL = `with st as (
+  select g.n from json_to_recordset($7::json)
+    as g(n int, i text, iu text, ist text, a text, node text, c text, v bigint, en boolean, au text, cu text)
+  where not exists (
+    select 1 from intakes i join automations a on a.id = i.automation_id left join connections c on c.id = i.connection_id
+    where i.id = g.i and i.updated_at = g.iu and i.status = g.ist and i.automation_id = g.a and i.node_id = g.node
+      and i.connection_id is not distinct from g.c and c.updated_at is not distinct from g.cu
+      and a.version = g.v and a.enabled = g.en and a.updated_at = g.au)
+), ev as (
   insert into events (id, workspace_id, intake_id, automation_id, node_id, dedupe_scope, dedupe_key, type, envelope, source, received_at)
   select id, ws, intake, a, node, scope, key, type, envelope, source, at
-  from json_to_recordset($1::json) as t(id text, ws text, intake text, a text, node text, scope text, key text, type text, envelope json, source text, at text)
+  from json_to_recordset($1::json) as t(id text, ws text, intake text, a text, node text, scope text, key text, type text, envelope json, source text, at text, g int)
+  where t.g is null or t.g not in (select n from st)
   on conflict do nothing returning id
 ), r as (
   select * from json_to_recordset($2::json)
-    as t(id text, ws text, a text, v bigint, st text, tn text, ev text, fresh boolean, tk text, ts bigint, ro text, fu text, ca text, fa text)
-  where not t.fresh or t.ev in (select id from ev)
+    as t(id text, ws text, a text, v bigint, st text, tn text, ev text, fresh boolean, tk text, ts bigint, ro text, fu text, ca text, fa text, g int)
+  where (not t.fresh or t.ev in (select id from ev)) and (t.g is null or t.g not in (select n from st))
 ), ru as (
   insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, task_id, task_step, retry_of, error, followup_at, created_at, started_at, finished_at, updated_at)
   select id, ws, a, v, st, tn, ev, tk, ts, ro, null, fu, ca, fa, fa, ca from r returning id
@@ -93,7 +127,7 @@ const INGEST_SQL = `with ev as (
 ), del as (
   delete from outbox where run_id = any($6::text[])
 )
-select 'r' as k, id from ru union all select 'i' as k, id from ic`;
+select 'r' as k, id from ru union all select 'i' as k, id from ic union all select 's' as k, n::text from st`;
 
 /**
  * Commits a batch of new runs (with their events, first jobs and outbox rows) and intake counts;
@@ -104,7 +138,8 @@ export async function ingestRows(
   runs: NewRun[],
   counts: Counts,
   clears?: OutboxClears,
-): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string> }> {
+  guards: Guards = { of: [], list: [] },
+): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string>; stale: Set<number> }> {
   const evIds = runs.map((r) => r.eventId ?? sortableId("evt"));
   const cands = runs.map((r) => ({ runId: sortableId("run"), finished: r.firstNodes.length === 0 }));
   const events: unknown[] = [];
@@ -128,6 +163,7 @@ export async function ingestRows(
         envelope: r.envelope,
         source: r.source,
         at: iso,
+        g: guards.of[i] ?? null,
       });
     }
     rows.push({
@@ -145,6 +181,7 @@ export async function ingestRows(
       fu: finished && r.taskId ? iso : null,
       ca: iso,
       fa: finished ? iso : null,
+      g: guards.of[i] ?? null,
     });
     const atMs = r.at.getTime();
     for (const nodeId of r.firstNodes) jobs.push({ id: sortableId("stp"), run: runId, a: r.automationId, p: { nodeId, parentStepId: null }, at: atMs });
@@ -163,6 +200,7 @@ export async function ingestRows(
         JSON.stringify(outbox),
         JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
         published,
+        JSON.stringify(guards.list),
       ],
     });
   } catch (e) {
@@ -172,11 +210,55 @@ export async function ingestRows(
   }
   const made = new Set<string>();
   const applied = new Set<string>();
-  for (const row of res.rows) (row.k === "r" ? made : applied).add(row.id);
-  return { created: cands.map((c) => (made.has(c.runId) ? c : null)), applied };
+  const stale = new Set<number>();
+  for (const row of res.rows) {
+    if (row.k === "r") made.add(row.id);
+    else if (row.k === "i") applied.add(row.id);
+    else stale.add(Number(row.id));
+  }
+  return { created: cands.map((c) => (made.has(c.runId) ? c : null)), applied, stale };
 }
 
 type Counts = Map<string, { n: number; at: string }>;
+
+/** The guards of a batch (one per distinct cached head) and, per run, the index of its guard. */
+interface Guards {
+  of: Array<number | null>;
+  list: Array<Record<string, unknown>>;
+}
+
+function guardsOf(items: IngestItem[]): { guards: Guards; byItem: Array<number | null> } {
+  const guards: Guards = { of: [], list: [] };
+  const seen = new Map<string, number>();
+  const byItem = items.map((item) => {
+    const h = item.guard;
+    let n: number | null = null;
+    if (h) {
+      const row = {
+        i: h.id,
+        iu: h.updatedAt,
+        ist: h.status,
+        a: h.automationId,
+        node: h.nodeId,
+        c: h.connectionId,
+        v: h.automationVersion,
+        en: h.automationEnabled,
+        au: h.automationUpdatedAt,
+        cu: h.connectionUpdatedAt,
+      };
+      const key = JSON.stringify(row);
+      n = seen.get(key) ?? null;
+      if (n === null) {
+        n = guards.list.length;
+        seen.set(key, n);
+        guards.list.push({ n, ...row });
+      }
+    }
+    for (let i = 0; i < item.runs.length; i++) guards.of.push(n);
+    return n;
+  });
+  return { guards, byItem };
+}
 
 function addCount(m: Counts, id: string, n: number, at: string) {
   const cur = m.get(id);
@@ -267,6 +349,7 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
 
   const runBatch = async (batch: Pending[]) => {
     const runs = batch.flatMap((p) => p.item.runs);
+    const { guards, byItem } = guardsOf(batch.map((p) => p.item));
     const counts: Counts = new Map();
     for (const p of batch) {
       if (!p.item.intakeId || !p.item.runs.length) continue;
@@ -274,9 +357,14 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     }
     const own = new Map(counts);
     takeCarry(counts);
-    const answer = (created: Array<{ runId: string; finished: boolean } | null>) => {
+    const answer = (created: Array<{ runId: string; finished: boolean } | null>, stale: (item: number) => boolean) => {
       let k = 0;
-      for (const p of batch) {
+      for (const [n, p] of batch.entries()) {
+        if (stale(n)) {
+          k += p.item.runs.length;
+          p.resolve({ runIds: [], duplicates: 0, finished: 0, stale: true });
+          continue;
+        }
         const out: IngestResult = { runIds: [], duplicates: 0, finished: 0 };
         for (let i = 0; i < p.item.runs.length; i++) {
           const c = created[k++];
@@ -300,9 +388,11 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     };
     const q = sendTracked(pool);
     try {
-      const { created, applied } = runs.length ? await ingestRows(q, runs, counts, clears) : { created: [], applied: new Set<string>() };
+      const { created, applied, stale } = runs.length
+        ? await ingestRows(q, runs, counts, clears, guards)
+        : { created: [], applied: new Set<string>(), stale: new Set<number>() };
       keepCarry(counts, applied);
-      answer(created);
+      answer(created, (n) => byItem[n] !== null && stale.has(byItem[n]!));
     } catch (e) {
       const cands = candidatesOf(e);
       if (!cands || !outcomeUnknown(q, e)) return fail(e);
@@ -313,7 +403,15 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
         if (!found.size) return fail(e); // nothing of it is stored
         // It landed: answered as a success; its counts (carried ones included) were applied with it.
         keepCarry(counts, new Set(counts.keys()));
-        answer(cands.map((c) => (found.has(c.runId) ? c : null)));
+        // A guarded item none of whose runs is stored was a duplicate or stale: it is decided again
+        // on a fresh lookup (a duplicate is then answered as one).
+        const created = cands.map((c) => (found.has(c.runId) ? c : null));
+        let k = 0;
+        const none = batch.map((p) => {
+          const mine = created.slice(k, (k += p.item.runs.length));
+          return mine.length > 0 && mine.every((c) => c === null);
+        });
+        answer(created, (n) => byItem[n] !== null && none[n]!);
       });
     }
   };

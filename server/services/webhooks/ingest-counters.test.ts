@@ -62,4 +62,45 @@ describe("webhook ingest from two processes at once", () => {
     expect(again.every((r) => r.runIds.length === 0 && r.duplicates === 1)).toBe(true);
     await waitFor(async () => (await count()) === N + 10, 15_000, `event_count to reach ${N + 10}`);
   });
+
+  // Only the PostgreSQL engine caches heads (SQLite reads them in-process each time).
+  it.runIf(process.env.CONVEYOR_TEST_BACKEND === "postgres")("a cached head guards its ingest: nothing is stored when the intake changed since", async () => {
+    const { hookPath, workspaceId, automationId } = await seedHookAutomation(deps);
+    const token = hookPath.split("/hooks/")[1]!;
+    await deps.store.engine.intakeHead(token);
+    const head = (await deps.store.engine.intakeHead(token))!;
+    expect(head.cached).toBe(true);
+    const item = (guard: typeof head, key: string) => ({
+      intakeId: head.id,
+      guard,
+      runs: [
+        {
+          workspaceId,
+          automationId,
+          version: head.automationVersion!,
+          triggerNodeId: "t",
+          firstNodes: ["f"],
+          source: "webhook" as const,
+          intakeId: head.id,
+          dedupeScope: head.id,
+          dedupeKey: key,
+          envelope: envelope("core.webhook", { body: { ok: true }, headers: {}, query: {} }),
+          at: new Date(),
+        },
+      ],
+    });
+    const events = async () => Number((await deps.sql<{ n: number }>("select count(*) as n from events where intake_id = ?", head.id))[0]!.n);
+    const [stale, fine] = await Promise.all([
+      deps.store.engine.ingest(item({ ...head, automationUpdatedAt: "2000-01-01T00:00:00.000Z" }, "g1")),
+      deps.store.engine.ingest(item(head, "g2")),
+    ]);
+    expect(stale).toMatchObject({ stale: true, runIds: [] });
+    expect(fine.stale).toBeUndefined();
+    expect(fine.runIds).toHaveLength(1);
+    expect(await events()).toBe(1);
+    // A disable from another process: the head this process still caches no longer matches.
+    await deps.sql("update intakes set status = 'disabled' where id = ?", head.id);
+    expect(await deps.store.engine.ingest(item(head, "g3"))).toMatchObject({ stale: true, runIds: [] });
+    expect(await events()).toBe(1);
+  });
 });

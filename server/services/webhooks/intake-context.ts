@@ -1,8 +1,9 @@
 /**
  * Resolves a hook token to what the ingress needs (intake, automation version, trigger node and
- * parsed config, connection). Two indexed lookups per delivery confirm the intake and automation
- * are still active (a disable takes effect at once, in every process); the parsed parts are
- * cached by (intake updatedAt, automation version).
+ * parsed config, connection). The intake head is read per delivery (SQLite) or served from the
+ * PostgreSQL engine's cache and re-checked by the ingest statement itself (db/pg/ingest.ts), so a
+ * disable, a new version or a rotated secret takes effect at once, in every process; the parsed
+ * parts are cached by (intake updatedAt, automation version and updatedAt, connection updatedAt).
  */
 import type { IntakeHead } from "@/db/engine";
 import { openConfigSecrets } from "../automations/node-secrets";
@@ -27,8 +28,8 @@ export interface TriggerTarget {
 
 const cache = new Map<string, { stamp: string; target: TriggerTarget }>();
 
-export function loadIntakeHead(deps: AppDeps, token: string): Promise<IntakeHead | undefined> {
-  return deps.store.engine.intakeHead(token);
+export function loadIntakeHead(deps: AppDeps, token: string, opts?: { fresh?: boolean }): Promise<IntakeHead | undefined> {
+  return deps.store.engine.intakeHead(token, opts);
 }
 
 async function buildTarget(deps: AppDeps, automationId: string, version: number, nodeId: string): Promise<TriggerTarget | undefined> {

@@ -7,7 +7,7 @@ import { openStorage } from "@/db/open";
 import { createTestDeps } from "../../testing";
 import { depsFromStorage } from "../../deps";
 import { handleHookRequest } from "../../webhooks/lean-listener";
-import { createAutomation, patchAutomation } from "../automations";
+import { createAutomation, patchAutomation, replaceAutomation } from "../automations";
 import { startRunner, type Runner } from "../../runner/runner-loop";
 import { registerStubs } from "../../runner/testing/stub-integration";
 import { seedWorkspace } from "../../runner/testing/seed";
@@ -128,6 +128,41 @@ describe("webhook ingress", () => {
     await new Promise((r) => setTimeout(r, 2));
     expect((await post(url, "{}")).status).toBe(404);
     expect(await count("events")).toBe(2);
+  });
+
+  it("a new version or a rotated secret saved by another process applies to the next delivery", async () => {
+    await runner.stop();
+    const a = await webhookAutomation({ authentication: "bearer", secret: "first-secret" });
+    const url = a.triggers[0]!.url!.replace("http://127.0.0.1:3999", base);
+    const bearer = (s: string) => ({ "content-type": "application/json", authorization: `Bearer ${s}` });
+    const first = await post(url, "{}", bearer("first-secret"));
+    expect(first.status).toBe(202);
+    expect((await post(url, "{}", bearer("first-secret"))).status).toBe(202); // the head is warm now
+    const other = await openStorage(deps.url, { migrate: false, pg: { max: 1 } });
+    try {
+      const otherDeps = await depsFromStorage(other, { box: deps.box, publicUrl: deps.publicUrl, log: deps.log, now: deps.now });
+      await replaceAutomation(otherDeps, ws.actor, ws.workspaceId, a.id, {
+        name: "hook",
+        enabled: true,
+        graph: {
+          nodes: [
+            { id: "t", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: "second-secret" } },
+            { id: "a", name: "echo", key: "stub.echo", config: { value: "v2" } },
+          ],
+          edges: [{ from: "t", to: "a" }],
+        },
+      });
+    } finally {
+      await other.store.close();
+    }
+    await new Promise((r) => setTimeout(r, 2));
+    const old = await post(url, "{}", bearer("first-secret"));
+    expect(old.status).toBe(401);
+    const next = await post(url, "{}", bearer("second-secret"));
+    expect(next.status).toBe(202);
+    const versions = await deps.sql<{ id: string; version: number }>("select id, version from runs order by created_at, id");
+    expect(versions).toHaveLength(3);
+    expect(versions.find((r) => r.id === next.body.runIds[0])?.version).toBeGreaterThan(versions.find((r) => r.id === first.body.runIds[0])!.version);
   });
 
   it("a webhook intake turns an authenticated JSON POST into a task on its line (once per delivery id)", async () => {

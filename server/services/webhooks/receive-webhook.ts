@@ -1,6 +1,7 @@
 /**
  * Webhook ingress (every door: the lean listener and the Next route call this).
- * Order: size cap → intake (404 unknown/disabled) → content type (415) → JSON (400 with the parse
+ * Order: size cap → intake (404 unknown/disabled; a cached head is re-checked at the commit, and a
+ * refusal made from one is decided again on a fresh lookup) → content type (415) → JSON (400 with the parse
  * error) → trigger `verify` (401, nothing stored) → `match` → dedupe + event + runs committed in
  * one transaction (group-committed with the other deliveries of this tick) → 202 with run ids.
  * The request never waits for the runs themselves.
@@ -68,11 +69,25 @@ export interface ReceiveOptions {
   beforeCommit?: () => void;
 }
 
+/** The cached intake head an ingest was guarded by no longer matched: nothing was stored. */
+const STALE = Symbol("stale");
+
 export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: ReceiveOptions = {}): Promise<WebhookResponse> {
   const maxBytes = opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
   if (req.rawBody.length > maxBytes) return hookProblem("payload_too_large", `The body is ${req.rawBody.length} bytes; the limit is ${maxBytes}.`);
   // Tokens are base64url (newToken); anything else cannot be an intake, and is never sent to the database.
-  const intake = TOKEN_RE.test(req.token) ? await loadIntakeHead(deps, req.token) : undefined;
+  if (!TOKEN_RE.test(req.token)) return hookProblem("not_found", "No active webhook at this URL.");
+  const head = await loadIntakeHead(deps, req.token);
+  const first = await receiveFor(deps, req, opts, head);
+  if (first !== STALE && (first.status === 202 || !head?.cached)) return first;
+  // A head served from the engine's cache only ever leads to a guarded commit; a refusal made from
+  // it, or a commit whose guard no longer matched, is decided again on the intake as it is now.
+  const again = await receiveFor(deps, req, opts, await loadIntakeHead(deps, req.token, { fresh: true }));
+  if (again === STALE) throw new Error("a fresh intake head was answered as stale");
+  return again;
+}
+
+async function receiveFor(deps: AppDeps, req: WebhookRequest, opts: ReceiveOptions, intake: IntakeHead | undefined): Promise<WebhookResponse | typeof STALE> {
   // `error` (an upstream registration failed) still accepts deliveries: the URL itself is valid.
   if (!intake || intake.status === "disabled" || intake.kind === "tracker") return hookProblem("not_found", "No active webhook at this URL.");
   if (req.method !== "POST") return hookProblem("method_not_allowed", "Deliveries are POST requests.", { headers: { allow: "POST" } });
@@ -151,7 +166,8 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: R
   }
   // Committed (grouped with the other deliveries of this tick) before the 202 goes out.
   opts.beforeCommit?.();
-  const result = await deps.store.engine.ingest({ intakeId: intake.id, runs });
+  const result = await deps.store.engine.ingest({ intakeId: intake.id, runs, guard: intake.cached ? intake : undefined });
+  if (result.stale) return STALE;
   if (result.runIds.length) {
     countUsage(intake.workspaceId, "events.received", result.runIds.length, now);
     if (result.finished) countUsage(intake.workspaceId, "runs.succeeded", result.finished, now);
