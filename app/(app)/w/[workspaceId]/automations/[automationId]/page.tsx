@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
-import { CanvasEditor } from "@/components/canvas/canvas-editor";
+import { CanvasEditorEntry } from "@/components/canvas/canvas-editor-entry";
 import { appRouter } from "@/server/trpc/root";
 import { getDeps } from "@/server/deps";
 import { getSessionActor } from "@/server/auth/session";
@@ -28,7 +28,7 @@ export default async function Page({ params }: { params: Promise<{ workspaceId: 
   }
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
-      <CanvasEditor workspaceId={workspaceId} automationId={automationId} />
+      <CanvasEditorEntry workspaceId={workspaceId} automationId={automationId} />
     </HydrationBoundary>
   );
 }
