@@ -359,9 +359,12 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     takeCarry(counts);
     const answer = (created: Array<{ runId: string; finished: boolean } | null>, stale: (item: number) => boolean) => {
       let k = 0;
+      // A stale item was counted on its intake with the batch, and is counted again when it is decided anew.
+      const uncount: Counts = new Map();
       for (const [n, p] of batch.entries()) {
         if (stale(n)) {
           k += p.item.runs.length;
+          if (p.item.intakeId && p.item.runs.length) addCount(uncount, p.item.intakeId, -1, p.item.runs[p.item.runs.length - 1]!.at.toISOString());
           p.resolve({ runIds: [], duplicates: 0, finished: 0, stale: true });
           continue;
         }
@@ -376,6 +379,7 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
         }
         p.resolve(out);
       }
+      if (uncount.size) keepCarry(uncount, new Set());
     };
     // This batch's deliveries were not stored: only the counts carried in from earlier batches stay due.
     const fail = (e: unknown) => {

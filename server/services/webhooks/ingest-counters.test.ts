@@ -102,5 +102,8 @@ describe("webhook ingest from two processes at once", () => {
     await deps.sql("update intakes set status = 'disabled' where id = ?", head.id);
     expect(await deps.store.engine.ingest(item(head, "g3"))).toMatchObject({ stale: true, runIds: [] });
     expect(await events()).toBe(1);
+    // The intake counts what was stored: the stale deliveries are taken back off its counter.
+    const counted = async () => Number((await deps.sql<{ n: number }>("select event_count as n from intakes where id = ?", head.id))[0]!.n);
+    await waitFor(async () => (await counted()) === 1, 5_000, "event_count to settle at 1");
   });
 });
