@@ -21,7 +21,7 @@ import autocannon from "autocannon";
 import { BODY, pct } from "./harness";
 import { startCluster, wrk, PG_SETTINGS, type Cluster } from "./scale-out/cluster";
 import { DEFAULT_PRESEAM_DIR, embeddedSideBySide } from "./scale-out/embedded";
-import { cpuMeter, selfChildrenCpuMs } from "./scale-out/proc-cpu";
+import { cpuMeter, selfChildrenCpuMs, settle } from "./scale-out/proc-cpu";
 
 const SECONDS = Number(process.env.BENCH_SO_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_SO_CONNECTIONS ?? 32);
@@ -87,7 +87,7 @@ async function ingestPhase(c: Cluster, n: number, bodyFile: string) {
   const conns = Math.floor(CONNECTIONS / n);
   const threads = n === 1 ? 2 : 1;
   await Promise.all(procs.map((p, i) => wrk(p.base, c.token, { seconds: 2, threads, connections: conns, tag: `w${n}${i}`, bodyFile })));
-  await sleep(500);
+  const idleBefore = await settle();
   const events0 = await c.count("select count(*) as n from events");
   if (process.env.BENCH_SO_PGSS === "1") await c.resetStatements();
   const meter = cpuMeter({ node: () => procs.map((p) => p.child.pid!), pg: () => [c.pgPid], redis: () => [c.redisPid] });
@@ -109,6 +109,8 @@ async function ingestPhase(c: Cluster, n: number, bodyFile: string) {
   const per = (ms: number) => Math.round((ms * 1000) / accepted);
   return {
     ingress: n,
+    // Idle share of the machine's CPU right before the measured window (bench/scale-out/proc-cpu.ts settle).
+    idleBefore,
     connections: conns * n,
     seconds: Math.round(secs * 10) / 10,
     accepted,

@@ -86,3 +86,28 @@ export function selfChildrenCpuMs(): number {
   const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
   return ((Number(f[13]) + Number(f[14])) * 1000) / HZ;
 }
+
+/** Share of the machine's CPU time that was idle over `ms` (from /proc/stat: idle + iowait over all). */
+export async function idleShare(ms: number): Promise<number> {
+  const read = () => {
+    const f = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return { idle: f[3]! + f[4]!, all: f.reduce((a, b) => a + b, 0) };
+  };
+  const a = read();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = read();
+  return b.all > a.all ? (b.idle - a.idle) / (b.all - a.all) : 1;
+}
+
+/**
+ * Waits until the machine is quiet before a measured phase: dirty pages written back (`sync`: a
+ * previous phase's or run's PostgreSQL files otherwise get flushed during this one) and at least
+ * `minIdle` of the CPU idle over a second, for at most `maxMs`. Returns the idle share reached.
+ */
+export async function settle(minIdle = 0.9, maxMs = 30_000): Promise<number> {
+  execFileSync("sync");
+  const until = Date.now() + maxMs;
+  let idle = await idleShare(1000);
+  while (idle < minIdle && Date.now() < until) idle = await idleShare(1000);
+  return Math.round(idle * 100) / 100;
+}
