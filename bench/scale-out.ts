@@ -6,7 +6,7 @@
  *
  * Scale-out (PostgreSQL 15 + Redis 7 on loopback, started here; real `npx conveyor ingress` and
  * `npx conveyor worker` processes), on one fresh database:
- * 1. latency: 2 ingress + 3 workers, deliveries at a fixed rate (autocannon, BENCH_SO_RATE, default 100/s),
+ * 1. latency: 2 ingress + 3 workers, deliveries at an even pace (bench/scale-out/paced.ts; BENCH_SO_RATE, default 100/s),
  *    delivery → run finished;
  * 2. durable ingest with 1, then 2 ingress processes (no runner running): wrk with distinct alerts,
  *    32 connections in all; every 202 is checked against the events stored; CPU of the ingress
@@ -17,11 +17,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
 import { BODY, pct } from "./harness";
 import { startCluster, wrk, PG_SETTINGS, type Cluster } from "./scale-out/cluster";
 import { DEFAULT_PRESEAM_DIR, embeddedSideBySide } from "./scale-out/embedded";
 import { cpuMeter, selfChildrenCpuMs, settle } from "./scale-out/proc-cpu";
+import { paced } from "./scale-out/paced";
 
 const SECONDS = Number(process.env.BENCH_SO_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_SO_CONNECTIONS ?? 32);
@@ -38,23 +38,14 @@ async function latencyPhase(c: Cluster, bodyFile: string) {
   log(`latency at ${RATE} deliveries/s with 2 ingress and 3 worker processes`);
   const ingress = await Promise.all([c.ingress(), c.ingress()]);
   const workers = await Promise.all([c.worker(), c.worker(), c.worker()]);
+  const template = fs.readFileSync(bodyFile, "utf8");
+  const urls = ingress.map((p) => `${p.base}/hooks/${c.token}`);
+  // Two seconds at the same pace first, not counted: the processes just started (JIT, pools, first claims).
+  await paced(urls, (i) => template.replace('"alertname":"AlwaysFiring', `"alertname":"AlwaysFiring-warm-${i}`), RATE, 2);
   const mark = new Date().toISOString();
-  const template = fs.readFileSync(bodyFile, "utf8").replace('"alertname":"AlwaysFiring', '"alertname":"AlwaysFiring-lat-[<id>]');
-  const results = await Promise.all(
-    ingress.map((p) =>
-      autocannon({
-        url: `${p.base}/hooks/${c.token}`,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: template,
-        idReplacement: true,
-        connections: 16,
-        overallRate: RATE / ingress.length,
-        duration: 8,
-      }),
-    ),
-  );
-  const accepted = results.reduce((a, r) => a + r["2xx"], 0);
+  // An even pace over both ingress processes, a distinct alert each (bench/scale-out/paced.ts).
+  const sent = await paced(urls, (i) => template.replace('"alertname":"AlwaysFiring', `"alertname":"AlwaysFiring-lat-${i}`), RATE, 8);
+  const accepted = sent.accepted;
   const until = Date.now() + 120_000;
   while (
     Date.now() < until &&
@@ -77,7 +68,8 @@ async function latencyPhase(c: Cluster, bodyFile: string) {
     finished: lat.length,
     p50ms: Math.round(pct(lat, 50)),
     p99ms: Math.round(pct(lat, 99)),
-    ingestP99ms: Math.max(...results.map((r) => r.latency.p99)),
+    ingestP99ms: sent.p99ms,
+    refused: sent.other,
   };
 }
 

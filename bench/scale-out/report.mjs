@@ -93,9 +93,10 @@ ${
     ? `
 ### Delivery → run finished (2 ingress + 3 workers, ${so.latency.rate} deliveries/s over HTTP for 8 s)
 
-${so.latency.finished} runs finished (autocannon counted ${so.latency.accepted} 202s; requests in flight when it stopped were accepted
-too): p50 **${so.latency.p50ms} ms**, p99 **${so.latency.p99ms} ms** (ingest p99 ${so.latency.ingestP99ms} ms). The workers start with the phase; a rate
-above what they complete (see the table above) only measures the queue growing.
+${so.latency.finished} runs finished of ${so.latency.accepted} deliveries accepted, sent at an even pace (bench/scale-out/paced.ts): p50
+**${so.latency.p50ms} ms**, p99 **${so.latency.p99ms} ms** (ingest p99 ${so.latency.ingestP99ms} ms). Two seconds of deliveries at the same pace
+go first and are not counted (the processes have just started); a rate above what the workers complete (see the table
+above) only measures the queue growing.
 `
     : ""
 }
