@@ -20,7 +20,7 @@ import path from "node:path";
 import { BODY, pct } from "./harness";
 import { startCluster, wrk, PG_SETTINGS, type Cluster } from "./scale-out/cluster";
 import { DEFAULT_PRESEAM_DIR, embeddedSideBySide } from "./scale-out/embedded";
-import { cpuMeter, selfChildrenCpuMs, settle } from "./scale-out/proc-cpu";
+import { cpuMeter, machineReferenceMs, selfChildrenCpuMs, settle } from "./scale-out/proc-cpu";
 import { paced } from "./scale-out/paced";
 
 const SECONDS = Number(process.env.BENCH_SO_SECONDS ?? 10);
@@ -80,6 +80,7 @@ async function ingestPhase(c: Cluster, n: number, bodyFile: string) {
   const threads = n === 1 ? 2 : 1;
   await Promise.all(procs.map((p, i) => wrk(p.base, c.token, { seconds: 2, threads, connections: conns, tag: `w${n}${i}`, bodyFile })));
   const idleBefore = await settle();
+  const machineRefMs = machineReferenceMs();
   const events0 = await c.count("select count(*) as n from events");
   if (process.env.BENCH_SO_PGSS === "1") await c.resetStatements();
   const meter = cpuMeter({ node: () => procs.map((p) => p.child.pid!), pg: () => [c.pgPid], redis: () => [c.redisPid] });
@@ -103,6 +104,8 @@ async function ingestPhase(c: Cluster, n: number, bodyFile: string) {
     ingress: n,
     // Idle share of the machine's CPU right before the measured window (bench/scale-out/proc-cpu.ts settle).
     idleBefore,
+    // CPU ms of a fixed piece of work right before the window (lower is a faster machine; proc-cpu.ts).
+    machineRefMs,
     connections: conns * n,
     seconds: Math.round(secs * 10) / 10,
     accepted,

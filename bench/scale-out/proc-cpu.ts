@@ -111,3 +111,27 @@ export async function settle(minIdle = 0.9, maxMs = 30_000): Promise<number> {
   while (idle < minIdle && Date.now() < until) idle = await idleShare(1000);
   return Math.round(idle * 100) / 100;
 }
+
+const REFERENCE_WORK = `const { createHash } = require("node:crypto");
+const buf = Buffer.alloc(1024, 7);
+let x = 0;
+const t0 = process.cpuUsage();
+for (let i = 0; i < 100000; i++) {
+  x ^= createHash("sha256").update(buf).digest()[0];
+  x ^= JSON.parse(JSON.stringify({ a: i, b: "x".repeat(50), c: [1, 2, 3] })).a & 1;
+}
+const u = process.cpuUsage(t0);
+process.stdout.write(String((u.user + u.system) / 1000 + (x & 0)));`;
+
+/**
+ * The machine's speed right now: CPU milliseconds a fresh Node process needs for a fixed piece of work
+ * (hashing and JSON, the ingress's kind of work), best of three, taken next to each measured phase so
+ * a slower machine can be told from a slower build. (On 2026-11-24 it stayed within 305–318 ms while
+ * the CPU per delivery of the same build varied by a third between runs: that variation is not the
+ * JavaScript engine's speed.)
+ */
+export function machineReferenceMs(): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) best = Math.min(best, Number(execFileSync(process.execPath, ["-e", REFERENCE_WORK], { encoding: "utf8" })));
+  return Math.round(best);
+}
