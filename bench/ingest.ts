@@ -7,7 +7,8 @@
  * - the peer: Node-RED, installed by this bench from the npm registry (bench/peers/node-red.ts),
  *   `http in` → 3 function nodes → `http response`, memory only;
  * - Conveyor's `/hooks` (bench/peers/conveyor-hooks.ts: metrics.onAlert → 3 core.filter, each
- *   delivery committed before its 202), NORMAL and FULL;
+ *   delivery committed before its 202), NORMAL and FULL, compiled as the server bundle is
+ *   (bench/compile.mjs);
  * - optionally the same Conveyor target from another checkout (BENCH_BASELINE_DIR: the previous
  *   build, for an A/B in the same run; copy this bench/ folder into it first).
  * The NORMAL trio runs BENCH_ROUNDS times interleaved (bare, peer, Conveyor, bare, …) so load from
@@ -22,6 +23,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { compileBench } from "./compile.mjs";
 import { summarizeCpuProfile, type ProfileSummary } from "./cpu-profile";
 import { machine } from "./harness";
 import { ensureNodeRed, NODE_RED_PATH, NODE_RED_VERSION, startNodeRed } from "./peers/node-red";
@@ -115,13 +117,11 @@ const conveyor = (sync: "NORMAL" | "FULL", opts: { dir?: string; name?: string; 
   kind: opts.dir ? "baseline" : "conveyor",
   sync,
   async start() {
-    const flags = [
-      "--max-semi-space-size=16",
-      ...(opts.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`] : []),
-      "--import",
-      "tsx",
-      "bench/peers/conveyor-hooks.ts",
-    ];
+    // Compiled as the server bundle is (bench/compile.mjs): production runs JavaScript, not tsx's output.
+    // The profiled run keeps the sources, so its samples name the files they come from.
+    const flags = opts.profileDir
+      ? ["--max-semi-space-size=16", "--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`, "--import", "tsx", "bench/peers/conveyor-hooks.ts"]
+      : ["--max-semi-space-size=16", await compileBench("bench/peers/conveyor-hooks.ts", opts.dir ?? ROOT)];
     const child = spawn(process.execPath, flags, {
       cwd: opts.dir ?? ROOT,
       env: { ...process.env, BENCH_SYNC: sync, LOG_LEVEL: "silent" },

@@ -6,16 +6,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { scaleOutMarkdown } from "../bench/scale-out/report.mjs";
+import { compileBench } from "../bench/compile.mjs";
 import { editorSection, historySection, pruneSection } from "./bench-history.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
 
-function run(file, env = {}, flags = [], timeout = 290_000) {
+function run(file, env = {}, flags = [], timeout = 290_000, compiled = undefined) {
   const started = Date.now();
   process.stderr.write(`bench: ${file} ${JSON.stringify(env)} ...\n`);
   // Same V8 flag as npm start / conveyor worker: a 16 MB young generation keeps RSS low without slowing the runner.
-  const r = spawnSync(process.execPath, ["--max-semi-space-size=16", ...flags, "--import", "tsx", file], {
+  // `compiled`: the bench's own output of bench/compile.mjs (the server code as production runs it) instead of tsx.
+  const entry = compiled ? [compiled] : ["--import", "tsx", file];
+  const r = spawnSync(process.execPath, ["--max-semi-space-size=16", ...flags, ...entry], {
     env: { ...process.env, ...env },
     encoding: "utf8",
     timeout,
@@ -41,7 +44,13 @@ const load = os
 // One ingest run: the bare limit, the peer (Node-RED) and Conveyor interleaved (2 rounds), then FULL, then
 // one Conveyor run under --cpu-prof (not counted) for the flame-graph summary.
 const ingest = run("bench/ingest.ts", { BENCH_SECONDS: "10", BENCH_PROFILE: "1" });
-const runner = run("bench/runner.ts", { BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "100000", BENCH_RATE: "1000" }, ["--expose-gc"]);
+const runner = run(
+  "bench/runner.ts",
+  { BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "100000", BENCH_RATE: "1000" },
+  ["--expose-gc"],
+  290_000,
+  await compileBench("bench/runner.ts"),
+);
 const split = run("bench/runner.ts", { BENCH_SPLIT: "1", BENCH_RUNS: "20000", BENCH_TOTAL_RUNS: "20000", BENCH_RATE: "1000" }, ["--expose-gc"]);
 const idle = run("bench/idle.ts", {}, ["--expose-gc"]);
 const expressions = run("bench/expressions.ts");

@@ -26,10 +26,32 @@ const COPIED = ["integrations/core/sandbox/expression-worker.mjs", "integrations
 const ALSO = ["package.json", "package-lock.json", "tsconfig.json", "scripts/build-server.mjs"];
 
 /** Every dependency of package.json, except those compiled into the bundle. */
-function externals() {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+function externals(dir = root) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
   const bundled = new Set(["drizzle-orm"]);
   return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((d) => !bundled.has(d));
+}
+
+/**
+ * How the server's TypeScript becomes the JavaScript production runs (esbuild options shared by the
+ * server bundle and bench/compile.mjs, which compiles a bench's entry the same way).
+ */
+export function compileOptions(dir = root) {
+  return {
+    absWorkingDir: dir,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node22",
+    // Packages stay in node_modules (shared with Next's bundle), except drizzle-orm: loaded as ESM from
+    // node_modules, each of its ~200 modules made Node parse its 180 KB package.json again (~0.5 s of
+    // every start-up, measured with --cpu-prof); bundled, it is one more chunk.
+    external: externals(dir),
+    legalComments: "none",
+    logLevel: "warning",
+    // Bundled TypeScript is ESM; a `require` left in it (or in a dependency's inlined helper) still works.
+    banner: { js: "import { createRequire as __conveyorRequire } from 'node:module'; const require = __conveyorRequire(import.meta.url);" },
+  };
 }
 
 /** Why the bundle must be (re)built, or null when it is up to date. */
@@ -59,26 +81,14 @@ export async function buildServer({ quiet = false } = {}) {
   const started = Date.now();
   const tmp = `${SERVER_DIST}.tmp-${process.pid}-${started}`;
   const result = await esbuild.build({
-    absWorkingDir: root,
+    ...compileOptions(),
     entryPoints: ENTRIES,
     outdir: tmp,
-    bundle: true,
     splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node22",
-    // Packages stay in node_modules (shared with Next's bundle), except drizzle-orm: loaded as ESM from
-    // node_modules, each of its ~200 modules made Node parse its 180 KB package.json again (~0.5 s of
-    // every start-up, measured with --cpu-prof); bundled, it is one more chunk.
-    external: externals(),
     outExtension: { ".js": ".mjs" },
     chunkNames: "[name]-[hash]",
     sourcemap: "linked",
     metafile: true,
-    legalComments: "none",
-    logLevel: "warning",
-    // Bundled TypeScript is ESM; a `require` left in it (or in a dependency's inlined helper) still works.
-    banner: { js: "import { createRequire as __conveyorRequire } from 'node:module'; const require = __conveyorRequire(import.meta.url);" },
   });
   // esbuild keeps its service process alive for later builds: this process is about to become a server.
   await esbuild.stop();
