@@ -49,7 +49,10 @@ async function buildDeps(): Promise<AppDeps> {
   const log = createLogger({ service: "conveyor", role }, env.LOG_LEVEL);
   const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, checkpoint: true, pg: pgOptions(env, role) });
   const queue =
-    storage.queue ?? (await (await import("@/db/queue/bullmq")).openBullmqQueue(env.REDIS_URL!, storage, { log: (msg, fields) => log.warn(msg, fields) }));
+    storage.queue ??
+    (await (
+      await import("@/db/queue/bullmq")
+    ).openBullmqQueue(env.REDIS_URL!, storage, { prefix: env.CONVEYOR_QUEUE_PREFIX, log: (msg, fields) => log.warn(msg, fields) }));
   const deps: AppDeps = {
     store: storage.store,
     queue,

@@ -23,6 +23,15 @@ const EnvSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
     .optional(),
+  /**
+   * Key prefix of the work queue in Redis (scale-out mode). Every process of one installation must use
+   * the same; installations sharing one Redis must use different ones (a worker would otherwise take
+   * another installation's jobs, find no such run in its database and drop them).
+   */
+  CONVEYOR_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, "letters, digits, _ . : - (at most 64)")
+    .default("conveyor"),
   /** PostgreSQL connections per process (scale-out mode). */
   CONVEYOR_PG_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
   /** Opening a PostgreSQL connection or waiting for a free one (default 5000; ingress processes 2000). */

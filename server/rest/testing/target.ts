@@ -8,7 +8,7 @@
  * REDIS_URL from the test Redis, a shared CONVEYOR_SECRET_KEY and NEXTAUTH_SECRET).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import { createSecretBox } from "../../crypto/secret-box";
@@ -66,6 +66,8 @@ export function serverEnv(
     const redis = process.env.CONVEYOR_TEST_REDIS_URL;
     if (!redis) throw new Error("CONVEYOR_TEST_REDIS_URL is not set: run the PostgreSQL tests with CONVEYOR_TEST_BACKEND=postgres (vitest global setup)");
     env.REDIS_URL = redis;
+    // Test files run in parallel on one Redis: each database gets its own queue (every process of it the same).
+    env.CONVEYOR_QUEUE_PREFIX = `cv-${createHash("sha256").update(deps.url).digest("hex").slice(0, 16)}`;
   }
   return { ...env, ...opts.extra };
 }
