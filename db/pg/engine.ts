@@ -15,7 +15,8 @@ import { brokenBy, type PgBackend } from "./backend";
 import { lit, named, preparedOn } from "./named";
 import { MISS, prefetch, RUN_COLS } from "./prefetch";
 import { cancelledStepRow, stepRowParams } from "../step-params";
-import { ingestBatcher, intakeHeads, type IngestOptions } from "./ingest";
+import { ingestBatcher, type IngestOptions } from "./ingest";
+import { intakeHeads } from "./intake-heads";
 
 type Q = Pick<pg.PoolClient, "query">;
 
