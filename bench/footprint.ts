@@ -11,7 +11,7 @@
  *    then the tree's RSS right after and 25 s later.
  * Prints one JSON line (scripts/bench.mjs convention).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -37,6 +37,8 @@ const freePort = () =>
     });
   });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const execFileAsync = (file: string, args: string[], options: { encoding: "utf8"; maxBuffer: number }) =>
+  new Promise<string>((resolve, reject) => execFile(file, args, options, (e, stdout) => (e ? reject(e) : resolve(stdout))));
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-footprint-bench-"));
 const port = await freePort();
@@ -142,13 +144,26 @@ async function stop(child: ChildProcess): Promise<void> {
     await sleep(50);
 }
 
-/** The server's V8 heap (used / total MB) from GET /metrics. */
-async function heapMB(): Promise<{ used: number; total: number }> {
+/**
+ * The server's memory (MB): V8 heap used / total and memory held outside it for JavaScript (Buffers)
+ * from GET /metrics; the server process's RSS split into anonymous memory and mapped files
+ * (/proc/<pid>/smaps_rollup), so a reader can tell the heap from native allocations.
+ */
+async function heapMB(): Promise<{ used: number; total: number; external: number; anon: number; file: number }> {
   // A fresh connection (a kept-alive one may be closed by the server while the bench waited).
   const get = () => fetch(`${base}/metrics`, { headers: { connection: "close" } }).then((r) => r.text());
   const text = await get().catch(get);
   const v = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? NaN) / 2 ** 20);
-  return { used: v("conveyor_process_nodejs_heap_size_used_bytes"), total: v("conveyor_process_nodejs_heap_size_total_bytes") };
+  const server = tree(npm.pid!).find((p) => p.pid !== npm.pid);
+  const rollup = server ? fs.readFileSync(`/proc/${server.pid}/smaps_rollup`, "utf8") : "";
+  const kB = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(rollup)?.[1] ?? NaN);
+  return {
+    used: v("conveyor_process_nodejs_heap_size_used_bytes"),
+    total: v("conveyor_process_nodejs_heap_size_total_bytes"),
+    external: v("conveyor_process_nodejs_external_memory_bytes"),
+    anon: Math.round(kB("Anonymous") / 1024),
+    file: Math.round((kB("Rss") - kB("Anonymous")) / 1024),
+  };
 }
 
 async function api(method: string, p: string, body?: unknown) {
@@ -199,7 +214,11 @@ if (!hook) throw new Error(`no webhook URL in ${JSON.stringify(app).slice(0, 300
 const bodyFile = path.join(dataDir, "body.json");
 fs.writeFileSync(bodyFile, BODY);
 const t0 = performance.now();
-const loadOut = execFileSync(
+// The tree's RSS is sampled every 250 ms from the first delivery until the last run ends: its peak is
+// what a memory limit (a container's, say) has to allow for.
+let peakDuringRuns = 0;
+const sampler = setInterval(() => (peakDuringRuns = Math.max(peakDuringRuns, treeRss(npm.pid!))), 250);
+const loadOut = await execFileAsync(
   process.execPath,
   [
     path.join(root, "node_modules/autocannon/autocannon.js"),
@@ -234,8 +253,14 @@ for (const until = Date.now() + 600_000; Date.now() < until; await sleep(500)) {
     break;
 }
 const runSeconds = (performance.now() - t0) / 1000;
+clearInterval(sampler);
 const afterRuns = treeRss(npm.pid!);
+peakDuringRuns = Math.max(peakDuringRuns, afterRuns);
 const heapAfterRuns = await heapMB();
+// One second after the last run ended (the server gives memory back once its event loop is idle:
+// server/memory-reducer.ts).
+await sleep(Math.max(0, 1000 - (performance.now() - t0 - runSeconds * 1000)));
+const afterRuns1s = treeRss(npm.pid!);
 const stepsRecorded = count("select count(*) as n from run_steps where status = 'succeeded'");
 db.close();
 await sleep(SETTLE_MS);
@@ -281,7 +306,7 @@ console.log(
     restart: { healthMs: restart.healthMs, pageMs: restart.pageMs },
     processes: procs,
     serverProcesses: serverProcs.length,
-    rssMB: { idleAt5s: idle5, idle, afterEditor, afterEditorIdle, afterRuns, afterRunsIdle },
+    rssMB: { idleAt5s: idle5, idle, peakDuringRuns, afterRuns1s, afterEditor, afterEditorIdle, afterRuns, afterRunsIdle },
     heapMB: { afterRuns: heapAfterRuns, afterRunsIdle: heapAfterRunsIdle },
     runs: { accepted, finished, stepsRecorded, seconds: Number(runSeconds.toFixed(1)), perSecond: Math.round(finished / runSeconds) },
     settleMs: SETTLE_MS,
