@@ -81,7 +81,7 @@ describe("metrics.onAlert on captured Alertmanager 0.25 deliveries", () => {
       externalURL: "http://127.0.0.1:19093",
     });
     expect(AlertEventSchema.parse(events[0].data)).toEqual(events[0].data);
-    expect(events[0].dedupeKey).toBe("4e9baf9527438810:firing:2026-11-22T03:51:44.384Z");
+    expect(events[0].dedupeKey).toBe("2026-11-22T03:51:44.384Z:firing:4e9baf9527438810");
   });
 
   it("filters by status and exact alertname", async () => {
@@ -90,7 +90,7 @@ describe("metrics.onAlert on captured Alertmanager 0.25 deliveries", () => {
     const resolved = await match(resolvedRaw, { statuses: ["firing", "resolved"] });
     expect(resolved).toHaveLength(1);
     expect(resolved[0].data).toMatchObject({ status: "resolved", endsAt: "2026-11-22T03:51:35.384Z" });
-    expect(resolved[0].dedupeKey).toBe("4e9baf9527438810:resolved:2026-11-22T03:51:01.384Z");
+    expect(resolved[0].dedupeKey).toBe("2026-11-22T03:51:01.384Z:resolved:4e9baf9527438810");
 
     expect(await match(firingRaw, { statuses: ["firing"], alertNames: ["AlwaysFiring"] })).toHaveLength(1);
     expect(await match(firingRaw, { statuses: ["firing"], alertNames: ["alwaysfiring", "Always"] })).toHaveLength(0);

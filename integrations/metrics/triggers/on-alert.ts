@@ -108,8 +108,11 @@ export const onAlert = defineTrigger({
       .filter((e) => names.size === 0 || names.has(e.labels.alertname ?? ""))
       .map((data) => ({
         data,
-        // One run per alert episode; Alertmanager's repeats and 5xx retries carry the same key.
-        dedupeKey: config.runOnRepeat ? undefined : `${data.fingerprint}:${data.status}:${data.startsAt}`,
+        // One run per alert episode; Alertmanager's repeats and 5xx retries carry the same key. The
+        // time comes first: fingerprints are hashes, so keys led by them land at a random place of
+        // the stored keys' index, one more page written per delivery (bench/ingest.ts: 97 against 78 µs
+        // of CPU per delivery); led by startsAt, new episodes' keys land together at its end.
+        dedupeKey: config.runOnRepeat ? undefined : `${data.startsAt}:${data.status}:${data.fingerprint}`,
       }));
   },
   setupInstructions({ url, config, connection }) {
