@@ -19,7 +19,7 @@ export const BODY = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "
 
 export async function benchDeps(synchronous: "NORMAL" | "FULL" = "NORMAL") {
   // The server's memory settings (server/main.ts): V8's heap growing factor and giving memory back once idle.
-  startMemoryReducer({ heapGrowingPercent: Number(process.env.CONVEYOR_HEAP_GROWING_PERCENT ?? 50), watch: process.env.CONVEYOR_MEMORY_REDUCER !== "0" });
+  startMemoryReducer({ heapGrowingPercent: Number(process.env.CONVEYOR_HEAP_GROWING_PERCENT ?? 100), watch: process.env.CONVEYOR_MEMORY_REDUCER !== "0" });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-bench-"));
   // As the server opens it (server/deps.ts): WAL checkpoints on a background thread unless BENCH_CHECKPOINTER=0.
   const storage = await openStorage(path.join(dir, "bench.db"), { synchronous, checkpoint: process.env.BENCH_CHECKPOINTER !== "0" });

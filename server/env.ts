@@ -108,7 +108,7 @@ const EnvSchema = z.object({
    * V8's heap growing factor as a percentage over the live heap (V8 itself lets the heap grow up to 4×
    * its live size under a burst). 0 leaves V8's own choice. See server/memory-reducer.ts.
    */
-  CONVEYOR_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
+  CONVEYOR_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(100),
   /** 0 turns off giving memory back after a burst (server/memory-reducer.ts). */
   CONVEYOR_MEMORY_REDUCER: bool.default(true),
   CONVEYOR_STEP_QUARANTINE_AFTER: z.coerce.number().int().min(1).max(100).default(3),
