@@ -84,6 +84,19 @@ describe("canvas store", () => {
     expect(store().nodes).toHaveLength(3);
   });
 
+  it("copy/paste carries a node's pinned data into the pasted node and the saved document", () => {
+    const pinned = { output: { type: "metrics.silence", data: { silenceID: "abc" } }, runId: "run_1" };
+    store().setPinned("n2", pinned);
+    store().select(["n2"]);
+    const ids = store().paste(JSON.parse(JSON.stringify(store().copySelection()!)));
+    expect(data(ids[0]!).pinned).toEqual(pinned);
+    const saved = store().toDocument().nodes.find((n) => n.id === ids[0]);
+    expect(saved?.pinned).toEqual(pinned);
+    // The copy is its own: unpinning the original leaves it.
+    store().setPinned("n2", null);
+    expect(data(ids[0]!).pinned).toEqual(pinned);
+  });
+
   it("deletes the selection with its edges in one undoable step", () => {
     store().select(["n2"]);
     store().deleteSelected();
