@@ -85,7 +85,7 @@ describe("canvas store", () => {
   });
 
   it("copy/paste carries a node's pinned data into the pasted node and the saved document", () => {
-    const pinned = { output: { type: "metrics.silence", data: { silenceID: "abc" } }, runId: "run_1" };
+    const pinned = { output: { type: "metrics.silence", timestamp: "2026-11-25T02:00:00.000Z", data: { silenceID: "abc" } }, runId: "run_1" };
     store().setPinned("n2", pinned);
     store().select(["n2"]);
     const ids = store().paste(JSON.parse(JSON.stringify(store().copySelection()!)));
