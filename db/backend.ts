@@ -29,6 +29,12 @@ export interface Backend {
   tx<T>(fn: (h: Handle) => Promise<T>): Promise<T>;
   /** Throws when the database cannot be reached (readiness). */
   ping(): Promise<void>;
+  /**
+   * A read whose cost grows with the stored history (plain SQL valid in both dialects), run where it
+   * cannot stall this process: SQLite's background thread (db/sqlite/checkpointer.ts). Absent (and on
+   * PostgreSQL, whose queries never block the event loop): run it through `read`.
+   */
+  scan?<T>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Connection pool figures (PostgreSQL only; /metrics). */
   poolStats?(): PoolStats;
   close(): Promise<void>;

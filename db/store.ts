@@ -17,7 +17,7 @@ import { connectionsStore } from "./stores/connections";
 import { idempotencyStore } from "./stores/idempotency";
 import { intakesStore } from "./stores/intakes";
 import { linesStore } from "./stores/lines";
-import { metricsStore } from "./stores/metrics";
+import { metricsStore, runsByStatusScan } from "./stores/metrics";
 import { migrationsStore } from "./stores/migrations";
 import { organizationsStore } from "./stores/organizations";
 import { rateLimitsStore } from "./stores/rate-limits";
@@ -113,11 +113,16 @@ async function runTx<T>(backend: Backend, engine: RunEngine, fn: (s: Store) => P
 
 /** The process-wide store over a backend: each call runs on its own (no transaction). */
 export function createStore(backend: Backend, engine: RunEngine): Store {
-  return build(
+  const store = build(
     backend,
     engine,
     (fn) => backend.read((h) => fn(makeCtx(backend, h, false))),
     null,
     (cb) => cb(),
   );
+  // Reads that grow with the history go to the backend's background thread when it has one (SQLite),
+  // outside the connection's gate: store calls, group commits and the event loop go on meanwhile.
+  const scan = backend.scan?.bind(backend);
+  if (scan) store.metrics = { ...store.metrics, runsByStatus: () => runsByStatusScan(scan) };
+  return store;
 }

@@ -12,6 +12,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Backend, Handle, Tables } from "../backend";
 import { closeDb, type Db } from "../client";
 import * as schema from "../schema";
+import type { Checkpointer } from "./checkpointer";
 
 export class Gate {
   held = false;
@@ -60,7 +61,7 @@ export interface SqliteBackend extends Backend {
   readonly db: Db;
 }
 
-export function sqliteBackend(db: Db, checkpointer: { stop(): Promise<void> } | null = null): SqliteBackend {
+export function sqliteBackend(db: Db, checkpointer: Pick<Checkpointer, "all" | "stop"> | null = null): SqliteBackend {
   const gate = gateOf(db);
   const inside = new AsyncLocalStorage<{ inTx: boolean }>();
   const client = db.$client;
@@ -119,6 +120,7 @@ export function sqliteBackend(db: Db, checkpointer: { stop(): Promise<void> } | 
       if (cur) return transaction(fn);
       return guarded(true, () => transaction(fn));
     },
+    ...(checkpointer ? { scan: <T>(sql: string, params?: unknown[]) => checkpointer.all<T>(sql, params) } : {}),
     async ping() {
       client.prepare("select 1").get();
     },
