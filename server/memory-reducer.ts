@@ -6,8 +6,8 @@
  * after the process turns idle (its memory reducer starts 8 s after the last major collection).
  * Until then the process holds two to three times its live memory (bench/footprint.ts: 445 MB
  * right after 100,000 runs, 50 MB of it live). This watcher samples the event loop's utilisation
- * and the heap: when the loop has been idle for two whole windows (half a second) and the heap has
- * grown well past what the last reduction left, it asks V8 for a memory-reducing full collection,
+ * and the heap: when the loop has been idle for a whole window (a quarter second, under 2 % busy) and
+ * the heap has grown well past what the last reduction left, it asks V8 for a memory-reducing full collection,
  * which also returns pooled pages and shrinks the young generation. It costs a pause of a few tens
  * of milliseconds, only while nothing is waiting, at most once per `minGapMs` (30 s).
  *
@@ -47,7 +47,7 @@ export interface MemoryReducerOptions {
   windowMs?: number;
   /** Utilisation of the event loop under which a window counts as idle (0..1). */
   idleBelow?: number;
-  /** Consecutive idle windows before a reduction (the burst is over, not just between two requests). */
+  /** Consecutive idle windows before a reduction. */
   idleWindows?: number;
   /** Heap growth past what the last collection left that is worth giving back (bytes). */
   growthBytes?: number;
@@ -65,9 +65,9 @@ export function startMemoryReducer(options: MemoryReducerOptions = {}): MemoryRe
   const windowMs = options.windowMs ?? 250;
   // 2 % of a 250 ms window is 5 ms of work: the embedded server spends about 0.3 ms per webhook run
   // (ingest and three steps), so steady traffic above ~60 deliveries/s never counts as idle and keeps
-  // V8's own collections; two such windows in a row mean the burst is over.
+  // V8's own collections; lighter traffic gets at most one reduction per `minGapMs`.
   const idleBelow = options.idleBelow ?? 0.02;
-  const idleWindows = options.idleWindows ?? 2;
+  const idleWindows = options.idleWindows ?? 1;
   const growthBytes = options.growthBytes ?? 32 * 2 ** 20;
   const minGapMs = options.minGapMs ?? 30_000;
   if (options.heapGrowingPercent) v8.setFlagsFromString(`--heap-growing-percent=${options.heapGrowingPercent}`);
