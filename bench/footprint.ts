@@ -6,7 +6,8 @@
  * 2. the process tree under npm (npm, then the server: no wrapper between them) and its RSS when idle,
  *    5 s and 25 s after start (V8 gives memory back when idle);
  * 3. BENCH_FOOTPRINT_RUNS (default 100,000) webhook deliveries (core.webhook → 3 core.filter) through
- *    the server's /hooks, every run finished (all kept: retention raised), then the tree's RSS (and 25 s later);
+ *    the server's /hooks, every run finished (all kept: retention raised): the tree's RSS at its peak
+ *    during the burst (sampled every 250 ms), as the last run ends, 1 s and 25 s later;
  * 4. then an editor session in Chromium (sign in, the automation list, an automation's editor, its runs),
  *    then the tree's RSS right after and 25 s later.
  * Prints one JSON line (scripts/bench.mjs convention).

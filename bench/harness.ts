@@ -1,5 +1,4 @@
 /** Shared bench set-up: a fresh data dir, deps, a workspace, an enabled webhook automation. */
-import { startMemoryReducer } from "@/server/memory-reducer";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,12 +13,14 @@ import { seedWorkspace } from "@/server/runner/testing/seed";
 import { createAutomation } from "@/server/services/automations";
 import { createConnection } from "@/server/services/connections";
 import { handleHookRequest } from "@/server/webhooks/lean-listener";
+import { env } from "@/server/env";
+import { startProcessMemoryReducer } from "@/server/memory-reducer";
 
 export const BODY = fs.readFileSync(path.join(import.meta.dirname, "fixtures", "alertmanager-webhook.json"));
 
 export async function benchDeps(synchronous: "NORMAL" | "FULL" = "NORMAL") {
   // The server's memory settings (server/main.ts): V8's heap growing factor and giving memory back once idle.
-  startMemoryReducer({ heapGrowingPercent: Number(process.env.CONVEYOR_HEAP_GROWING_PERCENT ?? 100), watch: process.env.CONVEYOR_MEMORY_REDUCER !== "0" });
+  startProcessMemoryReducer(env);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-bench-"));
   // As the server opens it (server/deps.ts): WAL checkpoints on a background thread unless BENCH_CHECKPOINTER=0.
   const storage = await openStorage(path.join(dir, "bench.db"), { synchronous, checkpoint: process.env.BENCH_CHECKPOINTER !== "0" });

@@ -103,7 +103,6 @@ const EnvSchema = z.object({
   CONVEYOR_EXPRESSION_MAX_HEAP_MB: z.coerce.number().int().min(16).max(4096).default(64),
   /** Expression worker processes at most, per Conveyor process. */
   CONVEYOR_EXPRESSION_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
-  /** A step whose worker stopped this many times while running it fails its run instead of resuming. */
   /**
    * V8's heap growing factor as a percentage over the live heap (V8 itself lets the heap grow up to 4×
    * its live size under a burst). 0 leaves V8's own choice. See server/memory-reducer.ts.
@@ -111,6 +110,7 @@ const EnvSchema = z.object({
   CONVEYOR_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(100),
   /** 0 turns off giving memory back after a burst (server/memory-reducer.ts). */
   CONVEYOR_MEMORY_REDUCER: bool.default(true),
+  /** A step whose worker stopped this many times while running it fails its run instead of resuming. */
   CONVEYOR_STEP_QUARANTINE_AFTER: z.coerce.number().int().min(1).max(100).default(3),
   CONVEYOR_SYNCHRONOUS: z.enum(["NORMAL", "FULL"]).default("NORMAL"),
   /** Next.js build output folder (default .next). */

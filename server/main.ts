@@ -18,7 +18,7 @@ import next from "next";
 import { env } from "./env";
 import { getDeps } from "./deps";
 import { startUsageFlusher } from "./usage-counters";
-import { startMemoryReducer } from "./memory-reducer";
+import { startProcessMemoryReducer } from "./memory-reducer";
 import { processRole, setProcessRole, setProcessRunner } from "./roles/process-role";
 
 /**
@@ -50,7 +50,7 @@ async function main() {
     process.exit(1);
   });
   const deps = await getDeps();
-  startMemoryReducer({ heapGrowingPercent: env.CONVEYOR_HEAP_GROWING_PERCENT, watch: env.CONVEYOR_MEMORY_REDUCER });
+  startProcessMemoryReducer(env);
   const { handleHookRequest } = await import("./webhooks/lean-listener");
   const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
   const { malformedPathResponse } = await import("./http/front-door");

@@ -99,8 +99,8 @@ export async function runCommand(positionals: string[], values: Values): Promise
     case "worker": {
       setProcessRole("worker");
       const port = portOf(values.port, env.CONVEYOR_WORKER_PORT);
-      const [{ startWorker }, { startMemoryReducer }] = await Promise.all([import("../roles/start"), import("../memory-reducer")]);
-      startMemoryReducer({ heapGrowingPercent: env.CONVEYOR_HEAP_GROWING_PERCENT, watch: env.CONVEYOR_MEMORY_REDUCER });
+      const [{ startWorker }, { startProcessMemoryReducer }] = await Promise.all([import("../roles/start"), import("../memory-reducer")]);
+      startProcessMemoryReducer(env);
       const started = await startWorker(await getDeps(), env, { port });
       const where = started.port !== undefined ? `; health, readiness and metrics on http://${env.HOST}:${started.port}` : "";
       console.error(`Conveyor worker running against ${env.scaleOut ? "PostgreSQL + Redis" : env.databasePath}${where}. Ctrl+C to stop.`);
@@ -109,8 +109,8 @@ export async function runCommand(positionals: string[], values: Values): Promise
     case "ingress": {
       setProcessRole("ingress"); // before the deps: ingress processes get a fail-fast PostgreSQL pool
       const port = portOf(values.port, env.CONVEYOR_INGRESS_PORT)!;
-      const [{ startIngress }, { startMemoryReducer }] = await Promise.all([import("../roles/start"), import("../memory-reducer")]);
-      startMemoryReducer({ heapGrowingPercent: env.CONVEYOR_HEAP_GROWING_PERCENT, watch: env.CONVEYOR_MEMORY_REDUCER });
+      const [{ startIngress }, { startProcessMemoryReducer }] = await Promise.all([import("../roles/start"), import("../memory-reducer")]);
+      startProcessMemoryReducer(env);
       const started = await startIngress(await getDeps(), env, { port });
       console.error(
         `Conveyor ingress listening on http://${env.HOST}:${started.port} (/hooks/…, /api/health, /api/health/ready, /metrics) against ${env.scaleOut ? "PostgreSQL + Redis" : env.databasePath}. Ctrl+C to stop.`,
