@@ -83,7 +83,7 @@ describe("expressions", () => {
     expect(await evaluateTemplate("{{ $count($trigger.data.list) }}", large)).toBe(5000);
     expect(lastEvaluation).toBe("pool");
     expect(await evaluateTemplate("{{ $trigger.data.labels.alertname }}", large)).toBe("DiskFull");
-    expect(lastEvaluation).toBe("main");
+    expect(lastEvaluation).toBe("direct"); // a plain path: no JSONata evaluator at all (direct.ts)
   });
 
   it("previews without throwing and renames references", async () => {

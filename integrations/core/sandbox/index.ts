@@ -5,7 +5,8 @@
  * backtracking, a huge value, an endless loop) stops its own worker and never the HTTP doors.
  */
 import { analyse, reachWithin, type Analysis } from "./cheap";
-import { compileExpression, evaluateToJson } from "./evaluate-core.mjs";
+import { compileDirect, FALLBACK, type Direct } from "./direct";
+import { CORE_LIMITS, compileExpression, evaluateToJson } from "./evaluate-core.mjs";
 import { ExpressionFailed, ExpressionPool, ExpressionStopped, type PoolLimits, type StopReason } from "./pool";
 
 export { ExpressionFailed, ExpressionStopped, type StopReason };
@@ -50,14 +51,18 @@ export async function closeExpressionSandbox(): Promise<void> {
 /** Most JSON values a fast-path expression may reach (bounds its main-thread time with MAX_CHEAP_NODES). */
 export const MAX_FAST_PATH_VALUES = 1000;
 
-const analyses = new Map<string, Analysis>();
+/** An analysed expression; `direct` when it can also run without JSONata's evaluator (direct.ts). */
+export type CompiledExpression = Analysis & { direct: Direct | null };
+
+const analyses = new Map<string, CompiledExpression>();
 
 /** Compiles (syntax errors throw "syntax error: …") and analyses an expression, cached. */
-export function analyseExpression(source: string): Analysis {
+export function analyseExpression(source: string): CompiledExpression {
   let a = analyses.get(source);
   if (!a) {
     const expr = compileExpression(source, limits.timeoutMs);
-    a = analyse(expr.ast(), source);
+    const analysis = analyse(expr.ast(), source);
+    a = { ...analysis, direct: analysis.cheap ? compileDirect(expr.ast()) : null };
     if (analyses.size > 5000) analyses.clear();
     analyses.set(source, a);
   }
@@ -91,8 +96,11 @@ export class BindingsText {
   }
 }
 
-/** Where the last evaluation ran (tests and the micro-bench look at it). */
-export let lastEvaluation: "main" | "pool" = "main";
+/** Where the last evaluation ran (tests and the micro-bench look at it): "direct" is the main thread without JSONata. */
+export let lastEvaluation: "direct" | "main" | "pool" = "main";
+
+/** Strings up to this length are under the output cap whatever they hold (JSON escapes a character in at most 6). */
+const DIRECT_MAX_STRING = Math.floor(CORE_LIMITS.maxOutputBytes / 6);
 
 /**
  * Evaluates one JSONata expression (the inside of a `{{ }}`) and returns a plain JSON value.
@@ -102,6 +110,15 @@ export let lastEvaluation: "main" | "pool" = "main";
 export async function evaluateSource(source: string, ctx: BindingsText, signal?: AbortSignal): Promise<unknown> {
   const analysis = analyseExpression(source);
   const bindings = ctx.bindings as unknown as Record<string, unknown>;
+  const direct = analysis.direct;
+  if (direct && (!direct.readsWhole || reachWithin(analysis.accesses, bindings, MAX_FAST_PATH_VALUES))) {
+    // Scalars only: an object result takes the JSONata route, which copies it and applies the output cap.
+    const v = direct.run(bindings);
+    if (v !== FALLBACK && (v === null || typeof v !== "object") && (typeof v !== "string" || v.length <= DIRECT_MAX_STRING)) {
+      lastEvaluation = "direct";
+      return v === 0 ? 0 : v; // -0 reads as 0, as after the JSON round trip below
+    }
+  }
   let json: string | undefined;
   try {
     if (analysis.cheap && reachWithin(analysis.accesses, bindings, MAX_FAST_PATH_VALUES)) {
