@@ -73,15 +73,20 @@ describe("expressions", () => {
   });
 
   it("evaluates cheap expressions on the calling thread and the rest in the pool, with the same results", async () => {
-    expect(await evaluateTemplate("{{ $count($trigger.data.list) > 1 and $steps.silence.data.silenceID = 'abc' }}", ctx)).toBe(true);
+    expect(await evaluateTemplate("{{ $trigger.data.list[0] = 1 and $steps.silence.data.silenceID = 'abc' }}", ctx)).toBe(true);
     expect(lastEvaluation).toBe("main");
+    expect(await evaluateTemplate("{{ $count($trigger.data.list) > 1 and $steps.silence.data.silenceID = 'abc' }}", ctx)).toBe(true);
+    expect(lastEvaluation).toBe("direct");
     expect(await evaluateTemplate("{{ $join($map($trigger.data.list, function($v){ $string($v * 2) }), ',') }}", ctx)).toBe("2,4");
     expect(lastEvaluation).toBe("pool");
     expect(await evaluateTemplate("{{ $steps.silence.data.silenceID & '/' & $lookup($steps, 'silence').data.silenceID }}", ctx)).toBe("abc/abc");
     // A cheap-looking expression over a large payload goes to the pool too.
     const large = { ...ctx, trigger: { ...ctx.trigger, data: { ...ctx.trigger.data, list: Array.from({ length: 5000 }, (_, i) => i) } } };
-    expect(await evaluateTemplate("{{ $count($trigger.data.list) }}", large)).toBe(5000);
+    expect(await evaluateTemplate("{{ $sum($trigger.data.list) }}", large)).toBe(12497500);
     expect(lastEvaluation).toBe("pool");
+    // Counting an array reads its length only: no JSONata, whatever its size.
+    expect(await evaluateTemplate("{{ $count($trigger.data.list) }}", large)).toBe(5000);
+    expect(lastEvaluation).toBe("direct");
     expect(await evaluateTemplate("{{ $trigger.data.labels.alertname }}", large)).toBe("DiskFull");
     expect(lastEvaluation).toBe("direct"); // a plain path: no JSONata evaluator at all (direct.ts)
   });

@@ -94,6 +94,8 @@ describe("direct evaluation", () => {
     expect(lastEvaluation).toBe("direct");
     expect(await evaluateSource("$count($keys($trigger.data.labels)) > 0", bindings)).toBe(true);
     expect(lastEvaluation).toBe("direct");
+    expect(await evaluateSource("$count($trigger.data.list) > 1", bindings)).toBe(true);
+    expect(lastEvaluation).toBe("direct");
     expect(await evaluateSource("$steps.s1.data.passed and $steps.s2.data.passed", bindings)).toBe(false);
     expect(lastEvaluation).toBe("direct");
     expect(await evaluateSource("$trigger.data.labels.severity = 'page' ? 'P1' : 'P3'", bindings)).toBe("P1");

@@ -11,7 +11,8 @@
  *   JSONata's lookup);
  * - `=` `!=` on scalars; `<` `<=` `>` `>=` on two numbers or two strings; `and` `or`; `? :`;
  *   unary `-` on a number;
- * - `$exists`, `$boolean`, `$not`, `$count` of one argument, and `$count($keys(…))`.
+ * - `$exists`, `$boolean`, `$not`, `$count` of one argument (of a path: also an array at its end),
+ *   and `$count($keys(…))`.
  *
  * Whenever JSONata's rules go beyond that (an array anywhere, which JSONata maps and flattens;
  * objects compared; mismatched types, which JSONata reports as errors), the closure answers
@@ -46,8 +47,11 @@ function bool(v: Value): boolean {
   return Object.keys(v as object).length > 0;
 }
 
-/** A plain object's own property; undefined below a scalar; FALLBACK at an array (JSONata maps over it). */
-function path(root: string, names: string[]): DirectFn {
+/**
+ * A plain object's own property; undefined below a scalar; FALLBACK at an array on the way (JSONata
+ * maps over it). An array at the end is FALLBACK too unless `finalArray` (JSONata returns it as is).
+ */
+function path(root: string, names: string[], finalArray = false): DirectFn {
   return (b) => {
     let v: Value = b[root];
     for (let i = 0; i < names.length; i++) {
@@ -55,8 +59,24 @@ function path(root: string, names: string[]): DirectFn {
       if (Array.isArray(v)) return FALLBACK;
       v = Object.hasOwn(v, names[i]!) ? (v as Record<string, unknown>)[names[i]!] : undefined;
     }
-    return Array.isArray(v) ? FALLBACK : v;
+    return Array.isArray(v) && !finalArray ? FALLBACK : v;
   };
+}
+
+/** A `$trigger` / `$steps` path of plain names, or null. */
+function pathOf(n: Node, finalArray = false): DirectFn | null {
+  if (n.type === "variable") return n.value === "trigger" || n.value === "steps" ? path(n.value, [], finalArray) : null;
+  if (n.type !== "path") return null;
+  const steps = n.steps as unknown[] | undefined;
+  if (!steps?.length || !steps.every(plain)) return null;
+  const [first, ...rest] = steps as Node[];
+  if (first!.type !== "variable" || (first!.value !== "trigger" && first!.value !== "steps")) return null;
+  if (!rest.every((s) => s.type === "name" && typeof s.value === "string")) return null;
+  return path(
+    first!.value,
+    rest.map((s) => s.value as string),
+    finalArray,
+  );
 }
 
 function binary(op: string, l: DirectFn, r: DirectFn): DirectFn | null {
@@ -124,6 +144,15 @@ function call(name: string, args: unknown[], uses: Uses): DirectFn | null {
       if (v === FALLBACK) return FALLBACK;
       return v !== null && typeof v === "object" ? Object.keys(v).length : 0;
     };
+  }
+  if (name === "count" && plain(arg)) {
+    // $count(path): an array at its end is counted as is (its length), as JSONata does.
+    const p = pathOf(arg, true);
+    if (p)
+      return (b) => {
+        const v = p(b);
+        return v === FALLBACK ? FALLBACK : v === undefined ? 0 : Array.isArray(v) ? v.length : 1;
+      };
   }
   const x = compile(arg, uses);
   if (!x) return null;
