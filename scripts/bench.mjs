@@ -184,7 +184,9 @@ ${expressions.results.map((r) => `| ${r.label} | ${r.microsPerOp} µs per evalua
 | 64 at once, pooled (${expressions.workers} worker processes) | ${expressions.perSecondAt64.pooled} per second |
 
 Bindings sent to the pool: ${expressions.bindingsBytes} bytes of JSON. Cheap expressions (paths, comparisons, linear
-functions over at most 1,000 reachable values) stay on the main thread; everything else pays the round trip. See docs/security.md.
+functions over at most 1,000 reachable values) stay on the main thread; the simplest of them (paths, literals, comparisons,
+and/or, a few functions: integrations/core/sandbox/direct.ts) run as compiled closures without JSONata's evaluator;
+everything else pays the round trip. See docs/security.md.
 
 ## Poison automations vs the HTTP doors (bench/poison.ts)
 
