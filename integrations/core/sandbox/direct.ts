@@ -200,18 +200,8 @@ function compile(ast: unknown, uses: Uses): DirectFn | null {
       return () => v;
     }
     case "variable":
-      return n.value === "trigger" || n.value === "steps" ? path(n.value, []) : null;
-    case "path": {
-      const steps = n.steps as unknown[] | undefined;
-      if (!steps?.length || !steps.every(plain)) return null;
-      const [first, ...rest] = steps as Node[];
-      if (first!.type !== "variable" || (first!.value !== "trigger" && first!.value !== "steps")) return null;
-      if (!rest.every((s) => s.type === "name" && typeof s.value === "string")) return null;
-      return path(
-        first!.value,
-        rest.map((s) => s.value as string),
-      );
-    }
+    case "path":
+      return pathOf(n);
     case "binary": {
       const l = compile(n.lhs, uses);
       const r = compile(n.rhs, uses);
