@@ -106,6 +106,9 @@ describe("direct evaluation", () => {
     // Objects are copied through JSON by the JSONata route.
     expect(await evaluateSource("$trigger.data.labels", bindings)).toEqual({ alertname: "DiskFull", severity: "page" });
     expect(lastEvaluation).toBe("main");
+    // An object's truth lists its keys: the JSONata route, which bounds the data first.
+    expect(await evaluateSource("$trigger.data.labels and true", bindings)).toBe(true);
+    expect(lastEvaluation).toBe("main");
     // A type error is JSONata's to report.
     await expect(evaluateSource("$trigger.data.status < 1", bindings)).rejects.toThrow(/must be of the same data type/);
   });

@@ -9,10 +9,10 @@
  *
  * - literals; `$trigger` / `$steps` and paths of plain names from them (own properties only, as
  *   JSONata's lookup);
- * - `=` `!=` on scalars; `<` `<=` `>` `>=` on two numbers or two strings; `and` `or`; `? :`;
- *   unary `-` on a number;
- * - `$exists`, `$boolean`, `$not`, `$count` of one argument (of a path: also an array at its end),
- *   and `$count($keys(…))`.
+ * - `=` `!=` on scalars; `<` `<=` `>` `>=` on two numbers or two strings; `and` `or`, `? :`,
+ *   `$boolean`, `$not` on scalars (an object's truth lists its keys); unary `-` on a number;
+ * - `$exists` and `$count` of one argument (of a path: also an array at its end), and
+ *   `$count($keys(…))` (after the caller bounded the data it reads).
  *
  * Whenever JSONata's rules go beyond that (an array anywhere, which JSONata maps and flattens;
  * objects compared; mismatched types, which JSONata reports as errors), the closure answers
@@ -38,13 +38,16 @@ function plain(node: unknown): node is Node {
 
 const isScalar = (v: Value): boolean => v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 
-/** JSONata's effective boolean value, for the values this subset produces (never an array). */
-function bool(v: Value): boolean {
+/**
+ * JSONata's effective boolean value of a scalar (or undefined); FALLBACK for an object, whose truth
+ * needs its keys listed: work that grows with the data, which the JSONata route bounds first.
+ */
+function bool(v: Value): boolean | typeof FALLBACK {
   if (v === undefined || v === null) return false;
   if (typeof v === "string") return v.length > 0;
   if (typeof v === "number") return v !== 0 && Number.isFinite(v);
   if (typeof v === "boolean") return v;
-  return Object.keys(v as object).length > 0;
+  return FALLBACK;
 }
 
 /**
@@ -118,7 +121,9 @@ function binary(op: string, l: DirectFn, r: DirectFn): DirectFn | null {
       return (b) => {
         const x = l(b);
         if (x === FALLBACK) return FALLBACK;
-        if (bool(x) !== and) return !and;
+        const bx = bool(x);
+        if (bx === FALLBACK) return FALLBACK;
+        if (bx !== and) return !and;
         const y = r(b);
         return y === FALLBACK ? FALLBACK : bool(y);
       };
@@ -170,7 +175,9 @@ function call(name: string, args: unknown[], uses: Uses): DirectFn | null {
     case "not":
       return (b) => {
         const v = x(b);
-        return v === FALLBACK || v === undefined ? v : !bool(v);
+        if (v === FALLBACK || v === undefined) return v;
+        const t = bool(v);
+        return t === FALLBACK ? FALLBACK : !t;
       };
     case "count":
       return (b) => {
@@ -213,9 +220,10 @@ function compile(ast: unknown, uses: Uses): DirectFn | null {
       const e = n.else === undefined ? () => undefined : compile(n.else, uses);
       if (!c || !t || !e) return null;
       return (b) => {
-        const v = c(b);
+        const x = c(b);
+        const v = x === FALLBACK ? FALLBACK : bool(x);
         if (v === FALLBACK) return FALLBACK;
-        return bool(v) ? t(b) : e(b);
+        return v ? t(b) : e(b);
       };
     }
     case "unary": {
