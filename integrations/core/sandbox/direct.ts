@@ -82,39 +82,48 @@ function pathOf(n: Node, finalArray = false): DirectFn | null {
   );
 }
 
+/** Both operands, left first; FALLBACK from either ends the evaluation. */
+function operands(l: DirectFn, r: DirectFn, f: (x: Value, y: Value) => Value | typeof FALLBACK): DirectFn {
+  return (b) => {
+    const x = l(b);
+    if (x === FALLBACK) return FALLBACK;
+    const y = r(b);
+    return y === FALLBACK ? FALLBACK : f(x, y);
+  };
+}
+
+const COMPARE: Record<string, (a: number | string, c: number | string) => boolean> = {
+  "<": (a, c) => a < c,
+  "<=": (a, c) => a <= c,
+  ">": (a, c) => a > c,
+  ">=": (a, c) => a >= c,
+};
+const comparable = (t: string) => t === "undefined" || t === "string" || t === "number";
+
 function binary(op: string, l: DirectFn, r: DirectFn): DirectFn | null {
   switch (op) {
     case "=":
     case "!=": {
       const eq = op === "=";
-      return (b) => {
-        const x = l(b);
-        if (x === FALLBACK) return FALLBACK;
-        const y = r(b);
-        if (y === FALLBACK) return FALLBACK;
+      return operands(l, r, (x, y) => {
         if (x === undefined || y === undefined) return false;
         if (!isScalar(x) || !isScalar(y)) return FALLBACK;
         return eq ? x === y : x !== y;
-      };
+      });
     }
     case "<":
     case "<=":
     case ">":
-    case ">=":
-      return (b) => {
-        const x = l(b);
-        if (x === FALLBACK) return FALLBACK;
-        const y = r(b);
-        if (y === FALLBACK) return FALLBACK;
+    case ">=": {
+      const compare = COMPARE[op]!;
+      return operands(l, r, (x, y) => {
         const tx = typeof x;
         const ty = typeof y;
-        if ((tx !== "undefined" && tx !== "string" && tx !== "number") || (ty !== "undefined" && ty !== "string" && ty !== "number")) return FALLBACK;
+        if (!comparable(tx) || !comparable(ty)) return FALLBACK;
         if (x === undefined || y === undefined) return undefined;
-        if (tx !== ty) return FALLBACK;
-        const a = x as number | string;
-        const c = y as number | string;
-        return op === "<" ? a < c : op === "<=" ? a <= c : op === ">" ? a > c : a >= c;
-      };
+        return tx === ty ? compare(x as number | string, y as number | string) : FALLBACK;
+      });
+    }
     case "and":
     case "or": {
       const and = op === "and";

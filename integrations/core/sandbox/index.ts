@@ -60,9 +60,9 @@ const analyses = new Map<string, CompiledExpression>();
 export function analyseExpression(source: string): CompiledExpression {
   let a = analyses.get(source);
   if (!a) {
-    const expr = compileExpression(source, limits.timeoutMs);
-    const analysis = analyse(expr.ast(), source);
-    a = { ...analysis, direct: analysis.cheap ? compileDirect(expr.ast()) : null };
+    const ast = compileExpression(source, limits.timeoutMs).ast();
+    const analysis = analyse(ast, source);
+    a = { ...analysis, direct: analysis.cheap ? compileDirect(ast) : null };
     if (analyses.size > 5000) analyses.clear();
     analyses.set(source, a);
   }
@@ -110,8 +110,11 @@ const DIRECT_MAX_STRING = Math.floor(CORE_LIMITS.maxOutputBytes / 6);
 export async function evaluateSource(source: string, ctx: BindingsText, signal?: AbortSignal): Promise<unknown> {
   const analysis = analyseExpression(source);
   const bindings = ctx.bindings as unknown as Record<string, unknown>;
+  // The data-size check, counted at most once for both routes below.
+  let within: boolean | undefined;
+  const smallEnough = () => (within ??= reachWithin(analysis.accesses, bindings, MAX_FAST_PATH_VALUES));
   const direct = analysis.direct;
-  if (direct && (!direct.readsWhole || reachWithin(analysis.accesses, bindings, MAX_FAST_PATH_VALUES))) {
+  if (direct && (!direct.readsWhole || smallEnough())) {
     // Scalars only: an object result takes the JSONata route, which copies it and applies the output cap.
     const v = direct.run(bindings);
     if (v !== FALLBACK && (v === null || typeof v !== "object") && (typeof v !== "string" || v.length <= DIRECT_MAX_STRING)) {
@@ -121,7 +124,7 @@ export async function evaluateSource(source: string, ctx: BindingsText, signal?:
   }
   let json: string | undefined;
   try {
-    if (analysis.cheap && reachWithin(analysis.accesses, bindings, MAX_FAST_PATH_VALUES)) {
+    if (analysis.cheap && smallEnough()) {
       lastEvaluation = "main";
       try {
         json = await evaluateToJson(source, bindings, limits.timeoutMs);
