@@ -22,6 +22,8 @@ export function named<R extends pg.QueryResultRow = pg.QueryResultRow>(
 }
 
 const prepared = new WeakMap<object, Set<string>>();
+/** The last PREPARE sent on each connection: the next waits for it (see preparedOn). */
+const preparing = new WeakMap<object, Promise<void>>();
 
 /**
  * A statement prepared with SQL `PREPARE` on this connection (once per connection), so it can run as
@@ -33,8 +35,20 @@ export async function preparedOn(c: pg.PoolClient, name: string, text: string): 
   let names = prepared.get(c);
   if (!names) prepared.set(c, (names = new Set()));
   if (!names.has(name)) {
-    await c.query(`PREPARE ${name} AS ${text}`);
-    names.add(name);
+    // One PREPARE at a time per connection, even when callers ask for several at once (Promise.all):
+    // node-postgres deprecates sending a query while another runs on the client (a warning in every
+    // worker's log; pg@9 removes it). Only a connection's first claim or step commit gets here.
+    const known = names;
+    const mine = (preparing.get(c) ?? Promise.resolve()).then(async () => {
+      if (known.has(name)) return;
+      await c.query(`PREPARE ${name} AS ${text}`);
+      known.add(name);
+    });
+    preparing.set(
+      c,
+      mine.catch(() => undefined),
+    );
+    await mine;
   }
   return (...args) => `EXECUTE ${name}(${args.join(", ")})`;
 }

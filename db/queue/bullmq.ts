@@ -50,6 +50,21 @@ function redisOptions(url: string, extra: RedisOptions): RedisOptions {
   };
 }
 
+/**
+ * BullMQ's lock on a run's job and how often workers look for stalled jobs. The lock follows the
+ * runner's lease. A dead worker's job comes back in two stalled checks after its last lock renewal
+ * (one marks it, the next, once the lock has expired, moves it back), and with several workers a
+ * check can be skipped once because another worker's check still counts: so the takeover takes up
+ * to about the lock plus two intervals. With the interval at the lock (BullMQ's default spacing),
+ * that was up to three times the lease (about 80 s measured at the default 30 s); a sixth of it
+ * keeps it near the lease (docs/scale-out.md: about 40 s at the default), for one cheap script per
+ * interval per process.
+ */
+export function workerLockTimings(leaseMs: number, opts: Pick<BullmqOptions, "lockDurationMs" | "stalledIntervalMs"> = {}) {
+  const lockDuration = opts.lockDurationMs ?? Math.max(1000, leaseMs);
+  return { lockDuration, stalledInterval: opts.stalledIntervalMs ?? Math.max(500, Math.round(lockDuration / 6)) };
+}
+
 const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms).unref())]);
 
@@ -181,14 +196,13 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
     const makeWorker = () => {
       const conn = new Redis(redisOptions(redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true }));
       conn.on("error", () => undefined);
-      // The BullMQ lock follows the runner's lease: a dead worker's runs come back after about twice it.
-      const lock = opts.lockDurationMs ?? Math.max(1000, co.leaseMs);
+      const { lockDuration, stalledInterval } = workerLockTimings(co.leaseMs, opts);
       const w = new Worker(QUEUE_NAME, processor, {
         connection: conn,
         prefix,
         concurrency: co.runs,
-        lockDuration: lock,
-        stalledInterval: opts.stalledIntervalMs ?? lock,
+        lockDuration,
+        stalledInterval,
         // Our own per-step attempt counting and quarantine bound re-runs; BullMQ must not fail the run's job.
         maxStalledCount: 1_000_000,
         drainDelay: 2,

@@ -7,6 +7,15 @@ import { createRestClient } from "./testing/rest-client";
 import { seedRest, type Seed } from "./testing/seed";
 import { createApiKey, revokeApiKey } from "../services/api-keys/api-keys";
 import { flushApiUsage } from "./api-usage";
+import Database from "better-sqlite3";
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { isDatabaseUnavailable } from "@/db/unavailable";
 
 let deps: Awaited<ReturnType<typeof createTestDeps>>;
 let s: Seed;
@@ -198,5 +207,72 @@ describe("Idempotency-Key", () => {
   it("rejects an unusable Idempotency-Key", async () => {
     const res = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "x" }, headers: { "idempotency-key": "x".repeat(300) } });
     expect(res.status).toBe(400);
+  });
+});
+
+/** The error a real query gets from drizzle + node-postgres when PostgreSQL refuses connections (nothing listens on the port). */
+async function refusedPgQueryError(): Promise<unknown> {
+  const port = await new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const p = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const pool = new pg.Pool({ host: "127.0.0.1", port, user: "x", database: "x", connectionTimeoutMillis: 2000 });
+  try {
+    await drizzle(pool).execute(sql`select 1`);
+  } catch (e) {
+    return e;
+  } finally {
+    await pool.end();
+  }
+  throw new Error("a query reached a closed port");
+}
+
+/** The error better-sqlite3 raises when another connection holds the write lock past the busy timeout. */
+function busySqliteError(): unknown {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-busy-")), "busy.db");
+  const holder = new Database(file);
+  const other = new Database(file, { timeout: 0 });
+  try {
+    holder.exec("create table t (x); begin exclusive");
+    other.prepare("insert into t values (1)").run();
+  } catch (e) {
+    return e;
+  } finally {
+    other.close();
+    holder.close();
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+  throw new Error("the write was not refused");
+}
+
+// In process only: the stub below replaces a store method of this process, not of a server over HTTP.
+describe.skipIf(!!process.env.CONVEYOR_REST_URL)("database outage", () => {
+  for (const [name, make] of [
+    ["PostgreSQL refuses connections", refusedPgQueryError],
+    ["SQLite stays locked", busySqliteError],
+  ] as const) {
+    it(`answers 503 with Retry-After, not 500, when ${name}`, async () => {
+      const error = await make();
+      const apiKeys = deps.store.apiKeys;
+      const original = apiKeys.findByHash;
+      apiKeys.findByHash = () => Promise.reject(error);
+      try {
+        const res = await api.get("/api/v1/factories", { key: s.keys.viewer });
+        expect(res.status).toBe(503);
+        expect(res.headers.get("retry-after")).toBe("5");
+        expect(res.headers.get("content-type")).toBe("application/problem+json");
+        expect(res.body).toMatchObject({ code: "unavailable", detail: "The database did not answer; retry the request later." });
+      } finally {
+        apiKeys.findByHash = original;
+      }
+    });
+  }
+  it("keeps other errors, and an upstream that cannot be reached, out of it (500 as before)", () => {
+    expect(isDatabaseUnavailable(new Error("a bug"))).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }))).toBe(
+      false,
+    );
   });
 });

@@ -44,6 +44,7 @@ const ERROR_HELP: Record<number, string> = {
   415: "The body is not JSON.",
   422: "Validation failed; `errors[]` lists every field problem with its path.",
   429: "Rate limit exceeded; see `Retry-After`.",
+  503: "The database did not answer (down, unreachable or overloaded); retry after `Retry-After`.",
 };
 
 function toOperationObject(op: Operation): ZodOpenApiOperationObject {
@@ -53,6 +54,7 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
     403,
     404,
     429,
+    503,
     ...(op.body ? [413, 415, 422] : []),
     ...(op.query ? [422] : []),
     ...(op.idempotent ? [409] : []),
@@ -74,7 +76,7 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
       `${statusText(s)}. ${ERROR_HELP[s] ?? ""}`.trim(),
       s === 401
         ? { "WWW-Authenticate": { schema: { type: "string" } } }
-        : s === 429
+        : s === 429 || s === 503
           ? { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } }
           : undefined,
     );

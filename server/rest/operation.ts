@@ -26,7 +26,7 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   idempotent?: boolean;
   /** Returns an ETag (GET) or honours If-Match (PUT). */
   etag?: "returns" | "if-match";
-  /** Extra error statuses besides the common ones (400, 401, 403, 404, 429). */
+  /** Extra error statuses besides the common ones (400, 401, 403, 404, 429, 503). */
   errors?: number[];
   /** Set when the body is optional (e.g. starting a run with no payload). */
   bodyOptional?: boolean;

@@ -1,6 +1,10 @@
 /** problem+json responses (RFC 9457) from AppError, ZodError or anything else. */
 import { ZodError } from "zod";
+import { isDatabaseUnavailable } from "@/db/unavailable";
 import { AppError, ERROR_STATUS, ERROR_TITLES, type ErrorCode, type FieldProblem } from "../errors";
+
+/** Seconds a client is asked to wait when the database did not answer (as the webhook doors do). */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
 
 export const PROBLEM_BASE = "https://conveyor.dev/problems/";
 
@@ -65,6 +69,19 @@ export function toErrorResponse(
   if (error instanceof ZodError) {
     return problemResponse("validation_failed", "The request is not valid; see `errors` for each field.", {
       errors: zodProblems(error),
+      instance: ctx.instance,
+      requestId: ctx.requestId,
+    });
+  }
+  // The database is down or did not answer: not a bug, and the same request may succeed shortly.
+  if (isDatabaseUnavailable(error)) {
+    ctx.log?.error("rest: database unavailable", {
+      requestId: ctx.requestId,
+      path: ctx.instance,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return problemResponse("unavailable", "The database did not answer; retry the request later.", {
+      headers: { "retry-after": String(UNAVAILABLE_RETRY_AFTER_S) },
       instance: ctx.instance,
       requestId: ctx.requestId,
     });
