@@ -60,7 +60,8 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
   const steps = r.steps.filter((s) => s.nodeId === (selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId));
   const focusNode = selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId ?? null;
   return (
-    <div className="flex h-screen flex-col">
+    // Narrow screens: under the shell's bar, the canvas on top and the step details below it (not beside).
+    <div className="flex h-screen flex-col max-md:h-[calc(100dvh-var(--shell-bar-h))]">
       <header className="flex flex-wrap items-center gap-3 border-b border-border bg-surface px-4 py-2.5">
         <Link href={`/w/${workspaceId}/runs?automationId=${r.automationId}`} className="btn btn-ghost btn-sm" aria-label="Back to runs">
           <ArrowLeft size={16} />
@@ -123,8 +124,8 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
           {r.error.message}
         </div>
       )}
-      <div className="flex min-h-0 flex-1">
-        <div className="relative min-w-0 flex-1" data-testid="run-canvas">
+      <div className="flex min-h-0 flex-1 max-md:flex-col">
+        <div className="relative min-w-0 flex-1 max-md:min-h-56 max-md:flex-[0_0_40%]" data-testid="run-canvas">
           <CatalogProvider integrations={(catalog.data ?? []) as CatalogIntegration[]}>
             <CanvasModeContext.Provider value={{ mode: "run", statuses }}>
               <ReactFlowProvider>
@@ -148,7 +149,11 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
             </CanvasModeContext.Provider>
           </CatalogProvider>
         </div>
-        <aside aria-label="Step details" className="w-[420px] shrink-0 overflow-y-auto border-l border-border bg-surface p-4" data-testid="step-panel">
+        <aside
+          aria-label="Step details"
+          className="w-[420px] shrink-0 overflow-y-auto border-l border-border bg-surface p-4 max-md:min-h-0 max-md:w-full max-md:flex-1 max-md:border-t max-md:border-l-0"
+          data-testid="step-panel"
+        >
           {focusNode && steps.length ? (
             steps.map((s) => (
               <StepDetails key={s.id} step={s} workspaceId={workspaceId} expressionBase={s.nodeId === r.trigger.nodeId ? "$trigger" : undefined} />
