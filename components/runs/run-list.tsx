@@ -74,10 +74,16 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
             </tr>
           </thead>
           <tbody>
-            {rows.length === 0 && !runs.isLoading && (
+            {rows.length === 0 && (
               <tr>
-                <td colSpan={6} className="py-10 text-center text-muted">
-                  No runs match.
+                <td colSpan={6} className="py-10 text-center text-muted" data-testid="runs-empty">
+                  {runs.isLoading
+                    ? "Loading runs…"
+                    : runs.isError
+                      ? `Could not load runs: ${runs.error.message}`
+                      : automationId || status
+                        ? "No runs match these filters."
+                        : "No runs yet. A run starts when a trigger fires, or when you run an automation from its editor."}
                 </td>
               </tr>
             )}

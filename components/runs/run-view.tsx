@@ -9,6 +9,7 @@ import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { CatalogProvider } from "@/components/canvas/catalog-context";
+import { Dialog } from "@/components/canvas/dialog";
 import { docToFlow } from "@/components/canvas/graph-utils";
 import { nodeTypes } from "@/components/canvas/node-types";
 import { CanvasModeContext } from "@/components/canvas/nodes/unit-node";
@@ -37,6 +38,7 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
   const catalog = useQuery(trpc.catalog.list.queryOptions({ workspaceId }));
   const cancel = useMutation(trpc.runs.cancel.mutationOptions());
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
 
   const kindOf = (key: string) => (catalog.data?.some((i) => i.triggers.some((t) => t.key === key)) ? "trigger" : "component") as "trigger" | "component";
   const flow = useMemo(() => (version.data ? docToFlow(version.data.graph, kindOf) : { nodes: [], edges: [] }), [version.data, catalog.data]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -101,24 +103,38 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
         )}
         <div className="ml-auto flex gap-1.5">
           {LIVE.has(r.status) && (
-            <button
-              className="btn btn-sm"
-              data-testid="cancel-run"
-              onClick={async () => {
-                try {
-                  await cancel.mutateAsync({ workspaceId, runId });
-                  qc.invalidateQueries({ queryKey: trpc.runs.get.queryKey() });
-                } catch (e) {
-                  toast.error((e as Error).message);
-                }
-              }}
-            >
-              <Ban size={13} aria-hidden /> Cancel
+            <button className="btn btn-sm" data-testid="cancel-run" onClick={() => setConfirmCancel(true)}>
+              <Ban size={13} aria-hidden /> Cancel run
             </button>
           )}
           <RetryActions workspaceId={workspaceId} run={r} currentVersion={automation.data?.version} />
         </div>
       </header>
+      <Dialog open={confirmCancel && LIVE.has(r.status)} onClose={() => setConfirmCancel(false)} title="Cancel this run?">
+        <p className="text-sm">Its steps that have not finished will not run. A cancelled run can be retried later.</p>
+        <div className="mt-4 flex justify-end gap-2">
+          <button className="btn" onClick={() => setConfirmCancel(false)}>
+            Keep running
+          </button>
+          <button
+            className="btn btn-danger"
+            data-testid="confirm-cancel-run"
+            disabled={cancel.isPending}
+            onClick={async () => {
+              try {
+                await cancel.mutateAsync({ workspaceId, runId });
+                setConfirmCancel(false);
+                toast.success("Run cancelled");
+                qc.invalidateQueries({ queryKey: trpc.runs.get.queryKey() });
+              } catch (e) {
+                toast.error((e as Error).message);
+              }
+            }}
+          >
+            Cancel run
+          </button>
+        </div>
+      </Dialog>
       {r.error && (
         <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
           {r.error.message}
