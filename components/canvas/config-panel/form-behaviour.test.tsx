@@ -36,6 +36,8 @@ const schema: JsonSchema = {
     },
     notify: { type: "boolean", default: true, title: "Notify" },
     issueType: { type: "string", title: "Issue Type", resource: { type: "issueType" } },
+    // Filter's condition: any value, expressions allowed (z.unknown()).
+    condition: { title: "Condition", description: "e.g. {{ $trigger.data.status = 'firing' }}", expression: true },
   },
   required: ["matchers"],
 };
@@ -135,6 +137,15 @@ describe("form behaviour", () => {
     expect(view.state.selection.main.head).toBe(3);
     await new Promise((r) => setTimeout(r, 350)); // the preview's debounce
     expect(within(field).queryByTestId(/^preview-/)).toBeNull();
+  });
+
+  it("a field of any type that takes expressions starts as an expression, not a JSON box", async () => {
+    render(<Harness />);
+    const field = screen.getByTestId("field-condition");
+    expect(await within(field).findByTestId(/^expression-/)).toBeTruthy();
+    expect(field.querySelector("textarea")).toBeNull();
+    expect(screen.getByTestId("expr-toggle-condition").getAttribute("aria-pressed")).toBe("true");
+    expect("condition" in current()).toBe(false);
   });
 
   it("a picker stores the chosen option's label next to its value and shows it when reopened, without loading", async () => {

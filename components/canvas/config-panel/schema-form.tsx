@@ -66,7 +66,9 @@ function FieldRenderer(props: FieldProps) {
   const env = useFormEnv();
   const s = unwrap(schema);
   const [jsonError, setJsonError] = useState<string | null>(null);
-  const [exprMode, setExprMode] = useState(isExpression(value));
+  // A field of any type that takes expressions (Filter's condition) starts as one: typing the `{{ … }}` its
+  // help suggests into a JSON box only said "Not valid JSON".
+  const [exprMode, setExprMode] = useState(isExpression(value) || (value === undefined && !!s.expression && s.type === undefined && !s.widget));
   // Switched to an expression by the toggle: the editor takes the focus, the caret inside the new `{{ }}`.
   const [focusExpr, setFocusExpr] = useState(false);
   if (s.visibleWhen && siblings[s.visibleWhen.field] !== s.visibleWhen.equals) return null;
