@@ -64,7 +64,7 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
       </section>
       <section className="card space-y-3 p-5">
         <h2>Members</h2>
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="table">
             <thead>
               <tr>
@@ -87,14 +87,21 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
                         className="input w-36"
                         defaultValue={m.role}
                         onChange={async (e) => {
-                          await setRole.mutateAsync({ userId: m.userId, role: e.target.value as (typeof ROLES)[number] });
-                          await qc.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
-                          toast.success("Role changed");
+                          const select = e.currentTarget;
+                          try {
+                            await setRole.mutateAsync({ userId: m.userId, role: select.value as (typeof ROLES)[number] });
+                            await qc.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+                            toast.success(`${m.name || m.email} is now ${select.value}`);
+                          } catch (err) {
+                            // Refused (e.g. by the server's role rules): show why, and put the select back.
+                            select.value = m.role;
+                            toast.error(`Role not changed: ${(err as Error).message}`);
+                          }
                         }}
                       >
                         {ROLES.map((r) => (
                           <option key={r} value={r}>
-                            {r}
+                            {r[0]!.toUpperCase() + r.slice(1)}
                           </option>
                         ))}
                       </select>
@@ -123,7 +130,7 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
               <select id="invite-role" name="role" className="input w-36" defaultValue="editor">
                 {ROLES.map((r) => (
                   <option key={r} value={r}>
-                    {r}
+                    {r[0]!.toUpperCase() + r.slice(1)}
                   </option>
                 ))}
               </select>
