@@ -56,7 +56,7 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
           <Plus size={15} aria-hidden /> New API key
         </button>
       </div>
-      <div className="card overflow-x-auto">
+      <div className="card relative overflow-x-auto">
         <table className="table">
           <thead>
             <tr>

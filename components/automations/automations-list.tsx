@@ -63,7 +63,7 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
           )}
         </div>
       ) : (
-        <div className="card overflow-x-auto">
+        <div className="card relative overflow-x-auto">
           <table className="table">
             <thead>
               <tr>

@@ -61,7 +61,7 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
           </select>
         </div>
       </div>
-      <div className="card overflow-x-auto">
+      <div className="card relative overflow-x-auto">
         <table className="table">
           <thead>
             <tr>

@@ -12,7 +12,7 @@ export function AuditLog() {
       {audit.error && <p className="field-error">{audit.error.message}</p>}
       {audit.data && audit.data.items.length === 0 && <p className="text-sm text-muted">Nothing recorded yet.</p>}
       {audit.data && audit.data.items.length > 0 && (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="table">
             <thead>
               <tr>
