@@ -55,7 +55,7 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
             <option value="">Any status</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {s[0]!.toUpperCase() + s.slice(1)}
               </option>
             ))}
           </select>
@@ -117,7 +117,9 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                 <td className="text-xs tabular-nums" title={`From start to end: ${formatDuration(r.startedAt, r.finishedAt)}`}>
                   {r.finishedAt && r.workMs !== undefined ? formatMs(r.workMs) : formatDuration(r.startedAt, r.finishedAt)}
                 </td>
-                <td className="max-w-xs truncate text-xs text-danger">{r.error?.message}</td>
+                <td className="max-w-xs truncate text-xs text-danger" title={r.error?.message}>
+                  {r.error?.message}
+                </td>
               </tr>
             ))}
           </tbody>
