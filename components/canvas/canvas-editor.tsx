@@ -26,6 +26,7 @@ import { useRunFrom } from "./use-run-from";
 import { useNarrow } from "./use-narrow";
 import { enableRefusedMessage, problemsFromError, problemsFromList } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { LoadError } from "@/components/shared/load-error";
 import {
   ConfigPanel,
   ConnectDialog,
@@ -255,7 +256,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const connectionMounted = useOpenedOnce(!!connectFor);
   const siteMounted = useOpenedOnce(!!siteFor);
 
-  if (automation.isError) return <p className="page text-danger">{automation.error.message}</p>;
+  if (automation.isError) return <LoadError message={automation.error.message} backHref={`/w/${workspaceId}/automations`} backLabel="Back to automations" />;
   if (!automation.data) return <EditorSkeleton />;
   const a = automation.data;
   return (

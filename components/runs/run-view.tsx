@@ -15,6 +15,7 @@ import { nodeTypes } from "@/components/canvas/node-types";
 import { CanvasModeContext } from "@/components/canvas/nodes/unit-node";
 import type { StepStatus } from "@/components/canvas/nodes/node-run-status";
 import type { CatalogIntegration } from "@/components/canvas/types";
+import { LoadError } from "@/components/shared/load-error";
 import { RunStatusBadge } from "./run-status-badge";
 import { StepDetails } from "./step-details";
 import { formatMs } from "./format";
@@ -57,7 +58,7 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
     [flow.edges, statuses],
   );
 
-  if (run.isError) return <p className="page text-danger">{run.error.message}</p>;
+  if (run.isError) return <LoadError message={run.error.message} backHref={`/w/${workspaceId}/runs`} backLabel="Back to runs" />;
   if (!r) return <p className="page text-sm text-muted">Loading run…</p>;
   const steps = r.steps.filter((s) => s.nodeId === (selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId));
   const focusNode = selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId ?? null;
