@@ -56,7 +56,7 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
           <Plus size={15} aria-hidden /> New API key
         </button>
       </div>
-      <div className="card overflow-x-auto">
+      <div className="card relative overflow-x-auto">
         <table className="table">
           <thead>
             <tr>
@@ -85,14 +85,14 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
                 <td>
                   <code className="text-xs">{k.prefix}…</code>
                 </td>
-                <td>{k.role}</td>
-                <td className="text-xs text-muted">{k.workspaceIds ? `${k.workspaceIds.length} workspace(s)` : "All"}</td>
+                <td className="capitalize">{k.role}</td>
+                <td className="text-xs text-muted">{k.workspaceIds ? `${k.workspaceIds.length} workspace${k.workspaceIds.length === 1 ? "" : "s"}` : "All"}</td>
                 <td className="text-xs text-muted">{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "Never"}</td>
                 <td>
                   <span
                     className={`badge ${k.status === "active" ? "border-green-200 bg-green-50 text-green-700" : "border-zinc-200 bg-zinc-50 text-zinc-500"}`}
                   >
-                    {k.status}
+                    <span className="capitalize">{k.status}</span>
                   </span>
                 </td>
                 <td className="text-right">
@@ -157,7 +157,7 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
               <select id="key-role" className="input" value={role} onChange={(e) => setRole(e.target.value as typeof role)}>
                 {ROLES.map((r) => (
                   <option key={r} value={r}>
-                    {r}
+                    {r[0]!.toUpperCase() + r.slice(1)}
                   </option>
                 ))}
               </select>

@@ -10,6 +10,7 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { Dialog } from "@/components/canvas/dialog";
 import { RunStatusBadge } from "@/components/runs/run-status-badge";
 import { fieldProblems } from "@/components/shared/problems";
+import { enableRefusedMessage } from "@/components/canvas/use-trpc-problems";
 
 export function AutomationsList({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
@@ -62,7 +63,7 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
           )}
         </div>
       ) : (
-        <div className="card overflow-x-auto">
+        <div className="card relative overflow-x-auto">
           <table className="table">
             <thead>
               <tr>
@@ -108,7 +109,7 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
                           await patch.mutateAsync({ workspaceId, automationId: a.id, patch: { enabled: !a.enabled } });
                           refresh();
                         } catch (e) {
-                          toast.error((e as Error).message);
+                          toast.error(a.enabled ? (e as Error).message : enableRefusedMessage(e, a.name));
                         }
                       }}
                     >

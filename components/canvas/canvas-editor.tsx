@@ -24,8 +24,9 @@ import { revealNode, useAddUnit } from "./use-add-unit";
 import { useFittedView } from "./use-fitted-view";
 import { useRunFrom } from "./use-run-from";
 import { useNarrow } from "./use-narrow";
-import { problemsFromError, problemsFromList } from "./use-trpc-problems";
+import { enableRefusedMessage, problemsFromError, problemsFromList } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { LoadError } from "@/components/shared/load-error";
 import {
   ConfigPanel,
   ConnectDialog,
@@ -130,7 +131,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       toast.success(enabled ? "Enabled: triggers are live." : "Disabled.");
     } catch (err) {
       store.getState().setProblems(problemsFromError(err, store.getState().toDocument()));
-      toast.error((err as Error).message);
+      toast.error(enabled ? enableRefusedMessage(err) : (err as Error).message);
     }
   };
 
@@ -234,7 +235,9 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
 
   // ---- test data for the node panel: a test event or the latest run (fetched once a node is selected)
   const everSelected = useOpenedOnce(!!selected);
-  const testData = useTestEvent(workspaceId, automationId, selected?.type === "trigger" ? selected.id : null, everSelected);
+  // Only a saved trigger has trigger info (asking for a new one's answers 404, an error in the console).
+  const savedTrigger = selected?.type === "trigger" && automation.data?.graph.nodes.some((n) => n.id === selected.id) ? selected.id : null;
+  const testData = useTestEvent(workspaceId, automationId, savedTrigger, everSelected);
 
   const resourceClient = useQueryClient();
   const loadResources = useCallback(
@@ -253,7 +256,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const connectionMounted = useOpenedOnce(!!connectFor);
   const siteMounted = useOpenedOnce(!!siteFor);
 
-  if (automation.isError) return <p className="page text-danger">{automation.error.message}</p>;
+  if (automation.isError) return <LoadError message={automation.error.message} backHref={`/w/${workspaceId}/automations`} backLabel="Back to automations" />;
   if (!automation.data) return <EditorSkeleton />;
   const a = automation.data;
   return (

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { useCanvasStore } from "./canvas-store";
 import { summarize } from "./graph-utils";
 import { ProblemsButton } from "./problems-list";
-import { problemsFromList } from "./use-trpc-problems";
+import { enableRefusedMessage, problemsFromList } from "./use-trpc-problems";
 import type { FlowNodeData, GraphDoc } from "./types";
 
 const kindOf = (key: string) => (key.includes(".on") ? "trigger" : "component") as "trigger" | "component";
@@ -115,5 +115,27 @@ describe("problems list", () => {
         .nodes.filter((n) => n.selected)
         .map((n) => n.id),
     ).toEqual(["n4"]);
+  });
+});
+
+describe("a refused enable", () => {
+  // The server's answer, written for API users; the switch says what to do in the UI instead.
+  const refused = Object.assign(
+    new Error("An enabled automation must have no problems, and this one has 2: … Fix them, or save it with enabled: false to keep it as a draft."),
+    {
+      data: {
+        problems: [
+          { path: "graph.nodes.1.config.comment", message: "Required", nodeId: "n2" },
+          { path: "graph.nodes.1.config.duration", message: "Required", nodeId: "n2" },
+          { path: "graph.nodes.1.config.x", message: "Unknown field", nodeId: "n2", severity: "warning" as const },
+        ],
+      },
+    },
+  );
+
+  it("counts the problems to fix and never speaks of `enabled: false`", () => {
+    expect(enableRefusedMessage(refused)).toBe("Not enabled: 2 problems to fix first, marked on the nodes. It stays disabled.");
+    expect(enableRefusedMessage(refused, "Silence")).toBe("Not enabled: “Silence” has 2 problems to fix first. Open it to see them marked on its nodes.");
+    expect(enableRefusedMessage(new Error("Forbidden"))).toBe("Not enabled: Forbidden");
   });
 });

@@ -1,5 +1,10 @@
 "use client";
-/** Keyboard shortcuts for the canvas (ignored while typing in a field, except save). */
+/**
+ * Keyboard shortcuts for the canvas: ignored while typing in a field (except save), in an open dialog, and
+ * with focus in a part of the editor that has its own keys (the node panel, the palette: marked
+ * `data-canvas-keys="local"`), where only save, undo/redo and Esc apply. Otherwise a letter typed on the
+ * panel's "Expression" toggle would disable the node (D), and Backspace on one of its switches delete it.
+ */
 import { useEffect } from "react";
 
 export interface ShortcutHandlers {
@@ -51,6 +56,11 @@ function typing(target: EventTarget | null) {
   return el.isContentEditable || el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || !!el.closest?.(".cm-editor");
 }
 
+/** Focus inside the node panel or the palette: keys that act on the canvas's nodes do not apply there. */
+function localKeys(target: EventTarget | null) {
+  return !!(target as HTMLElement | null)?.closest?.('[data-canvas-keys="local"]');
+}
+
 export function useEditorShortcuts(h: ShortcutHandlers) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -60,12 +70,13 @@ export function useEditorShortcuts(h: ShortcutHandlers) {
         e.preventDefault();
         return h.save();
       }
-      if (typing(e.target) || document.querySelector("[role=dialog][aria-modal=true]")) return;
+      if (typing(e.target) || document.querySelector("dialog[open], [role=dialog][aria-modal=true]")) return;
       if (mod && k === "z") {
         e.preventDefault();
         return e.shiftKey ? h.redo() : h.undo();
       }
       if (mod && k === "y") return (e.preventDefault(), h.redo());
+      if (localKeys(e.target)) return e.key === "Escape" && !mod ? h.escape() : undefined;
       if (mod && k === "c") return h.copy();
       if (mod && k === "v") return (e.preventDefault(), h.paste());
       if (mod && k === "d") return (e.preventDefault(), h.duplicate());

@@ -20,3 +20,17 @@ export function problemsFromError(error: unknown, doc?: GraphDoc): Problem[] {
   const data = (error as { data?: { problems?: ServerProblem[] | null } })?.data;
   return problemsFromList(data?.problems ?? [], doc);
 }
+
+/**
+ * What the enable switch (editor toolbar, automations list) says when enabling is refused. The server's
+ * message is written for the API ("save it with enabled: false"); in the UI the automation simply stays
+ * disabled, and its problems are marked on the nodes.
+ */
+export function enableRefusedMessage(error: unknown, name?: string): string {
+  const errors = problemsFromError(error).filter((p) => p.severity !== "warning").length;
+  if (!errors) return `Not enabled: ${(error as Error).message}`;
+  const what = `${errors} problem${errors === 1 ? "" : "s"}`;
+  return name
+    ? `Not enabled: “${name}” has ${what} to fix first. Open it to see them marked on its nodes.`
+    : `Not enabled: ${what} to fix first, marked on the nodes. It stays disabled.`;
+}

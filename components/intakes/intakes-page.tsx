@@ -40,7 +40,7 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
           <Plus size={15} aria-hidden /> New webhook intake
         </button>
       </div>
-      <div className="card overflow-x-auto">
+      <div className="card relative overflow-x-auto">
         <table className="table">
           <thead>
             <tr>

@@ -55,13 +55,13 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
             <option value="">Any status</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {s[0]!.toUpperCase() + s.slice(1)}
               </option>
             ))}
           </select>
         </div>
       </div>
-      <div className="card overflow-x-auto">
+      <div className="card relative overflow-x-auto">
         <table className="table">
           <thead>
             <tr>
@@ -74,10 +74,16 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
             </tr>
           </thead>
           <tbody>
-            {rows.length === 0 && !runs.isLoading && (
+            {rows.length === 0 && (
               <tr>
-                <td colSpan={6} className="py-10 text-center text-muted">
-                  No runs match.
+                <td colSpan={6} className="py-10 text-center text-muted" data-testid="runs-empty">
+                  {runs.isLoading
+                    ? "Loading runs…"
+                    : runs.isError
+                      ? `Could not load runs: ${runs.error.message}`
+                      : automationId || status
+                        ? "No runs match these filters."
+                        : "No runs yet. A run starts when a trigger fires, or when you run an automation from its editor."}
                 </td>
               </tr>
             )}
@@ -111,7 +117,9 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                 <td className="text-xs tabular-nums" title={`From start to end: ${formatDuration(r.startedAt, r.finishedAt)}`}>
                   {r.finishedAt && r.workMs !== undefined ? formatMs(r.workMs) : formatDuration(r.startedAt, r.finishedAt)}
                 </td>
-                <td className="max-w-xs truncate text-xs text-danger">{r.error?.message}</td>
+                <td className="max-w-xs truncate text-xs text-danger" title={r.error?.message}>
+                  {r.error?.message}
+                </td>
               </tr>
             ))}
           </tbody>

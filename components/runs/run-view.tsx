@@ -9,11 +9,13 @@ import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { CatalogProvider } from "@/components/canvas/catalog-context";
+import { Dialog } from "@/components/canvas/dialog";
 import { docToFlow } from "@/components/canvas/graph-utils";
 import { nodeTypes } from "@/components/canvas/node-types";
 import { CanvasModeContext } from "@/components/canvas/nodes/unit-node";
 import type { StepStatus } from "@/components/canvas/nodes/node-run-status";
 import type { CatalogIntegration } from "@/components/canvas/types";
+import { LoadError } from "@/components/shared/load-error";
 import { RunStatusBadge } from "./run-status-badge";
 import { StepDetails } from "./step-details";
 import { formatMs } from "./format";
@@ -37,6 +39,7 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
   const catalog = useQuery(trpc.catalog.list.queryOptions({ workspaceId }));
   const cancel = useMutation(trpc.runs.cancel.mutationOptions());
   const [selectedNode, setSelectedNode] = useState<string | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
 
   const kindOf = (key: string) => (catalog.data?.some((i) => i.triggers.some((t) => t.key === key)) ? "trigger" : "component") as "trigger" | "component";
   const flow = useMemo(() => (version.data ? docToFlow(version.data.graph, kindOf) : { nodes: [], edges: [] }), [version.data, catalog.data]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -55,12 +58,13 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
     [flow.edges, statuses],
   );
 
-  if (run.isError) return <p className="page text-danger">{run.error.message}</p>;
+  if (run.isError) return <LoadError message={run.error.message} backHref={`/w/${workspaceId}/runs`} backLabel="Back to runs" />;
   if (!r) return <p className="page text-sm text-muted">Loading run…</p>;
   const steps = r.steps.filter((s) => s.nodeId === (selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId));
   const focusNode = selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId ?? null;
   return (
-    <div className="flex h-screen flex-col">
+    // Narrow screens: under the shell's bar, the canvas on top and the step details below it (not beside).
+    <div className="flex h-screen flex-col max-md:h-[calc(100dvh-var(--shell-bar-h))]">
       <header className="flex flex-wrap items-center gap-3 border-b border-border bg-surface px-4 py-2.5">
         <Link href={`/w/${workspaceId}/runs?automationId=${r.automationId}`} className="btn btn-ghost btn-sm" aria-label="Back to runs">
           <ArrowLeft size={16} />
@@ -100,31 +104,45 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
         )}
         <div className="ml-auto flex gap-1.5">
           {LIVE.has(r.status) && (
-            <button
-              className="btn btn-sm"
-              data-testid="cancel-run"
-              onClick={async () => {
-                try {
-                  await cancel.mutateAsync({ workspaceId, runId });
-                  qc.invalidateQueries({ queryKey: trpc.runs.get.queryKey() });
-                } catch (e) {
-                  toast.error((e as Error).message);
-                }
-              }}
-            >
-              <Ban size={13} aria-hidden /> Cancel
+            <button className="btn btn-sm" data-testid="cancel-run" onClick={() => setConfirmCancel(true)}>
+              <Ban size={13} aria-hidden /> Cancel run
             </button>
           )}
           <RetryActions workspaceId={workspaceId} run={r} currentVersion={automation.data?.version} />
         </div>
       </header>
+      <Dialog open={confirmCancel && LIVE.has(r.status)} onClose={() => setConfirmCancel(false)} title="Cancel this run?">
+        <p className="text-sm">Its steps that have not finished will not run. A cancelled run can be retried later.</p>
+        <div className="mt-4 flex justify-end gap-2">
+          <button className="btn" onClick={() => setConfirmCancel(false)}>
+            Keep running
+          </button>
+          <button
+            className="btn btn-danger"
+            data-testid="confirm-cancel-run"
+            disabled={cancel.isPending}
+            onClick={async () => {
+              try {
+                await cancel.mutateAsync({ workspaceId, runId });
+                setConfirmCancel(false);
+                toast.success("Run cancelled");
+                qc.invalidateQueries({ queryKey: trpc.runs.get.queryKey() });
+              } catch (e) {
+                toast.error((e as Error).message);
+              }
+            }}
+          >
+            Cancel run
+          </button>
+        </div>
+      </Dialog>
       {r.error && (
         <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
           {r.error.message}
         </div>
       )}
-      <div className="flex min-h-0 flex-1">
-        <div className="relative min-w-0 flex-1" data-testid="run-canvas">
+      <div className="flex min-h-0 flex-1 max-md:flex-col">
+        <div className="relative min-w-0 flex-1 max-md:min-h-56 max-md:flex-[0_0_40%]" data-testid="run-canvas">
           <CatalogProvider integrations={(catalog.data ?? []) as CatalogIntegration[]}>
             <CanvasModeContext.Provider value={{ mode: "run", statuses }}>
               <ReactFlowProvider>
@@ -148,7 +166,11 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
             </CanvasModeContext.Provider>
           </CatalogProvider>
         </div>
-        <aside aria-label="Step details" className="w-[420px] shrink-0 overflow-y-auto border-l border-border bg-surface p-4" data-testid="step-panel">
+        <aside
+          aria-label="Step details"
+          className="w-[420px] shrink-0 overflow-y-auto border-l border-border bg-surface p-4 max-md:min-h-0 max-md:w-full max-md:flex-1 max-md:border-t max-md:border-l-0"
+          data-testid="step-panel"
+        >
           {focusNode && steps.length ? (
             steps.map((s) => (
               <StepDetails key={s.id} step={s} workspaceId={workspaceId} expressionBase={s.nodeId === r.trigger.nodeId ? "$trigger" : undefined} />

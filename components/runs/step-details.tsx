@@ -16,6 +16,8 @@ export function StepDetails({
   expressionBase?: string;
   workspaceId?: string;
 }) {
+  // Queued again after a failed attempt: waiting for its automatic retry (the badge alone said "Queued").
+  const retrying = step.status === "queued" && step.attempts.length > 0 && !step.finishedAt;
   return (
     <article className="mb-6 space-y-4" data-testid={`step-${step.name}`}>
       <header className="flex items-center justify-between gap-2">
@@ -23,7 +25,14 @@ export function StepDetails({
           <h2 className="font-mono text-sm">{step.name}</h2>
           {step.key && <p className="text-xs text-muted">{step.key}</p>}
         </div>
-        <RunStatusBadge status={step.status} />
+        <div className="flex items-center gap-2">
+          {retrying && (
+            <span className="text-xs text-muted" data-testid="step-retrying">
+              Retrying · attempt {step.attempts.length + 1} next
+            </span>
+          )}
+          <RunStatusBadge status={step.status} />
+        </div>
       </header>
       {step.origin && (
         <p className="rounded-md border border-violet-200 bg-violet-50 p-2 text-xs text-violet-900" data-testid="step-origin" data-origin={step.origin.kind}>
@@ -42,6 +51,7 @@ export function StepDetails({
       )}
       {step.error && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2.5 text-xs text-danger" data-testid="step-error">
+          {retrying && `Attempt ${step.attempts.length} failed: `}
           {step.error}
         </p>
       )}

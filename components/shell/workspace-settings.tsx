@@ -64,48 +64,57 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
       </section>
       <section className="card space-y-3 p-5">
         <h2>Members</h2>
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Member</th>
-              <th>Role</th>
-              <th>Last sign-in</th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data?.map((m) => (
-              <tr key={m.userId}>
-                <td>
-                  <div className="font-medium">{m.name}</div>
-                  <div className="text-xs text-muted">{m.email}</div>
-                </td>
-                <td>
-                  {admin && m.role !== "owner" ? (
-                    <select
-                      aria-label={`Role of ${m.email}`}
-                      className="input w-36"
-                      defaultValue={m.role}
-                      onChange={async (e) => {
-                        await setRole.mutateAsync({ userId: m.userId, role: e.target.value as (typeof ROLES)[number] });
-                        await qc.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
-                        toast.success("Role changed");
-                      }}
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    <span className="capitalize">{m.role}</span>
-                  )}
-                </td>
-                <td className="text-muted">{m.lastSignInAt ? new Date(m.lastSignInAt).toLocaleString() : "never"}</td>
+        <div className="relative overflow-x-auto">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Member</th>
+                <th>Role</th>
+                <th>Last sign-in</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {members.data?.map((m) => (
+                <tr key={m.userId}>
+                  <td>
+                    <div className="font-medium">{m.name}</div>
+                    <div className="text-xs text-muted">{m.email}</div>
+                  </td>
+                  <td>
+                    {admin && m.role !== "owner" ? (
+                      <select
+                        aria-label={`Role of ${m.email}`}
+                        className="input w-36"
+                        defaultValue={m.role}
+                        onChange={async (e) => {
+                          const select = e.currentTarget;
+                          try {
+                            await setRole.mutateAsync({ userId: m.userId, role: select.value as (typeof ROLES)[number] });
+                            await qc.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+                            toast.success(`${m.name || m.email} is now ${select.value}`);
+                          } catch (err) {
+                            // Refused (e.g. by the server's role rules): show why, and put the select back.
+                            select.value = m.role;
+                            toast.error(`Role not changed: ${(err as Error).message}`);
+                          }
+                        }}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r[0]!.toUpperCase() + r.slice(1)}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      <span className="capitalize">{m.role}</span>
+                    )}
+                  </td>
+                  <td className="text-muted">{m.lastSignInAt ? new Date(m.lastSignInAt).toLocaleString() : "never"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {admin && (
           <form onSubmit={onInvite} className="flex flex-wrap items-end gap-2 border-t border-border pt-3">
             <div>
@@ -121,7 +130,7 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
               <select id="invite-role" name="role" className="input w-36" defaultValue="editor">
                 {ROLES.map((r) => (
                   <option key={r} value={r}>
-                    {r}
+                    {r[0]!.toUpperCase() + r.slice(1)}
                   </option>
                 ))}
               </select>

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useTRPC } from "@/components/providers/trpc-provider";
+import { formatMs } from "@/components/runs/format";
 
 const COLORS: Record<string, string> = {
   succeeded: "#16a34a",
@@ -63,12 +64,15 @@ export function UsagePage({ workspaceId }: { workspaceId: string }) {
         </div>
       </div>
       {usage.isError && <p className="field-error">{usage.error.message}</p>}
-      <div className="mb-5 grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-8">
+      <div className="mb-5 grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-9">
         {[
           ["Runs", sum(data?.totals.runs)],
           ["Steps", sum(data?.totals.steps)],
-          ["Run time (working)", `${Math.round((data?.totals.runTimeMs ?? 0) / 1000)} s`],
-          ["Retries / waited", `${data?.totals.retries ?? 0} / ${Math.round((data?.totals.retryWaitMs ?? 0) / 1000)} s`],
+          // Sub-second spans read "20 ms", not "0 s". Runs retried (by a person or the API) and the waits
+          // between attempts (mostly automatic step retries) are two things: one card each.
+          ["Run time (working)", formatMs(data?.totals.runTimeMs ?? 0)],
+          ["Runs retried", data?.totals.retries ?? 0],
+          ["Waited between attempts", formatMs(data?.totals.retryWaitMs ?? 0)],
           ["Test runs", sum(data?.totals.testRuns)],
           ["Events received", data?.totals.eventsReceived ?? 0],
           ["Tasks created / closed", `${data?.totals.tasksCreated ?? 0} / ${data?.totals.tasksClosed ?? 0}`],

@@ -11,6 +11,8 @@ test("create an API key in the UI and use it once", async ({ page, playwright, b
   expect(key.length).toBeGreaterThan(20);
   await page.getByRole("button", { name: "Done" }).click();
   await expect(page.getByTestId("api-key-row-e2e ui key")).toContainText("Never");
+  await expect(page.getByTestId("api-key-row-e2e ui key")).toContainText("1 workspace");
+  await expect(page.getByTestId("api-key-row-e2e ui key")).not.toContainText("workspace(s)");
 
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${key}` } });
   const res = await api.get(`/api/v1/factories/${seed.workspaceId}`);

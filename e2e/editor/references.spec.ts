@@ -71,7 +71,9 @@ test("an unknown $steps reference is flagged at save, kept as a draft, and block
 
   // Enabling is refused while the problem is there.
   await page.getByTestId("enabled-switch").click();
-  await expect(page.getByText(/An enabled automation must have no problems/).first()).toBeVisible();
+  // Said in the UI's terms (the API's "save it with enabled: false" is not for the switch).
+  await expect(page.getByText("Not enabled: 1 problem to fix first, marked on the nodes. It stays disabled.").first()).toBeVisible();
+  await expect(page.getByText(/enabled: false/)).toHaveCount(0);
   await expect(page.getByTestId("enabled-switch")).toHaveAttribute("aria-checked", "false");
 
   // The list marks it as a draft; reopened, it still shows the problem; the toolbar's list jumps to the node.

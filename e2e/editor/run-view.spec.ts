@@ -53,6 +53,17 @@ test("run by hand and watch the run view", async ({ page, api, seed, probe }) =>
   // The runs list shows it.
   await page.getByRole("link", { name: "Back to runs" }).click();
   await expect(page.getByRole("link", { name: /Run run_/ }).first()).toBeVisible();
+
+  // What cannot be found says so and leads back (these were dead ends: red text, or Next's bare 404).
+  await page.goto(`/w/${ws}/runs/run_doesnotexist`);
+  await expect(page.getByTestId("load-error")).toContainText("run_doesnotexist");
+  await page.getByTestId("load-error").getByRole("link", { name: "Back to runs" }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${ws}/runs$`));
+  await page.goto(`/w/${ws}/automations/aut_doesnotexist`);
+  await expect(page.getByTestId("load-error").getByRole("link", { name: "Back to automations" })).toBeVisible();
+  await page.goto("/w/ws_doesnotexist/automations");
+  await page.getByTestId("not-found").getByRole("link", { name: "Go to your workspace" }).click();
+  await expect(page).toHaveURL(/\/w\/ws_[a-z0-9]+\/automations/);
 });
 
 test("screenshots of the canvas, a node form and the trigger panel", async ({ page, api, seed }) => {

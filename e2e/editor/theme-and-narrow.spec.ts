@@ -148,6 +148,66 @@ test("the editor at 390 px: palette drawer, panel sheet, Save reachable, no side
   await page.keyboard.press("Escape");
 });
 
+test("the other pages at 390 px: no sideways scroll, a run's canvas above its steps, cancelling asks first", async ({ page, api, seed }) => {
+  const ws = seed.workspaceId;
+  await page.setViewportSize({ width: 390, height: 844 });
+  const noSideScroll = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+  // A workspace with nothing in it yet: its lists say so.
+  const created = await page.request.post("/api/trpc/workspaces.create", { data: { name: "Phone pages" }, headers: { "content-type": "application/json" } });
+  expect(created.status(), await created.text()).toBe(200);
+  const empty = (await created.json()).result.data.id as string;
+  await page.goto(`/w/${empty}/runs`);
+  await expect(page.getByTestId("runs-empty")).toHaveText(/No runs yet/);
+
+  for (const p of ["automations", "runs", "settings", "connections", "api-keys", "usage", "intakes", "lines", "tasks"]) {
+    await page.goto(`/w/${ws}/${p}`);
+    await expect(page.locator("main h1").first()).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    expect(await noSideScroll(), `${p} scrolls sideways`).toBe(true);
+  }
+
+  // A run that waits: its canvas shows above the step details, and cancelling it is confirmed.
+  const app = await api.post(`/api/v1/factories/${ws}/apps`, {
+    data: {
+      name: "Phone run",
+      enabled: true,
+      graph: {
+        nodes: [
+          { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+          { id: "n2", name: "pause", key: "core.wait", config: { duration: "10m" }, position: { x: 320, y: 0 } },
+        ],
+        edges: [{ from: "n1", to: "n2" }],
+      },
+    },
+  });
+  expect(app.status(), await app.text()).toBe(201);
+  const appId = (await app.json()).id as string;
+  const run = await api.post(`/api/v1/factories/${ws}/apps/${appId}/runs`, { data: { payload: {} } });
+  expect(run.status(), await run.text()).toBeLessThan(300);
+  const runId = (await run.json()).id as string;
+  await page.goto(`/w/${ws}/runs/${runId}`);
+  await expect(page.getByTestId("run-status").first()).toHaveAttribute("data-status", /running|waiting/, { timeout: 30_000 });
+  await expect(page.locator('.react-flow__node:has([data-node-name="pause"])')).toBeVisible();
+  const canvasBox = (await page.getByTestId("run-canvas").boundingBox())!;
+  const panelBox = (await page.getByTestId("step-panel").boundingBox())!;
+  expect(canvasBox.width).toBeGreaterThanOrEqual(389);
+  expect(panelBox.width).toBeLessThanOrEqual(390);
+  expect(panelBox.y).toBeGreaterThanOrEqual(canvasBox.y + canvasBox.height - 1);
+  expect(await noSideScroll()).toBe(true);
+  await shot(page, "run-390");
+
+  await page.getByTestId("cancel-run").click();
+  const dialog = page.getByRole("dialog", { name: "Cancel this run?" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Keep running" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("run-status").first()).toHaveAttribute("data-status", /running|waiting/);
+  await page.getByTestId("cancel-run").click();
+  await page.getByTestId("confirm-cancel-run").click();
+  await expect(page.getByTestId("run-status").first()).toHaveAttribute("data-status", "cancelled");
+});
+
 /** Relative luminance of a CSS rgb()/rgba() colour (0 black … 1 white). */
 function luminance(css: string): number {
   const m = /rgba?\(([^)]+)\)/.exec(css);

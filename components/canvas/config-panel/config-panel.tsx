@@ -34,6 +34,7 @@ export function ConfigPanel({ node, onClose, trigger, test, ...rest }: ConfigPan
   return (
     <aside
       aria-label={`Configure ${node.data.name}`}
+      data-canvas-keys="local"
       data-testid="config-panel"
       className="flex h-full w-[380px] shrink-0 flex-col border-l border-border bg-surface"
     >

@@ -5,7 +5,8 @@
  * warnings sit under their field, and markdown docs render without raw HTML.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { EditorView } from "@codemirror/view";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useState } from "react";
 import { SchemaForm } from "./schema-form";
@@ -35,6 +36,8 @@ const schema: JsonSchema = {
     },
     notify: { type: "boolean", default: true, title: "Notify" },
     issueType: { type: "string", title: "Issue Type", resource: { type: "issueType" } },
+    // Filter's condition: any value, expressions allowed (z.unknown()).
+    condition: { title: "Condition", description: "e.g. {{ $trigger.data.status = 'firing' }}", expression: true },
   },
   required: ["matchers"],
 };
@@ -122,6 +125,27 @@ describe("form behaviour", () => {
     fireEvent.click(screen.getByTestId("expr-toggle-notify"));
     expect("notify" in current()).toBe(false);
     expect(screen.getByRole("switch", { name: "Notify" }).getAttribute("aria-checked")).toBe("true");
+  });
+
+  it("the Expression toggle puts the caret inside the new {{ }}, with no error before anything is typed", async () => {
+    render(<Harness />);
+    fireEvent.click(screen.getByTestId("expr-toggle-matchers"));
+    expect(current().matchers).toBe("{{  }}");
+    const field = screen.getByTestId("field-matchers");
+    await waitFor(() => expect(document.activeElement?.closest(".cm-editor")).toBeTruthy());
+    const view = EditorView.findFromDOM(field.querySelector<HTMLElement>(".cm-editor")!)!;
+    expect(view.state.selection.main.head).toBe(3);
+    await new Promise((r) => setTimeout(r, 350)); // the preview's debounce
+    expect(within(field).queryByTestId(/^preview-/)).toBeNull();
+  });
+
+  it("a field of any type that takes expressions starts as an expression, not a JSON box", async () => {
+    render(<Harness />);
+    const field = screen.getByTestId("field-condition");
+    expect(await within(field).findByTestId(/^expression-/)).toBeTruthy();
+    expect(field.querySelector("textarea")).toBeNull();
+    expect(screen.getByTestId("expr-toggle-condition").getAttribute("aria-pressed")).toBe("true");
+    expect("condition" in current()).toBe(false);
   });
 
   it("a picker stores the chosen option's label next to its value and shows it when reopened, without loading", async () => {

@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useState } from "react";
 import { SchemaForm } from "./schema-form";
+import { singular } from "./fields/list-field";
 import { FormEnvProvider, type FormEnv } from "./form-context";
 import type { JsonSchema } from "../types";
 
@@ -77,9 +78,19 @@ describe("SchemaForm", () => {
     fireEvent.change(screen.getByLabelText(/^Name/, { selector: "#t-matchers_1_name" }), { target: { value: "severity" } });
     expect(current().matchers.map((m: { name: string }) => m.name)).toEqual(["alertname", "severity"]);
     expect(current().matchers[0].isRegex).toBe(false);
-    fireEvent.click(screen.getByRole("button", { name: "Move Matchers 2 up" }));
+    // Rows are named after one item ("Matcher 2", not "Matchers 2").
+    expect(screen.getByTestId("t-matchers-row-1").textContent).toContain("Matcher 2");
+    expect(["Matchers", "Alert Names", "Statuses", "Responders", "Properties", "Address"].map(singular)).toEqual([
+      "Matcher",
+      "Alert Name",
+      "Status",
+      "Responder",
+      "Property",
+      "Address",
+    ]);
+    fireEvent.click(screen.getByRole("button", { name: "Move Matcher 2 up" }));
     expect(current().matchers.map((m: { name: string }) => m.name)).toEqual(["severity", "alertname"]);
-    fireEvent.click(screen.getByRole("button", { name: "Remove Matchers 1" }));
+    fireEvent.click(screen.getByRole("button", { name: "Remove Matcher 1" }));
     expect(current().matchers.map((m: { name: string }) => m.name)).toEqual(["alertname"]);
   });
 

@@ -66,7 +66,11 @@ function FieldRenderer(props: FieldProps) {
   const env = useFormEnv();
   const s = unwrap(schema);
   const [jsonError, setJsonError] = useState<string | null>(null);
-  const [exprMode, setExprMode] = useState(isExpression(value));
+  // A field of any type that takes expressions (Filter's condition) starts as one: typing the `{{ … }}` its
+  // help suggests into a JSON box only said "Not valid JSON".
+  const [exprMode, setExprMode] = useState(isExpression(value) || (value === undefined && !!s.expression && s.type === undefined && !s.widget));
+  // Switched to an expression by the toggle: the editor takes the focus, the caret inside the new `{{ }}`.
+  const [focusExpr, setFocusExpr] = useState(false);
   if (s.visibleWhen && siblings[s.visibleWhen.field] !== s.visibleWhen.equals) return null;
 
   const id = fieldId(env, path);
@@ -99,6 +103,7 @@ function FieldRenderer(props: FieldProps) {
           change(isExpression(value) ? undefined : value);
         } else {
           setExprMode(true);
+          setFocusExpr(true);
           if (value === undefined || value === "" || typeof value !== "string") change("{{  }}");
         }
       }}
@@ -113,7 +118,7 @@ function FieldRenderer(props: FieldProps) {
       <FieldShell id={id} path={path} label={label} required={required} help={help} error={error} warning={warning} aside={toggle}>
         <div data-path={path} onBlur={() => onTouch(path)}>
           <Suspense fallback={<div className="input h-8 animate-pulse bg-zinc-50" />}>
-            <ExpressionField id={id} label={label} value={typeof value === "string" ? value : ""} onChange={change} describedBy={db} />
+            <ExpressionField id={id} label={label} value={typeof value === "string" ? value : ""} onChange={change} describedBy={db} autoFocus={focusExpr} />
           </Suspense>
         </div>
       </FieldShell>

@@ -31,7 +31,7 @@ export function BuildingBlocks({
   }, [integrations, units, query]);
 
   return (
-    <aside aria-label="Building blocks" className={`flex shrink-0 flex-col border-r border-border bg-surface ${className}`}>
+    <aside aria-label="Building blocks" data-canvas-keys="local" className={`flex shrink-0 flex-col border-r border-border bg-surface ${className}`}>
       <div className="border-b border-border p-3">
         <label htmlFor="palette-search" className="sr-only">
           Search building blocks

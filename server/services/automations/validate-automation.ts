@@ -32,10 +32,16 @@ function valueAt(root: unknown, path: PropertyKey[]): unknown[] {
   return seen;
 }
 
+/** A config field left empty reads "Required.", not zod's "Invalid input: expected nonoptional, received undefined". */
+function issueMessage(i: z.ZodError["issues"][number], root: unknown): string {
+  const missing = i.code === "invalid_type" && root !== undefined && i.path.length > 0 && valueAt(root, i.path).at(-1) === undefined;
+  return missing ? "Required." : i.message;
+}
+
 function zodProblems(error: z.ZodError, prefix: string, nodeId?: string, root?: unknown): Problem[] {
   return error.issues
     .filter((i) => root === undefined || !valueAt(root, i.path).some(hasExpression))
-    .map((i) => err({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: i.message, ...(nodeId ? { nodeId } : {}) }));
+    .map((i) => err({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: issueMessage(i, root), ...(nodeId ? { nodeId } : {}) }));
 }
 
 function expressionProblems(value: unknown, path: string, nodeId: string, out: Problem[]): void {

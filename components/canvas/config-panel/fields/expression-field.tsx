@@ -51,12 +51,15 @@ export function ExpressionField({
   onChange,
   label,
   describedBy,
+  autoFocus,
 }: {
   id: string;
   value: string;
   onChange: (v: string) => void;
   label: string;
   describedBy?: string;
+  /** Focus the editor once created, the caret inside an empty `{{ }}` (else at the end). */
+  autoFocus?: boolean;
 }) {
   const env = useFormEnv();
   const extensions = useMemo(
@@ -73,7 +76,8 @@ export function ExpressionField({
   useEffect(() => {
     let live = true;
     const t = setTimeout(() => {
-      if (!env.sample || !value.includes("{{")) return setPreview(null);
+      // Nothing to preview yet in an empty `{{ }}` (a fresh toggle): no "Unexpected end of expression".
+      if (!env.sample || !value.includes("{{") || /\{\{\s*\}\}/.test(value)) return setPreview(null);
       previewTemplate(value, env.sample).then((r) => live && setPreview(r));
     }, 200);
     return () => {
@@ -90,6 +94,12 @@ export function ExpressionField({
         basicSetup={{ lineNumbers: false, foldGutter: false, highlightActiveLine: false, autocompletion: false, closeBrackets: false }}
         minHeight="32px"
         editable={!env.readOnly}
+        onCreateEditor={(view) => {
+          if (!autoFocus || env.readOnly) return;
+          const empty = view.state.doc.toString().indexOf("{{  }}");
+          view.dispatch({ selection: { anchor: empty >= 0 ? empty + 3 : view.state.doc.length } });
+          view.focus();
+        }}
       />
       {preview && (
         <div

@@ -17,7 +17,16 @@ interface ListProps {
   inline?: boolean;
 }
 
-export function ListField({ id, label, items, onChange, newItem, renderItem, disabled, inline }: ListProps) {
+/** One item of a list field, named from its label: "Matchers" → "Matcher", "Alert Names" → "Alert Name", "Statuses" → "Status". */
+export function singular(label: string): string {
+  if (/ies$/.test(label)) return `${label.slice(0, -3)}y`;
+  if (/(ss|us|x|ch|sh)es$/.test(label)) return label.slice(0, -2);
+  return label.replace(/([^su])s$/, "$1");
+}
+
+export function ListField({ id, label: listLabel, items, onChange, newItem, renderItem, disabled, inline }: ListProps) {
+  // Rows and their buttons are named after one item: "Matcher 2", "Remove Matcher 2", "Add matcher".
+  const label = singular(listLabel);
   const box = useRef<HTMLDivElement>(null);
   const focusRow = useRef<number | null>(null);
   useEffect(() => {
@@ -62,7 +71,7 @@ export function ListField({ id, label, items, onChange, newItem, renderItem, dis
           onChange([...items, newItem()]);
         }}
       >
-        <Plus size={14} aria-hidden /> Add {label.toLowerCase().replace(/s$/, "")}
+        <Plus size={14} aria-hidden /> Add {label.toLowerCase()}
       </button>
     </div>
   );
