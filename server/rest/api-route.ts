@@ -72,8 +72,7 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
   handler: (ctx: RouteContext<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
   const fn = async (request: Request, nextCtx: NextContext): Promise<Response> => {
-    const incoming = request.headers.get("x-request-id");
-    const requestId = incoming && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : newId("req");
+    const requestId = requestIdOf(request);
     const url = new URL(request.url);
     let deps: AppDeps | undefined;
     let extraHeaders: Record<string, string> = {};
@@ -117,7 +116,8 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
         if (read.value === undefined && !op.bodyOptional) {
           throw new AppError("validation_failed", "This request needs a JSON body.", [{ path: "", message: "Required" }]);
         }
-        body = parse(op.body, read.value ?? {}, "body");
+        // Only an absent body stands for `{}`: a JSON `null` is a body of the wrong type, answered as such.
+        body = parse(op.body, read.value === undefined ? {} : read.value, "body");
       }
       const d = deps;
       const run = async () => {
@@ -150,7 +150,7 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       count(res.status);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
     } catch (error) {
-      const res = toErrorResponse(error, { instance: url.pathname, requestId, log: deps?.log });
+      const res = toErrorResponse(queryPaths(op, error), { instance: url.pathname, requestId, log: deps?.log });
       for (const [k, v] of Object.entries(extraHeaders)) res.headers.set(k, v);
       count(res.status);
       return res;
@@ -159,13 +159,31 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
   return Object.assign(fn, { method: op.method, operation: op as unknown as Operation });
 }
 
+/**
+ * A service names a bad query parameter by its bare name (`cursor`, `from`); the door's own query
+ * validation says `query.<name>`. On an operation without a body every field problem that names one
+ * of its query parameters is about the query, so it gets the same prefix.
+ */
+function queryPaths(op: Operation, error: unknown): unknown {
+  if (!(error instanceof AppError) || !error.errors?.length || op.body || !(op.query instanceof z.ZodObject)) return error;
+  const names = new Set(Object.keys(op.query.shape));
+  const errors = error.errors.map((e) => (names.has(e.path.split(".")[0]!) ? { ...e, path: `query.${e.path}` } : e));
+  return new AppError(error.code, error.message, errors, error.headers);
+}
+
+/** The caller's `X-Request-Id` when it is a sane token, else a new one. */
+export function requestIdOf(request: Request): string {
+  const incoming = request.headers.get("x-request-id");
+  return incoming && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : newId("req");
+}
+
 /** 405 with `Allow` for methods a path does not support. */
 export function methodNotAllowed(allowed: HttpMethod[]) {
   return async (request: Request) =>
     problemResponse("method_not_allowed", `${request.method} is not supported here; use ${allowed.join(", ")}.`, {
       headers: { Allow: allowed.join(", ") },
       instance: new URL(request.url).pathname,
-      requestId: newId("req"),
+      requestId: requestIdOf(request),
     });
 }
 
