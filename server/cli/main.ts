@@ -11,6 +11,7 @@
  *     (automations as code: docs/automations-as-code.md)
  */
 import { parseArgs } from "node:util";
+import { formatCliError } from "./format-error";
 
 const USAGE = `Usage:
   conveyor owner create --email EMAIL --password PASSWORD [--name NAME]
@@ -74,8 +75,8 @@ main(process.argv.slice(2)).then(
     // The worker and the ingress keep running until a signal; every other command exits.
     if (code !== null) process.exit(code);
   },
-  (e: Error) => {
-    console.error(`conveyor: ${e.message}`);
+  (e: Error & { errors?: { path: string; message: string }[] }) => {
+    console.error(formatCliError(e));
     process.exit(1);
   },
 );
