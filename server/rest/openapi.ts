@@ -19,6 +19,7 @@ const RATE_HEADERS = {
   "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
   "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" as const } },
   "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" as const } },
+  "RateLimit-Policy": { description: "The limit and its window, e.g. `1200;w=60`.", schema: { type: "string" as const } },
   "X-Request-Id": { description: "Correlation id (also in error bodies and logs).", schema: { type: "string" as const } },
 };
 
@@ -135,7 +136,9 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Organization API key `cvk_<prefix>_<secret>`." } } },
       paths,
     },
-    { reused: "ref" },
+    // Reused schemas are inlined: only schemas with a `meta({ id })` become named components, so a
+    // generated client has no `__schemaN` types (cycles are still broken with $defs).
+    { reused: "inline" },
   );
   if (serverUrl === "/api/v1") cached = doc;
   return doc;

@@ -111,6 +111,31 @@ describe("orders", () => {
     expect(p2.body.data.map((a: { kind: string }) => a.kind)).toEqual(["opened", "comment"]);
   });
 
+  it("follows a timeline with `after`: the last page's nextCursor is null, the last entry's id still polls what is new", async () => {
+    const t = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId, title: "Followed" } });
+    const url = `/api/v1/factories/${s.ws}/orders/${t.body.id}`;
+    const first = await api.get(`${url}/activity?limit=200`, { key: s.keys.viewer });
+    expect(first.body).toMatchObject({ data: [{ kind: "created" }], nextCursor: null });
+    const last = first.body.data.at(-1).id;
+    expect((await api.get(`${url}/activity?after=${last}`, { key: s.keys.viewer })).body).toEqual({ data: [], nextCursor: null });
+    await api.post(`${url}/comments`, { key: s.keys.operator, body: { body: "one" } });
+    await api.post(`${url}/comments`, { key: s.keys.operator, body: { body: "two" } });
+    const next = await api.get(`${url}/activity?after=${last}&limit=1`, { key: s.keys.viewer });
+    expect(next.body.data.map((a: { message: string }) => a.message)).toEqual(["one"]);
+    expect(next.body.nextCursor).not.toBeNull();
+    expect(
+      (await api.get(`${url}/activity?after=${next.body.data[0].id}`, { key: s.keys.viewer })).body.data.map((a: { message: string }) => a.message),
+    ).toEqual(["two"]);
+    // Another task's entry, an unknown id, or both `after` and `cursor`: 422 naming the parameter.
+    const other = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId, title: "Other" } });
+    const foreign = (await api.get(`/api/v1/factories/${s.ws}/orders/${other.body.id}/activity`, { key: s.keys.viewer })).body.data[0].id;
+    for (const q of [`after=${foreign}`, "after=act_nope", `after=${last}&cursor=${next.body.nextCursor}`]) {
+      const res = await api.get(`${url}/activity?${q}`, { key: s.keys.viewer });
+      expect(res.status, q).toBe(422);
+      expect(res.body.errors[0].path, q).toBe("query.after");
+    }
+  });
+
   it("runs a task along a line: open starts step 1 and the timeline shows the step's run", async () => {
     const appId = await insertAutomation(deps, s.ws, "Instant");
     const line = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Auto", steps: [{ name: "one", appId }] } })).body;
