@@ -155,6 +155,9 @@ describe("runs", () => {
     const cancelled = await api.post(`${base}/${noBody.body.id}/cancel`, { key: s.keys.operator });
     if (cancelled.status === 200) {
       expect(cancelled.body.status).toBe("cancelled");
+      // The same run shape as every other answer: the trigger keeps its node name.
+      expect(cancelled.body.trigger).toEqual(noBody.body.trigger);
+      expect(cancelled.body.trigger.name).toBe("start");
       expect((await api.post(`${base}/${noBody.body.id}/cancel`, { key: s.keys.operator })).status).toBe(409);
     } else expect(cancelled.status).toBe(409); // the runner finished it first
     const fresh = (await api.post(base, { key: s.keys.operator, body: { payload: { go: true } } })).body;

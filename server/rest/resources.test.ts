@@ -252,6 +252,12 @@ describe("catalog and OpenAPI", () => {
     expect(Object.keys(res.body.paths).length).toBeGreaterThanOrEqual(20);
     const result = await validate(structuredClone(res.body));
     expect(result.valid).toBe(true);
+    // Only named schemas are components (a generated client gets no `__schemaN` types), and every
+    // header a success carries is listed.
+    expect(Object.keys(res.body.components.schemas).filter((n) => n.startsWith("__"))).toEqual([]);
+    expect(Object.keys(res.body.paths["/factories"].get.responses["200"].headers).sort()).toEqual(
+      ["RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id"].sort(),
+    );
     const docs = await api.get("/api/v1/docs");
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toContain("text/html");

@@ -88,7 +88,8 @@ describe("run recovery over REST", () => {
     // No body: today's behaviour, the same run on its own version.
     const same = await api.post(`${runs}/${first.id}/retry`, { key: s.keys.operator });
     expect(same.status).toBe(202);
-    expect(same.body).toMatchObject({ id: first.id, version: 1 });
+    expect(same.body).toMatchObject({ id: first.id, version: 1, trigger: first.trigger });
+    expect(same.body.trigger.name).toBeTruthy();
     expect((await settle(`${runs}/${first.id}`)).body.status).toBe("failed");
 
     const next = await api.post(`${runs}/${first.id}/retry`, { key: s.keys.operator, body: { version: "current" } });
