@@ -88,6 +88,25 @@ describe("apps", () => {
     });
     expect(shape.status).toBe(422);
     expect(shape.body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(["name", "graph.nodes.0.name", "graph.nodes.1.id"]));
+    expect(shape.body.errors).toEqual(expect.arrayContaining([{ path: "graph.nodes.1.id", message: "Required" }]));
+    // docs/api.md's example: a missing config field is "Required" (not zod's "expected string, received undefined"), and the detail names it.
+    const missing = await api.post(`/api/v1/factories/${s.ws}/apps`, {
+      key: s.keys.editor,
+      body: {
+        name: "Missing URL",
+        enabled: true,
+        graph: {
+          nodes: [
+            { id: "n1", name: "start", key: "core.manual", config: {} },
+            { id: "n2", name: "call", key: "core.http", config: { method: "GET" } },
+          ],
+          edges: [{ from: "n1", to: "n2" }],
+        },
+      },
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([{ path: "graph.nodes.1.config.url", nodeId: "n2", severity: "error", message: "Required" }]);
+    expect(missing.body.detail).toContain("has 1: graph.nodes.1.config.url: Required.");
   });
 
   it("saves a disabled automation as a draft with its problems; enabling or running it is a 422 listing them", async () => {

@@ -1,6 +1,6 @@
 /** problem+json responses (RFC 9457) from AppError, ZodError or anything else. */
 import { ZodError } from "zod";
-import { AppError, ERROR_STATUS, ERROR_TITLES, type ErrorCode, type FieldProblem } from "../errors";
+import { AppError, ERROR_STATUS, ERROR_TITLES, issueMessage, type ErrorCode, type FieldProblem } from "../errors";
 
 export const PROBLEM_BASE = "https://conveyor.dev/problems/";
 
@@ -13,7 +13,7 @@ export function zodProblems(error: ZodError, prefix: string[] = []): FieldProble
         message: `Unknown field${i.keys.length > 1 ? "s" : ""}: ${i.keys.join(", ")}`,
       };
     }
-    return { path, message: i.message };
+    return { path, message: issueMessage(i) };
   });
 }
 

@@ -8,7 +8,7 @@ import type { Store } from "@/db/store";
 import type { z } from "zod";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
-import { AppError, notFound } from "../../errors";
+import { AppError, issueMessage, notFound } from "../../errors";
 import { newId } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
@@ -47,7 +47,7 @@ export async function checkDocument(deps: AppDeps, workspaceId: string, doc: unk
   if (errors.length && opts.enabled(shape.data)) {
     throw new AppError(
       "validation_failed",
-      `An enabled automation must have no problems, and this one has ${errors.length}: ${errors[0]!.message}${errors.length > 1 ? " (and more)" : ""}. Fix them, or save it with enabled: false to keep it as a draft.`,
+      `An enabled automation must have no problems, and this one has ${errors.length}: ${errors[0]!.path ? `${errors[0]!.path}: ` : ""}${errors[0]!.message}${errors.length > 1 ? " (and more)" : ""}. Fix them, or save it with enabled: false to keep it as a draft.`,
       errors,
     );
   }
@@ -238,7 +238,7 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
     throw new AppError(
       "validation_failed",
       "Invalid settings",
-      p.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      p.error.issues.map((i) => ({ path: i.path.join("."), message: issueMessage(i) })),
     );
   const before = await loadAutomationRow(deps.store, workspaceId, automationId);
   if (p.data.errorHandlerId) {

@@ -17,6 +17,7 @@ import { findUnit } from "@/integrations/registry";
 import { AutomationDocumentSchema, type DocumentProblem } from "../../contracts/automations";
 import type { Graph } from "../../contracts/graph";
 import type { CheckTarget } from "./check-upstream";
+import { issueMessage } from "../../errors";
 
 type Problem = DocumentProblem;
 const err = (p: Omit<Problem, "severity">): Problem => ({ ...p, severity: "error" });
@@ -35,7 +36,7 @@ function valueAt(root: unknown, path: PropertyKey[]): unknown[] {
 function zodProblems(error: z.ZodError, prefix: string, nodeId?: string, root?: unknown): Problem[] {
   return error.issues
     .filter((i) => root === undefined || !valueAt(root, i.path).some(hasExpression))
-    .map((i) => err({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: i.message, ...(nodeId ? { nodeId } : {}) }));
+    .map((i) => err({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: issueMessage(i), ...(nodeId ? { nodeId } : {}) }));
 }
 
 function expressionProblems(value: unknown, path: string, nodeId: string, out: Problem[]): void {

@@ -6,7 +6,7 @@ import { createHttpClient } from "@/integrations/core/http";
 import { findIntegration } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
-import { AppError, notFound } from "../../errors";
+import { AppError, issueMessage, notFound } from "../../errors";
 import { newId } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
@@ -71,7 +71,7 @@ function parseSettings(schema: import("zod").ZodType, config: unknown) {
     throw new AppError(
       "validation_failed",
       "The connection settings are invalid",
-      parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)].join("."), message: i.message })),
+      parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)].join("."), message: issueMessage(i) })),
     );
   }
   return parsed.data as Record<string, unknown>;
