@@ -62,7 +62,7 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
   const responses: Record<string, unknown> = {};
   const okHeaders = {
     ...RATE_HEADERS,
-    ...(op.etag === "returns" ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}),
+    ...(op.etag ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}),
   };
   if (op.response) {
     responses[String(op.status ?? 200)] = { description: op.summary, headers: okHeaders, content: { "application/json": { schema: op.response } } };

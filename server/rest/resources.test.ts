@@ -258,6 +258,9 @@ describe("catalog and OpenAPI", () => {
     expect(Object.keys(res.body.paths["/factories"].get.responses["200"].headers).sort()).toEqual(
       ["RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id"].sort(),
     );
+    // Every answer that carries an ETag says so (GET, and the PUT and PATCH that save a new version).
+    for (const m of ["get", "put", "patch"])
+      expect(res.body.paths["/factories/{factoryId}/apps/{appId}"][m].responses["200"].headers, m).toHaveProperty("ETag");
     const docs = await api.get("/api/v1/docs");
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toContain("text/html");

@@ -103,6 +103,7 @@ export const patchApp = op({
   params: AppParams,
   body: AutomationPatchSchema.meta({ id: "AppPatch" }),
   response: App,
+  etag: "returns",
   errors: [422],
 });
 export const deleteApp = op({
