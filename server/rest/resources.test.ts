@@ -310,6 +310,13 @@ describe("isolation and roles", () => {
   });
 
   const ROOT = path.resolve(import.meta.dirname, "../..");
+  it("docs/api.md's endpoint table lists every operation with the role the door enforces", () => {
+    const md = fs.readFileSync(path.join(ROOT, "docs/api.md"), "utf8");
+    const rows = [...md.matchAll(/^\| `(GET|POST|PUT|PATCH|DELETE) \/api\/v1(\S+)` \| .+ \| (viewer|operator|editor|admin) \|$/gm)].map(
+      (m) => `${m[1]} ${m[2]} ${m[3]}`,
+    );
+    expect(rows.sort()).toEqual(ALL_OPERATIONS.map((op) => `${op.method} ${op.path} ${op.role}`).sort());
+  });
   const routed = ALL_OPERATIONS.filter((op) => fs.existsSync(path.join(ROOT, "app/api/v1", op.path.replace(/\{(\w+)\}/g, "[$1]"), "route.ts")));
   it("answers a hidden workspace exactly like a missing one on every workspace endpoint (404, never 403)", async () => {
     const call = (op: (typeof routed)[number], factoryId: string) =>
