@@ -39,6 +39,23 @@ function zodProblems(error: z.ZodError, prefix: string, nodeId?: string, root?: 
     .map((i) => err({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: issueMessage(i), ...(nodeId ? { nodeId } : {}) }));
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Settings the component's schema does not have (a misspelt optional field, one left from an older
+ * version): the runner never reads them, so each is a warning naming it. Not an error, so an
+ * automation saved before keeps working.
+ */
+function ignoredSettings(sent: unknown, parsed: unknown, path: string, nodeId: string, key: string, out: Problem[]): void {
+  if (isPlainObject(sent) && isPlainObject(parsed)) {
+    for (const [k, v] of Object.entries(sent)) {
+      if (!(k in parsed))
+        out.push({ path: `${path}.${k}`, nodeId, severity: "warning", message: `Unknown setting "${k}": ${key} has no such field, so it is ignored` });
+      else ignoredSettings(v, parsed[k], `${path}.${k}`, nodeId, key, out);
+    }
+  } else if (Array.isArray(sent) && Array.isArray(parsed)) sent.forEach((v, i) => ignoredSettings(v, parsed[i], `${path}.${i}`, nodeId, key, out));
+}
+
 function expressionProblems(value: unknown, path: string, nodeId: string, out: Problem[]): void {
   if (hasExpression(value)) {
     const reason = checkTemplate(value);
@@ -166,6 +183,7 @@ export function validateDocument(doc: unknown, facts: ValidationFacts = {}): Pro
     const { unit, integration } = hit;
     const cfg = unit.config.safeParse(node.config);
     if (!cfg.success) problems.push(...zodProblems(cfg.error, `${at}.config`, node.id, node.config));
+    else ignoredSettings(node.config, cfg.data, `${at}.config`, node.id, node.key, problems);
     expressionProblems(node.config, `${at}.config`, node.id, problems);
     const c = node.connectionId ? facts.connections?.get(node.connectionId) : undefined;
     if (unit.needsConnection !== false) {
