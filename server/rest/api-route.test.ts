@@ -144,6 +144,29 @@ describe("request handling", () => {
       expect(res.body.errors[0].path).toBe("query.cursor");
     }
     expect((await api.get(`/api/v1/factories/${s.ws}/orders?bogus=1`, { key: s.keys.viewer })).status).toBe(422);
+    // A parameter given twice said "expected number, received NaN".
+    const twice = await api.get(`/api/v1/factories/${s.ws}/orders?limit=1&limit=2`, { key: s.keys.viewer });
+    expect(twice.status).toBe(422);
+    expect(twice.body.errors).toEqual([{ path: "query.limit", message: "Given 2 times; send it once" }]);
+    // An operation without query parameters refuses one instead of ignoring it (nothing deleted here).
+    const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.admin, body: { name: "Keep" } });
+    const force = await api.delete(`/api/v1/factories/${s.ws}/lines/${line.body.id}?force=true`, { key: s.keys.admin });
+    expect(force.status).toBe(422);
+    expect(force.body.errors).toEqual([{ path: "query.force", message: "Unknown field: force" }]);
+    expect((await api.get(`/api/v1/factories/${s.ws}/lines/${line.body.id}`, { key: s.keys.viewer })).status).toBe(200);
+  });
+
+  it("refuses a body that is not UTF-8 (it was stored with U+FFFD in place of the bytes)", async () => {
+    const res = await api.post("/api/v1/factories", {
+      key: s.keys.admin,
+      raw: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain("not valid UTF-8");
+    const bom = await api.post("/api/v1/factories", { key: s.keys.admin, raw: '\uFEFF{"name":"With BOM"}', headers: { "content-type": "application/json" } });
+    expect(bom.status).toBe(201);
+    expect(bom.body.name).toBe("With BOM");
   });
 
   it("counts API calls per workspace in usage", async () => {

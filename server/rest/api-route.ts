@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Actor } from "../auth/permissions";
 import { ROLES, roleRank } from "../auth/permissions";
 import { getDeps, type AppDeps } from "../deps";
-import { AppError } from "../errors";
+import { AppError, type FieldProblem } from "../errors";
 import { newId } from "../ids";
 import { authenticateApiKey } from "../services/api-keys/api-keys";
 import { countApiCall } from "./api-usage";
@@ -52,12 +52,19 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: "params" |
   throw new AppError("validation_failed", `The request ${where} is not valid; see \`errors\` for each field.`, zodProblems(r.error, prefix));
 }
 
-function queryObject(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+/** An operation without query parameters takes none: `?force=true` on a DELETE is a 422, not silently ignored. */
+const NO_QUERY = z.strictObject({});
+
+/** The query string as an object; no parameter of this API is a list, so one given twice is a 422 saying so. */
+function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  const repeated: FieldProblem[] = [];
   for (const k of new Set(url.searchParams.keys())) {
     const all = url.searchParams.getAll(k);
-    out[k] = all.length > 1 ? all : all[0]!;
+    if (all.length > 1) repeated.push({ path: `query.${k}`, message: `Given ${all.length} times; send it once` });
+    out[k] = all[0]!;
   }
+  if (repeated.length) throw new AppError("validation_failed", "The request query is not valid; see `errors` for each field.", repeated);
   return out;
 }
 
@@ -106,7 +113,7 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       const rawParams = await nextCtx.params;
       const params = op.params ? parse(op.params, rawParams, "params") : undefined;
       if (typeof (rawParams as Record<string, unknown>)?.factoryId === "string") factoryId = String(rawParams.factoryId);
-      const query = op.query ? parse(op.query, queryObject(url), "query") : undefined;
+      const query = parse(op.query ?? NO_QUERY, queryObject(url), "query");
       let body: unknown;
       let raw = "";
       if (op.body) {

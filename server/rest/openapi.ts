@@ -53,9 +53,10 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
     401,
     403,
     404,
+    // 422 everywhere: a query parameter the operation does not take (or one given twice) is one.
+    422,
     429,
-    ...(op.body ? [413, 415, 422] : []),
-    ...(op.query ? [422] : []),
+    ...(op.body ? [413, 415] : []),
     ...(op.idempotent ? [409] : []),
     ...(op.errors ?? []),
   ]);
