@@ -107,30 +107,26 @@ describe("apps", () => {
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toEqual([{ path: "graph.nodes.1.config.url", nodeId: "n2", severity: "error", message: "Required" }]);
     expect(missing.body.detail).toContain("has 1: graph.nodes.1.config.url: Required.");
-    // A setting the component does not have is never read: a warning names it (it saved silently before).
-    const stray = await api.post(`/api/v1/factories/${s.ws}/apps`, {
-      key: s.keys.editor,
-      body: {
-        name: "Stray setting",
-        enabled: true,
-        graph: {
-          nodes: [
-            { id: "n1", name: "start", key: "core.manual", config: {} },
-            { id: "n2", name: "call", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/x", timeoutMS: 5 } },
-          ],
-          edges: [{ from: "n1", to: "n2" }],
-        },
+    // A setting the component does not have is never read: an error names it (it saved silently before),
+    // in the words `conveyor validate` uses for the same mistake in a file.
+    const strayDoc = {
+      name: "Stray setting",
+      enabled: true,
+      graph: {
+        nodes: [
+          { id: "n1", name: "start", key: "core.manual", config: {} },
+          { id: "n2", name: "call", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/x", timeoutMS: 5 } },
+        ],
+        edges: [{ from: "n1", to: "n2" }],
       },
-    });
-    expect(stray.status).toBe(201);
-    expect(stray.body.problems).toEqual([
-      {
-        path: "graph.nodes.1.config.timeoutMS",
-        nodeId: "n2",
-        severity: "warning",
-        message: 'Unknown setting "timeoutMS": core.http has no such field, so it is ignored',
-      },
-    ]);
+    };
+    const strayProblem = { path: "graph.nodes.1.config.timeoutMS", nodeId: "n2", severity: "error", message: 'Unknown input "timeoutMS" for core.http' };
+    const stray = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: strayDoc });
+    expect(stray.status).toBe(422);
+    expect(stray.body.errors).toEqual([strayProblem]);
+    const strayDraft = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: { ...strayDoc, enabled: false } });
+    expect(strayDraft.status).toBe(201);
+    expect(strayDraft.body.problems).toEqual([strayProblem]);
   });
 
   it("saves a disabled automation as a draft with its problems; enabling or running it is a 422 listing them", async () => {

@@ -42,18 +42,17 @@ function zodProblems(error: z.ZodError, prefix: string, nodeId?: string, root?: 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * Settings the component's schema does not have (a misspelt optional field, one left from an older
- * version): the runner never reads them, so each is a warning naming it. Not an error, so an
- * automation saved before keeps working.
+ * Settings the component's schema does not have (a misspelt optional field): the runner would never
+ * read them, so each is an error naming it, with the wording the files' validation uses
+ * (`conveyor validate`, as-code/validate-files.ts), like an unknown field anywhere in a request body.
  */
-function ignoredSettings(sent: unknown, parsed: unknown, path: string, nodeId: string, key: string, out: Problem[]): void {
+function unknownSettings(sent: unknown, parsed: unknown, path: string, nodeId: string, key: string, out: Problem[]): void {
   if (isPlainObject(sent) && isPlainObject(parsed)) {
     for (const [k, v] of Object.entries(sent)) {
-      if (!(k in parsed))
-        out.push({ path: `${path}.${k}`, nodeId, severity: "warning", message: `Unknown setting "${k}": ${key} has no such field, so it is ignored` });
-      else ignoredSettings(v, parsed[k], `${path}.${k}`, nodeId, key, out);
+      if (!(k in parsed)) out.push(err({ path: `${path}.${k}`, nodeId, message: `Unknown input "${k}" for ${key}` }));
+      else unknownSettings(v, parsed[k], `${path}.${k}`, nodeId, key, out);
     }
-  } else if (Array.isArray(sent) && Array.isArray(parsed)) sent.forEach((v, i) => ignoredSettings(v, parsed[i], `${path}.${i}`, nodeId, key, out));
+  } else if (Array.isArray(sent) && Array.isArray(parsed)) sent.forEach((v, i) => unknownSettings(v, parsed[i], `${path}.${i}`, nodeId, key, out));
 }
 
 function expressionProblems(value: unknown, path: string, nodeId: string, out: Problem[]): void {
@@ -183,7 +182,7 @@ export function validateDocument(doc: unknown, facts: ValidationFacts = {}): Pro
     const { unit, integration } = hit;
     const cfg = unit.config.safeParse(node.config);
     if (!cfg.success) problems.push(...zodProblems(cfg.error, `${at}.config`, node.id, node.config));
-    else ignoredSettings(node.config, cfg.data, `${at}.config`, node.id, node.key, problems);
+    else unknownSettings(node.config, cfg.data, `${at}.config`, node.id, node.key, problems);
     expressionProblems(node.config, `${at}.config`, node.id, problems);
     const c = node.connectionId ? facts.connections?.get(node.connectionId) : undefined;
     if (unit.needsConnection !== false) {
