@@ -246,8 +246,9 @@ describe("catalog and OpenAPI", () => {
   });
   it("serves a valid OpenAPI 3.1 document without a key, and a reference page", async () => {
     const { validate } = await import("@readme/openapi-parser");
-    const res = await api.get("/api/v1/openapi.json");
+    const res = await api.get("/api/v1/openapi.json", { headers: { "x-request-id": "spec-1" } });
     expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("spec-1");
     expect(res.body.openapi).toBe("3.1.0");
     expect(Object.keys(res.body.paths).length).toBeGreaterThanOrEqual(20);
     const result = await validate(structuredClone(res.body));
