@@ -2,6 +2,7 @@
  * The command line (`npx conveyor …`): headless bootstrap for scripts and CI.
  *   conveyor owner create --email E --password P [--name N]
  *   conveyor keys create --name N --role R [--workspace ID]… [--expires ISO]   (prints only the key)
+ *   conveyor keys list | keys revoke ID|PREFIX
  *   conveyor workspaces list
  *   conveyor migrate
  *   conveyor migrate-to-postgres --to postgres://… [--from FILE] [--dry-run]
@@ -16,6 +17,8 @@ import { formatCliError } from "./format-error";
 const USAGE = `Usage:
   conveyor owner create --email EMAIL --password PASSWORD [--name NAME]
   conveyor keys create --name NAME --role admin|editor|operator|viewer [--workspace ID]... [--expires ISO-DATE]
+  conveyor keys list                               id, prefix, name, role, workspaces, status, last used
+  conveyor keys revoke ID|PREFIX                   revoke a key (key_… or cvk_…)
   conveyor workspaces list
   conveyor migrate
   conveyor migrate-to-postgres --to postgres://USER:PASSWORD@HOST:5432/DB [--from SQLITE-FILE] [--dry-run]
