@@ -162,6 +162,10 @@ describe("apps", () => {
     const fixed = await api.put(`${base}/${created.body.id}`, { key: s.keys.editor, body: { ...fixedDoc, enabled: true } });
     expect(fixed.status).toBe(200);
     expect(fixed.body).toMatchObject({ enabled: true, problems: [] });
+    // A missing error handler named in a PATCH is a 422 on the field, as in a document (it was a 404, read as "no such automation").
+    const handler = await api.patch(`${base}/${created.body.id}`, { key: s.keys.editor, body: { errorHandlerId: "aut_nope" } });
+    expect(handler.status).toBe(422);
+    expect(handler.body.errors).toEqual([{ path: "errorHandlerId", message: "Automation aut_nope does not exist in this workspace" }]);
   });
 
   it("replays app creation with the same Idempotency-Key", async () => {

@@ -246,7 +246,13 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
       throw new AppError("validation_failed", "An automation cannot be its own error handler", [
         { path: "errorHandlerId", message: "Choose another automation" },
       ]);
-    await loadAutomationRow(deps.store, workspaceId, p.data.errorHandlerId);
+    // A body field, not the path: like a document naming a missing handler, a 422 naming the field (not a 404).
+    if (!(await deps.store.automations.get(workspaceId, p.data.errorHandlerId)))
+      throw new AppError(
+        "validation_failed",
+        `Automation ${p.data.errorHandlerId} does not exist in this workspace; the error handler must be one of its automations.`,
+        [{ path: "errorHandlerId", message: `Automation ${p.data.errorHandlerId} does not exist in this workspace` }],
+      );
   }
   // Enabling needs a valid graph (a draft with problems stays disabled); the check also refreshes the stored problems.
   const fresh = p.data.enabled && !before.enabled ? await assertEnableable(deps, workspaceId, before) : undefined;
