@@ -208,6 +208,11 @@ describe("runs", () => {
     expect([202, 409]).toContain(r.status);
     expect((await api.get(`${base}?status=bogus`, { key: s.keys.viewer })).status).toBe(422);
     expect((await api.post(`/api/v1/factories/${s.ws}/apps/aut_missing/runs`, { key: s.keys.operator, body: {} })).status).toBe(404);
+    // Replaying an event that does not exist names the body field (it was a 404 like a missing automation).
+    const replay = await api.post(base, { key: s.keys.operator, body: { eventId: "evt_nope" } });
+    expect(replay.status).toBe(422);
+    expect(replay.body.errors).toEqual([{ path: "eventId", message: "Unknown event" }]);
+    expect((await api.post(base, { key: s.keys.operator, body: { eventId: started.body.trigger.eventId } })).status).toBe(202);
     expect((await api.post(base, { key: s.keys.viewer, body: {} })).status).toBe(403);
   });
 });
