@@ -163,6 +163,13 @@ describe("apps", () => {
     expect(fixed.status).toBe(200);
     expect(fixed.body).toMatchObject({ enabled: true, problems: [] });
     // A missing error handler named in a PATCH is a 422 on the field, as in a document (it was a 404, read as "no such automation").
+    // PATCH honours If-Match like PUT: a stale ETag is refused and changes nothing.
+    const etag = (await api.get(`${base}/${created.body.id}`, { key: s.keys.viewer })).headers.get("etag")!;
+    const renamed = await api.patch(`${base}/${created.body.id}`, { key: s.keys.editor, body: { name: "Draft 2" }, headers: { "if-match": etag } });
+    expect(renamed.status).toBe(200);
+    const late = await api.patch(`${base}/${created.body.id}`, { key: s.keys.editor, body: { name: "Draft 3" }, headers: { "if-match": etag } });
+    expect(late.status).toBe(412);
+    expect((await api.get(`${base}/${created.body.id}`, { key: s.keys.viewer })).body.name).toBe("Draft 2");
     const handler = await api.patch(`${base}/${created.body.id}`, { key: s.keys.editor, body: { errorHandlerId: "aut_nope" } });
     expect(handler.status).toBe(422);
     expect(handler.body.errors).toEqual([{ path: "errorHandlerId", message: "Automation aut_nope does not exist in this workspace" }]);

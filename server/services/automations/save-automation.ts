@@ -231,7 +231,15 @@ export async function replaceAutomation(
   return one(deps, await loadAutomationRow(deps.store, workspaceId, automationId), setupProblems);
 }
 
-export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, patch: AutomationPatch) {
+/** `ifVersion` (REST `If-Match`): refused with 412 unless the automation is still at that version. */
+export async function patchAutomation(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  automationId: string,
+  patch: AutomationPatch,
+  opts: { ifVersion?: number } = {},
+) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
   const p = AutomationPatchSchema.safeParse(patch);
   if (!p.success)
@@ -241,6 +249,9 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
       p.error.issues.map((i) => ({ path: i.path.join("."), message: issueMessage(i) })),
     );
   const before = await loadAutomationRow(deps.store, workspaceId, automationId);
+  const stale = (version: number) =>
+    new AppError("precondition_failed", `The automation is at version ${version}, not ${opts.ifVersion}; reload it and apply your change again.`);
+  if (opts.ifVersion !== undefined && opts.ifVersion !== before.version) throw stale(before.version);
   if (p.data.errorHandlerId) {
     if (p.data.errorHandlerId === automationId)
       throw new AppError("validation_failed", "An automation cannot be its own error handler", [
@@ -259,6 +270,7 @@ export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: 
   const at = deps.now().toISOString();
   const after = await deps.store.tx(async (s) => {
     const cur = await lockAutomationRow(s, workspaceId, automationId);
+    if (opts.ifVersion !== undefined && opts.ifVersion !== cur.version) throw stale(cur.version);
     if (p.data.key && p.data.key !== cur.key) await chooseKey(s, "automation", workspaceId, cur.name, p.data.key, automationId);
     const renamed = (p.data.name !== undefined && p.data.name !== cur.name) || (p.data.description !== undefined && p.data.description !== cur.description);
     const next: AutomationRow = {
