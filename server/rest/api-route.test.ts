@@ -128,6 +128,11 @@ describe("request handling", () => {
     // Every response carries the caller's request id, these two as well.
     expect(res.headers.get("x-request-id")).toBe("mine-405");
     expect(res.body.requestId).toBe("mine-405");
+    // OPTIONS names the methods the path has (Next's default listed all five, the 405s included).
+    const options = await api.request("OPTIONS", "/api/v1/factories", {});
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
+    expect((await api.request("OPTIONS", `/api/v1/factories/${s.ws}/orders/o_1/transitions`, {})).headers.get("allow")).toBe("POST, OPTIONS");
     const nf = await api.get("/api/v1/nothing/here", { key: s.keys.admin, headers: { "x-request-id": "mine-404" } });
     expect(nf.status).toBe(404);
     expect(nf.headers.get("content-type")).toBe("application/problem+json");

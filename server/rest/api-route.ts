@@ -194,10 +194,16 @@ export function methodNotAllowed(allowed: HttpMethod[]) {
     });
 }
 
-/** Every method of a route file: the given handlers, 405 for the rest. `export const { GET, POST, PUT, PATCH, DELETE } = routes(...)` */
-export function routes(...handlers: RouteHandler[]): Record<HttpMethod, (request: Request, ctx: NextContext) => Promise<Response>> {
+/**
+ * Every method of a route file: the given handlers, 405 for the rest, and OPTIONS naming the methods
+ * the path has (Next's own OPTIONS would list every exported one, the 405s included).
+ * `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(...)`
+ */
+export function routes(...handlers: RouteHandler[]): Record<HttpMethod | "OPTIONS", (request: Request, ctx: NextContext) => Promise<Response>> {
   const allowed = handlers.map((h) => h.method);
-  const out = {} as Record<HttpMethod, (request: Request, ctx: NextContext) => Promise<Response>>;
+  const out = {} as Record<HttpMethod | "OPTIONS", (request: Request, ctx: NextContext) => Promise<Response>>;
   for (const m of HTTP_METHODS) out[m] = handlers.find((h) => h.method === m) ?? methodNotAllowed(allowed);
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  out.OPTIONS = async (request: Request) => new Response(null, { status: 204, headers: { Allow: allow, "x-request-id": requestIdOf(request) } });
   return out;
 }

@@ -5,7 +5,7 @@ import { etagFor, parseIfMatch } from "@/server/rest/etag";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(getApp, async ({ deps, actor, params }) => {
     const app = await getAutomationOrThrow(deps, actor, params.factoryId, params.appId);
     return withHeaders(app, { ETag: etagFor(app.version) });
