@@ -89,6 +89,34 @@ describe("apps", () => {
     expect(shape.status).toBe(422);
     expect(shape.body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(["name", "graph.nodes.0.name", "graph.nodes.1.id"]));
     expect(shape.body.errors).toEqual(expect.arrayContaining([{ path: "graph.nodes.1.id", message: "Required" }]));
+    // Strict at every level of the document, the nested parts included (they were dropped silently).
+    const nested = await api.post(`/api/v1/factories/${s.ws}/apps`, {
+      key: s.keys.editor,
+      body: {
+        name: "Nested",
+        graph: {
+          nodes: [
+            {
+              id: "n1",
+              name: "start",
+              key: "core.manual",
+              config: {},
+              labels: { x: { value: "1", label: "One", colour: "red" } },
+              pinned: { output: { type: "core.manual", timestamp: "2026-01-01T00:00:00Z", Data: { a: 1 } }, note: "x" },
+            },
+          ],
+          notes: [{ id: "t1", text: "hi", position: { x: 0, y: 0, z: 1 }, size: { width: 1, height: 1, depth: 1 } }],
+        },
+      },
+    });
+    expect(nested.status).toBe(422);
+    expect(nested.body.errors.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`).sort()).toEqual([
+      "graph.nodes.0.labels.x.colour: Unknown field: colour",
+      "graph.nodes.0.pinned.note: Unknown field: note",
+      "graph.nodes.0.pinned.output.Data: Unknown field: Data",
+      "graph.notes.0.position.z: Unknown field: z",
+      "graph.notes.0.size.depth: Unknown field: depth",
+    ]);
     // docs/api.md's example: a missing config field is "Required" (not zod's "expected string, received undefined"), and the detail names it.
     const missing = await api.post(`/api/v1/factories/${s.ws}/apps`, {
       key: s.keys.editor,

@@ -259,6 +259,20 @@ describe("catalog and OpenAPI", () => {
     expect(Object.keys(res.body.paths["/factories"].get.responses["200"].headers).sort()).toEqual(
       ["RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id"].sort(),
     );
+    // Every object of every request body is closed (additionalProperties: false), as the strict bodies are.
+    const open: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== "object") return;
+      const o = node as Record<string, unknown>;
+      if (o.type === "object" && o.properties && o.additionalProperties !== false) open.push(at);
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+    };
+    for (const [p, item] of Object.entries<Record<string, { requestBody?: { content: Record<string, { schema: { $ref?: string } }> } }>>(res.body.paths))
+      for (const [m, op] of Object.entries(item)) {
+        const schema = op.requestBody?.content["application/json"]?.schema;
+        if (schema) walk(schema.$ref ? res.body.components.schemas[schema.$ref.split("/").pop()!] : schema, `${m} ${p}`);
+      }
+    expect(open).toEqual([]);
     // Every answer that carries an ETag says so (GET, and the PUT and PATCH that save a new version).
     for (const m of ["get", "put", "patch"])
       expect(res.body.paths["/factories/{factoryId}/apps/{appId}"][m].responses["200"].headers, m).toHaveProperty("ETag");
