@@ -63,4 +63,9 @@ export class AppError extends Error {
   }
 }
 
+/** A field problem's message from a zod issue: zod's wording for a missing value ("Invalid input: expected string, received undefined") becomes "Required". */
+export function issueMessage(i: { code: string; message: string }): string {
+  return i.code === "invalid_type" && /, received undefined$/.test(i.message) ? "Required" : i.message;
+}
+
 export const notFound = (what: string, id: string) => new AppError("not_found", `${what} ${id} does not exist or is not visible to you.`);

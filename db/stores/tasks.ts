@@ -109,6 +109,19 @@ export const tasksStore = {
       .limit(opts.limit);
   },
 
+  /** The sequence number of one entry of a task's timeline (undefined when the task has no such entry). */
+  async activitySeq(c: Ctx, taskId: string, entryId: string): Promise<number | undefined> {
+    const { taskActivity } = c.t;
+    const row = await first(
+      c.h
+        .select({ seq: taskActivity.seq })
+        .from(taskActivity)
+        .where(and(eq(taskActivity.taskId, taskId), eq(taskActivity.id, entryId)))
+        .limit(1),
+    );
+    return row?.seq;
+  },
+
   async lastActivity(c: Ctx, taskId: string): Promise<TaskActivityRow | undefined> {
     const { taskActivity } = c.t;
     return first(c.h.select().from(taskActivity).where(eq(taskActivity.taskId, taskId)).orderBy(desc(taskActivity.seq)).limit(1));

@@ -8,7 +8,7 @@ import { NonRetryableError } from "../core/errors";
 import { ui } from "../core/ui-meta";
 
 const BaseUrl = z
-  .url({ protocol: /^https?$/, message: "Use an http(s):// URL" })
+  .url({ protocol: /^https?$/, error: (iss) => (iss.input === undefined ? "Required" : "Use an http(s):// URL") })
   .trim()
   .transform((u) => u.replace(/\/+$/, ""));
 

@@ -96,6 +96,25 @@ export async function runCommand(positionals: string[], values: Values): Promise
       console.log(r.key);
       return 0;
     }
+    case "keys list": {
+      // One line per key, tab-separated: id, prefix, name, role, workspaces (* = all), status, last used.
+      const { listApiKeys } = await import("../services/api-keys/api-keys");
+      for (const k of await listApiKeys(await getDeps(), await systemActor()))
+        console.log([k.id, k.prefix, k.name, k.role, k.workspaceIds?.join(",") ?? "*", k.status, k.lastUsedAt ?? "never"].join("\t"));
+      return 0;
+    }
+    case "keys revoke": {
+      const which = positionals[2];
+      if (!which) throw new Error("keys revoke needs the key's id (key_…) or prefix (cvk_…), as `keys list` shows them");
+      const { listApiKeys, revokeApiKey } = await import("../services/api-keys/api-keys");
+      const deps = await getDeps();
+      const actor = await systemActor();
+      const key = (await listApiKeys(deps, actor)).find((k) => k.id === which || k.prefix === which || which.startsWith(`${k.prefix}_`));
+      if (!key) throw new Error(`No API key ${which}; \`conveyor keys list\` shows the ids and prefixes`);
+      const r = await revokeApiKey(deps, actor, key.id);
+      console.error(`API key ${r.prefix} (${r.name}) is revoked; requests with it now answer 401.`);
+      return 0;
+    }
     case "worker": {
       setProcessRole("worker");
       const port = portOf(values.port, env.CONVEYOR_WORKER_PORT);

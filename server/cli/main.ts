@@ -2,6 +2,7 @@
  * The command line (`npx conveyor …`): headless bootstrap for scripts and CI.
  *   conveyor owner create --email E --password P [--name N]
  *   conveyor keys create --name N --role R [--workspace ID]… [--expires ISO]   (prints only the key)
+ *   conveyor keys list | keys revoke ID|PREFIX
  *   conveyor workspaces list
  *   conveyor migrate
  *   conveyor migrate-to-postgres --to postgres://… [--from FILE] [--dry-run]
@@ -11,10 +12,13 @@
  *     (automations as code: docs/automations-as-code.md)
  */
 import { parseArgs } from "node:util";
+import { formatCliError } from "./format-error";
 
 const USAGE = `Usage:
   conveyor owner create --email EMAIL --password PASSWORD [--name NAME]
   conveyor keys create --name NAME --role admin|editor|operator|viewer [--workspace ID]... [--expires ISO-DATE]
+  conveyor keys list                               id, prefix, name, role, workspaces, status, last used
+  conveyor keys revoke ID|PREFIX                   revoke a key (key_… or cvk_…)
   conveyor workspaces list
   conveyor migrate
   conveyor migrate-to-postgres --to postgres://USER:PASSWORD@HOST:5432/DB [--from SQLITE-FILE] [--dry-run]
@@ -74,8 +78,8 @@ main(process.argv.slice(2)).then(
     // The worker and the ingress keep running until a signal; every other command exits.
     if (code !== null) process.exit(code);
   },
-  (e: Error) => {
-    console.error(`conveyor: ${e.message}`);
+  (e: Error & { errors?: { path: string; message: string }[] }) => {
+    console.error(formatCliError(e));
     process.exit(1);
   },
 );

@@ -104,25 +104,30 @@ export const ExportBundleSchema = BundleSchema.extend({
   description: "Every automation, line and webhook intake of a workspace in file form (keys, connection names, secret references).",
 });
 
-export const ImportBodySchema = BundleSchema.extend({
-  dryRun: z.boolean().default(false).meta({ description: "Plan only: validate and report what would change, write nothing." }),
-  prune: z.boolean().default(false).meta({ description: "Delete automations, lines and webhook intakes that are not in the bundle." }),
-  force: z.boolean().default(false).meta({ description: "Apply even over changes made outside the files since the last apply." }),
-  secrets: z.record(z.string().regex(SECRET_NAME_RE), z.string().min(1).max(10_000)).default({}).meta({
-    description: "Values for secret references (write-only; never returned or logged). A reference without a value keeps the stored one.",
-  }),
-  source: z
-    .object({
-      repository: z.string().max(500).optional(),
-      commit: z.string().max(100).optional(),
-      files: z
-        .record(z.string(), z.string().max(1000))
-        .default({})
-        .meta({ description: "File of each resource, by `automation/<key>`, `line/<key>` or `intake/<key>`." }),
-    })
-    .default({ files: {} })
-    .meta({ description: "Where the bundle comes from, recorded on each applied resource (shown in the editor)." }),
-}).meta({ id: "ImportBody", description: "Apply (or with dryRun, plan) a bundle: all or nothing." });
+// Strict (like every request body): a misspelt flag such as `dryrun` must not be dropped, or a plan
+// that was asked for is applied.
+export const ImportBodySchema = z
+  .strictObject({
+    ...BundleSchema.shape,
+    dryRun: z.boolean().default(false).meta({ description: "Plan only: validate and report what would change, write nothing." }),
+    prune: z.boolean().default(false).meta({ description: "Delete automations, lines and webhook intakes that are not in the bundle." }),
+    force: z.boolean().default(false).meta({ description: "Apply even over changes made outside the files since the last apply." }),
+    secrets: z.record(z.string().regex(SECRET_NAME_RE), z.string().min(1).max(10_000)).default({}).meta({
+      description: "Values for secret references (write-only; never returned or logged). A reference without a value keeps the stored one.",
+    }),
+    source: z
+      .strictObject({
+        repository: z.string().max(500).optional(),
+        commit: z.string().max(100).optional(),
+        files: z
+          .record(z.string(), z.string().max(1000))
+          .default({})
+          .meta({ description: "File of each resource, by `automation/<key>`, `line/<key>` or `intake/<key>`." }),
+      })
+      .default({ files: {} })
+      .meta({ description: "Where the bundle comes from, recorded on each applied resource (shown in the editor)." }),
+  })
+  .meta({ id: "ImportBody", description: "Apply (or with dryRun, plan) a bundle: all or nothing." });
 export type ImportBody = z.input<typeof ImportBodySchema>;
 
 export const ResourceKindSchema = z.enum(["automation", "line", "intake"]);

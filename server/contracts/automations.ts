@@ -1,6 +1,15 @@
 /** The automation document (what the editor saves and export/import round-trips) and its response shape. */
 import { z } from "zod";
-import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema, GraphSchema, MAX_GRAPH_NODES, pinnedTotal } from "./graph";
+import {
+  GraphEdgeSchema,
+  GraphNodeSchema,
+  GraphNoteSchema,
+  GraphSchema,
+  MAX_GRAPH_NODES,
+  pinnedTotal,
+  StrictNodeLabelsSchema,
+  StrictPinnedDataSchema,
+} from "./graph";
 import { RESOURCE_KEY_RE } from "./as-code";
 
 const KeySchema = z
@@ -26,9 +35,25 @@ export type AutomationDocument = z.input<typeof AutomationDocumentSchema>;
 export const AutomationDocumentBodySchema = AutomationDocumentSchema.extend({
   graph: z
     .strictObject({
-      nodes: z.array(GraphNodeSchema.extend({ position: z.strictObject({ x: z.number(), y: z.number() }).optional() }).strict()).max(MAX_GRAPH_NODES),
+      nodes: z
+        .array(
+          GraphNodeSchema.extend({
+            position: z.strictObject({ x: z.number(), y: z.number() }).optional(),
+            labels: StrictNodeLabelsSchema.optional(),
+            pinned: StrictPinnedDataSchema.optional().describe("Pinned output (test runs only; never used by production runs)."),
+          }).strict(),
+        )
+        .max(MAX_GRAPH_NODES),
       edges: z.array(GraphEdgeSchema.strict()).max(2000).default([]),
-      notes: z.array(GraphNoteSchema.strict()).max(500).optional(),
+      notes: z
+        .array(
+          GraphNoteSchema.extend({
+            position: z.strictObject({ x: z.number(), y: z.number() }),
+            size: z.strictObject({ width: z.number(), height: z.number() }).optional(),
+          }).strict(),
+        )
+        .max(500)
+        .optional(),
     })
     .superRefine(pinnedTotal),
 }).strict();

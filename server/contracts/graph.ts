@@ -7,6 +7,8 @@ import { z } from "zod";
 
 export const NODE_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+const LABELS_DESCRIPTION = 'Display names of picked values by config path, e.g. { "issueType": { "value": "10002", "label": "Bug" } }; ignored by the runner.';
+const labelCount = (o: Record<string, unknown>) => Object.keys(o).length <= 200;
 /**
  * Display names of values picked from lists (resource pickers), by config path: the editor shows
  * "Bug" rather than `10002` after reopening without asking the upstream. The runner ignores them;
@@ -14,8 +16,13 @@ export const NODE_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export const NodeLabelsSchema = z
   .record(z.string().max(300), z.object({ value: z.string().max(2000), label: z.string().max(500) }))
-  .refine((o) => Object.keys(o).length <= 200, "At most 200 labels per node")
-  .describe('Display names of picked values by config path, e.g. { "issueType": { "value": "10002", "label": "Bug" } }; ignored by the runner.');
+  .refine(labelCount, "At most 200 labels per node")
+  .describe(LABELS_DESCRIPTION);
+/** The REST request body's variant: an unknown field in an entry is a 422 naming it. */
+export const StrictNodeLabelsSchema = z
+  .record(z.string().max(300), z.strictObject({ value: z.string().max(2000), label: z.string().max(500) }))
+  .refine(labelCount, "At most 200 labels per node")
+  .describe(LABELS_DESCRIPTION);
 export type NodeLabels = z.output<typeof NodeLabelsSchema>;
 
 /** The value at a dotted config path (`matchers.0.value`). */
@@ -42,6 +49,12 @@ export const MAX_PINNED_TOTAL_BYTES = 4 * MAX_PINNED_BYTES;
 
 export const jsonBytes = (v: unknown): number => new TextEncoder().encode(JSON.stringify(v) ?? "").length;
 
+const ENVELOPE_DESCRIPTION = "The envelope later steps read as $steps.<name> (or $trigger).";
+const RUN_ID = z.string().max(100).optional().describe("The run it was pinned from, when not typed by hand.");
+function pinnedSize(p: { output: unknown }, ctx: z.RefinementCtx): void {
+  const n = jsonBytes(p.output);
+  if (n > MAX_PINNED_BYTES) ctx.addIssue({ code: "custom", path: ["output"], message: `Pinned data is ${n} bytes, above the ${MAX_PINNED_BYTES}-byte limit` });
+}
 /**
  * A node's pinned output: used by test runs only (editor "run step" / "run from here", and the
  * `test-runs` endpoint) in place of calling the node's upstream, and as the upstream data of the steps
@@ -49,16 +62,17 @@ export const jsonBytes = (v: unknown): number => new TextEncoder().encode(JSON.s
  */
 export const PinnedDataSchema = z
   .object({
-    output: z
-      .object({ type: z.string().max(200), timestamp: z.string().max(64), data: z.unknown().optional() })
-      .describe("The envelope later steps read as $steps.<name> (or $trigger)."),
-    runId: z.string().max(100).optional().describe("The run it was pinned from, when not typed by hand."),
+    output: z.object({ type: z.string().max(200), timestamp: z.string().max(64), data: z.unknown().optional() }).describe(ENVELOPE_DESCRIPTION),
+    runId: RUN_ID,
   })
-  .superRefine((p, ctx) => {
-    const n = jsonBytes(p.output);
-    if (n > MAX_PINNED_BYTES)
-      ctx.addIssue({ code: "custom", path: ["output"], message: `Pinned data is ${n} bytes, above the ${MAX_PINNED_BYTES}-byte limit` });
-  });
+  .superRefine(pinnedSize);
+/** The REST request body's variant: a misspelt envelope part (`Data`) is a 422, not dropped. */
+export const StrictPinnedDataSchema = z
+  .strictObject({
+    output: z.strictObject({ type: z.string().max(200), timestamp: z.string().max(64), data: z.unknown().optional() }).describe(ENVELOPE_DESCRIPTION),
+    runId: RUN_ID,
+  })
+  .superRefine(pinnedSize);
 export type PinnedData = z.output<typeof PinnedDataSchema>;
 
 export const GraphNodeSchema = z.object({

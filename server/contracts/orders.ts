@@ -36,6 +36,15 @@ export const ListOrdersQuerySchema = PaginationQuerySchema.extend({
 });
 export type ListOrdersQuery = z.output<typeof ListOrdersQuerySchema>;
 
+/** A task's timeline: a page with `cursor`, or everything after an entry the caller already has (`after`), for following a task. */
+export const ListActivityQuerySchema = PaginationQuerySchema.extend({
+  after: z.string().min(1).max(100).optional().meta({
+    description:
+      "Only the entries after this one (the `id` of an entry of this task's timeline), oldest first. Follow a task by polling with the `id` of the last entry seen: `nextCursor` is null on the last page, `after` is not. Not together with `cursor`.",
+    example: "act_0a1b2c3d4e5f6g7h",
+  }),
+});
+
 export const CreateOrderBodySchema = z
   .strictObject({
     lineId: z.string().min(1).max(100).optional().meta({ description: "Line to place the task on (default: the workspace's first line)." }),

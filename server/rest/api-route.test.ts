@@ -30,17 +30,18 @@ afterAll(async () => deps.close());
 beforeEach(async () => setRestConfig({}));
 
 describe("authentication", () => {
-  const cases: Array<[string, () => string | null, string]> = [
-    ["missing", () => null, "No API key"],
-    ["malformed", () => "garbage", "not `Bearer"],
-    ["unknown", () => "cvk_abcdefgh_" + "x".repeat(43), "not known"],
+  // RFC 6750 §3.1: no error code without credentials; invalid_request for a header that is not a Bearer token.
+  const cases: Array<[string, () => string | null, string, string]> = [
+    ["missing", () => null, "No API key", 'Bearer realm="conveyor"'],
+    ["malformed", () => "garbage", "not `Bearer", 'Bearer realm="conveyor", error="invalid_request", error_description="malformed"'],
+    ["unknown", () => "cvk_abcdefgh_" + "x".repeat(43), "not known", 'Bearer realm="conveyor", error="invalid_token", error_description="unknown"'],
   ];
-  for (const [name, header, detail] of cases) {
+  for (const [name, header, detail, challenge] of cases) {
     it(`answers 401 with WWW-Authenticate for a ${name} key`, async () => {
       const h = header();
       const res = await api.get("/api/v1/factories", { headers: h ? { authorization: h.startsWith("cvk_") ? `Bearer ${h}` : h } : {} });
       expect(res.status).toBe(401);
-      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
+      expect(res.headers.get("www-authenticate")).toBe(challenge);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
       expect(res.body).toMatchObject({ status: 401, code: "unauthorized", type: "https://conveyor.dev/problems/unauthorized" });
       expect(res.body.detail).toContain(detail);
@@ -97,6 +98,8 @@ describe("request handling", () => {
     { name: "an empty name", body: { name: "   " }, status: 422, code: "validation_failed", path: "name" },
     { name: "no body", status: 422, code: "validation_failed", path: "" },
     { name: "a JSON array", body: [1, 2], status: 422, code: "validation_failed" },
+    // A JSON null is a body of the wrong type, not an absent body (which some operations allow).
+    { name: "a JSON null", raw: "null", headers: { "content-type": "application/json" }, status: 422, code: "validation_failed", path: "" },
   ];
   for (const c of bad) {
     it(`rejects ${c.name} with ${c.status}`, async () => {
@@ -128,12 +131,21 @@ describe("request handling", () => {
   });
 
   it("answers 405 with Allow for an unsupported method and a JSON 404 for unknown paths", async () => {
-    const res = await api.put("/api/v1/factories", { key: s.keys.admin, body: {} });
+    const res = await api.put("/api/v1/factories", { key: s.keys.admin, body: {}, headers: { "x-request-id": "mine-405" } });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("GET, POST");
-    const nf = await api.get("/api/v1/nothing/here", { key: s.keys.admin });
+    // Every response carries the caller's request id, these two as well.
+    expect(res.headers.get("x-request-id")).toBe("mine-405");
+    expect(res.body.requestId).toBe("mine-405");
+    // OPTIONS names the methods the path has (Next's default listed all five, the 405s included).
+    const options = await api.request("OPTIONS", "/api/v1/factories", {});
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
+    expect((await api.request("OPTIONS", `/api/v1/factories/${s.ws}/orders/o_1/transitions`, {})).headers.get("allow")).toBe("POST, OPTIONS");
+    const nf = await api.get("/api/v1/nothing/here", { key: s.keys.admin, headers: { "x-request-id": "mine-404" } });
     expect(nf.status).toBe(404);
     expect(nf.headers.get("content-type")).toBe("application/problem+json");
+    expect(nf.body.requestId).toBe("mine-404");
   });
 
   it("rejects huge limits and bad cursors", async () => {
@@ -142,9 +154,33 @@ describe("request handling", () => {
     for (const cursor of ["%%%", "bm90LWpzb24", Buffer.from('{"c":1}').toString("base64url")]) {
       const res = await api.get(`/api/v1/factories/${s.ws}/orders?cursor=${cursor}`, { key: s.keys.viewer });
       expect(res.status).toBe(400);
-      expect(res.body.errors[0].path).toBe("cursor");
+      // A query parameter is named like the door's own query checks name it (query.limit above).
+      expect(res.body.errors[0].path).toBe("query.cursor");
     }
     expect((await api.get(`/api/v1/factories/${s.ws}/orders?bogus=1`, { key: s.keys.viewer })).status).toBe(422);
+    // A parameter given twice said "expected number, received NaN".
+    const twice = await api.get(`/api/v1/factories/${s.ws}/orders?limit=1&limit=2`, { key: s.keys.viewer });
+    expect(twice.status).toBe(422);
+    expect(twice.body.errors).toEqual([{ path: "query.limit", message: "Given 2 times; send it once" }]);
+    // An operation without query parameters refuses one instead of ignoring it (nothing deleted here).
+    const line = await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.admin, body: { name: "Keep" } });
+    const force = await api.delete(`/api/v1/factories/${s.ws}/lines/${line.body.id}?force=true`, { key: s.keys.admin });
+    expect(force.status).toBe(422);
+    expect(force.body.errors).toEqual([{ path: "query.force", message: "Unknown field: force" }]);
+    expect((await api.get(`/api/v1/factories/${s.ws}/lines/${line.body.id}`, { key: s.keys.viewer })).status).toBe(200);
+  });
+
+  it("refuses a body that is not UTF-8 (it was stored with U+FFFD in place of the bytes)", async () => {
+    const res = await api.post("/api/v1/factories", {
+      key: s.keys.admin,
+      raw: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain("not valid UTF-8");
+    const bom = await api.post("/api/v1/factories", { key: s.keys.admin, raw: '\uFEFF{"name":"With BOM"}', headers: { "content-type": "application/json" } });
+    expect(bom.status).toBe(201);
+    expect(bom.body.name).toBe("With BOM");
   });
 
   it("counts API calls per workspace in usage", async () => {

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Actor } from "../auth/permissions";
 import { ROLES, roleRank } from "../auth/permissions";
 import { getDeps, type AppDeps } from "../deps";
-import { AppError } from "../errors";
+import { AppError, type FieldProblem } from "../errors";
 import { newId } from "../ids";
 import { authenticateApiKey } from "../services/api-keys/api-keys";
 import { countApiCall } from "./api-usage";
@@ -52,12 +52,19 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: "params" |
   throw new AppError("validation_failed", `The request ${where} is not valid; see \`errors\` for each field.`, zodProblems(r.error, prefix));
 }
 
-function queryObject(url: URL): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+/** An operation without query parameters takes none: `?force=true` on a DELETE is a 422, not silently ignored. */
+const NO_QUERY = z.strictObject({});
+
+/** The query string as an object; no parameter of this API is a list, so one given twice is a 422 saying so. */
+function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  const repeated: FieldProblem[] = [];
   for (const k of new Set(url.searchParams.keys())) {
     const all = url.searchParams.getAll(k);
-    out[k] = all.length > 1 ? all : all[0]!;
+    if (all.length > 1) repeated.push({ path: `query.${k}`, message: `Given ${all.length} times; send it once` });
+    out[k] = all[0]!;
   }
+  if (repeated.length) throw new AppError("validation_failed", "The request query is not valid; see `errors` for each field.", repeated);
   return out;
 }
 
@@ -72,8 +79,7 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
   handler: (ctx: RouteContext<P, Q, B>) => Promise<unknown>,
 ): RouteHandler {
   const fn = async (request: Request, nextCtx: NextContext): Promise<Response> => {
-    const incoming = request.headers.get("x-request-id");
-    const requestId = incoming && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : newId("req");
+    const requestId = requestIdOf(request);
     const url = new URL(request.url);
     let deps: AppDeps | undefined;
     let extraHeaders: Record<string, string> = {};
@@ -107,7 +113,7 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       const rawParams = await nextCtx.params;
       const params = op.params ? parse(op.params, rawParams, "params") : undefined;
       if (typeof (rawParams as Record<string, unknown>)?.factoryId === "string") factoryId = String(rawParams.factoryId);
-      const query = op.query ? parse(op.query, queryObject(url), "query") : undefined;
+      const query = parse(op.query ?? NO_QUERY, queryObject(url), "query");
       let body: unknown;
       let raw = "";
       if (op.body) {
@@ -117,7 +123,8 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
         if (read.value === undefined && !op.bodyOptional) {
           throw new AppError("validation_failed", "This request needs a JSON body.", [{ path: "", message: "Required" }]);
         }
-        body = parse(op.body, read.value ?? {}, "body");
+        // Only an absent body stands for `{}`: a JSON `null` is a body of the wrong type, answered as such.
+        body = parse(op.body, read.value === undefined ? {} : read.value, "body");
       }
       const d = deps;
       const run = async () => {
@@ -150,7 +157,7 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
       count(res.status);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
     } catch (error) {
-      const res = toErrorResponse(error, { instance: url.pathname, requestId, log: deps?.log });
+      const res = toErrorResponse(queryPaths(op, error), { instance: url.pathname, requestId, log: deps?.log });
       for (const [k, v] of Object.entries(extraHeaders)) res.headers.set(k, v);
       count(res.status);
       return res;
@@ -159,20 +166,44 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
   return Object.assign(fn, { method: op.method, operation: op as unknown as Operation });
 }
 
+/**
+ * A service names a bad query parameter by its bare name (`cursor`, `from`); the door's own query
+ * validation says `query.<name>`. On an operation without a body every field problem that names one
+ * of its query parameters is about the query, so it gets the same prefix.
+ */
+function queryPaths(op: Operation, error: unknown): unknown {
+  if (!(error instanceof AppError) || !error.errors?.length || op.body || !(op.query instanceof z.ZodObject)) return error;
+  const names = new Set(Object.keys(op.query.shape));
+  const errors = error.errors.map((e) => (names.has(e.path.split(".")[0]!) ? { ...e, path: `query.${e.path}` } : e));
+  return new AppError(error.code, error.message, errors, error.headers);
+}
+
+/** The caller's `X-Request-Id` when it is a sane token, else a new one. */
+export function requestIdOf(request: Request): string {
+  const incoming = request.headers.get("x-request-id");
+  return incoming && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : newId("req");
+}
+
 /** 405 with `Allow` for methods a path does not support. */
 export function methodNotAllowed(allowed: HttpMethod[]) {
   return async (request: Request) =>
     problemResponse("method_not_allowed", `${request.method} is not supported here; use ${allowed.join(", ")}.`, {
       headers: { Allow: allowed.join(", ") },
       instance: new URL(request.url).pathname,
-      requestId: newId("req"),
+      requestId: requestIdOf(request),
     });
 }
 
-/** Every method of a route file: the given handlers, 405 for the rest. `export const { GET, POST, PUT, PATCH, DELETE } = routes(...)` */
-export function routes(...handlers: RouteHandler[]): Record<HttpMethod, (request: Request, ctx: NextContext) => Promise<Response>> {
+/**
+ * Every method of a route file: the given handlers, 405 for the rest, and OPTIONS naming the methods
+ * the path has (Next's own OPTIONS would list every exported one, the 405s included).
+ * `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(...)`
+ */
+export function routes(...handlers: RouteHandler[]): Record<HttpMethod | "OPTIONS", (request: Request, ctx: NextContext) => Promise<Response>> {
   const allowed = handlers.map((h) => h.method);
-  const out = {} as Record<HttpMethod, (request: Request, ctx: NextContext) => Promise<Response>>;
+  const out = {} as Record<HttpMethod | "OPTIONS", (request: Request, ctx: NextContext) => Promise<Response>>;
   for (const m of HTTP_METHODS) out[m] = handlers.find((h) => h.method === m) ?? methodNotAllowed(allowed);
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  out.OPTIONS = async (request: Request) => new Response(null, { status: 204, headers: { Allow: allow, "x-request-id": requestIdOf(request) } });
   return out;
 }

@@ -88,6 +88,73 @@ describe("apps", () => {
     });
     expect(shape.status).toBe(422);
     expect(shape.body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(["name", "graph.nodes.0.name", "graph.nodes.1.id"]));
+    expect(shape.body.errors).toEqual(expect.arrayContaining([{ path: "graph.nodes.1.id", message: "Required" }]));
+    // Strict at every level of the document, the nested parts included (they were dropped silently).
+    const nested = await api.post(`/api/v1/factories/${s.ws}/apps`, {
+      key: s.keys.editor,
+      body: {
+        name: "Nested",
+        graph: {
+          nodes: [
+            {
+              id: "n1",
+              name: "start",
+              key: "core.manual",
+              config: {},
+              labels: { x: { value: "1", label: "One", colour: "red" } },
+              pinned: { output: { type: "core.manual", timestamp: "2026-01-01T00:00:00Z", Data: { a: 1 } }, note: "x" },
+            },
+          ],
+          notes: [{ id: "t1", text: "hi", position: { x: 0, y: 0, z: 1 }, size: { width: 1, height: 1, depth: 1 } }],
+        },
+      },
+    });
+    expect(nested.status).toBe(422);
+    expect(nested.body.errors.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`).sort()).toEqual([
+      "graph.nodes.0.labels.x.colour: Unknown field: colour",
+      "graph.nodes.0.pinned.note: Unknown field: note",
+      "graph.nodes.0.pinned.output.Data: Unknown field: Data",
+      "graph.notes.0.position.z: Unknown field: z",
+      "graph.notes.0.size.depth: Unknown field: depth",
+    ]);
+    // docs/api.md's example: a missing config field is "Required" (not zod's "expected string, received undefined"), and the detail names it.
+    const missing = await api.post(`/api/v1/factories/${s.ws}/apps`, {
+      key: s.keys.editor,
+      body: {
+        name: "Missing URL",
+        enabled: true,
+        graph: {
+          nodes: [
+            { id: "n1", name: "start", key: "core.manual", config: {} },
+            { id: "n2", name: "call", key: "core.http", config: { method: "GET" } },
+          ],
+          edges: [{ from: "n1", to: "n2" }],
+        },
+      },
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([{ path: "graph.nodes.1.config.url", nodeId: "n2", severity: "error", message: "Required" }]);
+    expect(missing.body.detail).toContain("has 1: graph.nodes.1.config.url: Required.");
+    // A setting the component does not have is never read: an error names it (it saved silently before),
+    // in the words `conveyor validate` uses for the same mistake in a file.
+    const strayDoc = {
+      name: "Stray setting",
+      enabled: true,
+      graph: {
+        nodes: [
+          { id: "n1", name: "start", key: "core.manual", config: {} },
+          { id: "n2", name: "call", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/x", timeoutMS: 5 } },
+        ],
+        edges: [{ from: "n1", to: "n2" }],
+      },
+    };
+    const strayProblem = { path: "graph.nodes.1.config.timeoutMS", nodeId: "n2", severity: "error", message: 'Unknown input "timeoutMS" for core.http' };
+    const stray = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: strayDoc });
+    expect(stray.status).toBe(422);
+    expect(stray.body.errors).toEqual([strayProblem]);
+    const strayDraft = await api.post(`/api/v1/factories/${s.ws}/apps`, { key: s.keys.editor, body: { ...strayDoc, enabled: false } });
+    expect(strayDraft.status).toBe(201);
+    expect(strayDraft.body.problems).toEqual([strayProblem]);
   });
 
   it("saves a disabled automation as a draft with its problems; enabling or running it is a 422 listing them", async () => {
@@ -123,6 +190,17 @@ describe("apps", () => {
     const fixed = await api.put(`${base}/${created.body.id}`, { key: s.keys.editor, body: { ...fixedDoc, enabled: true } });
     expect(fixed.status).toBe(200);
     expect(fixed.body).toMatchObject({ enabled: true, problems: [] });
+    // A missing error handler named in a PATCH is a 422 on the field, as in a document (it was a 404, read as "no such automation").
+    // PATCH honours If-Match like PUT: a stale ETag is refused and changes nothing.
+    const etag = (await api.get(`${base}/${created.body.id}`, { key: s.keys.viewer })).headers.get("etag")!;
+    const renamed = await api.patch(`${base}/${created.body.id}`, { key: s.keys.editor, body: { name: "Draft 2" }, headers: { "if-match": etag } });
+    expect(renamed.status).toBe(200);
+    const late = await api.patch(`${base}/${created.body.id}`, { key: s.keys.editor, body: { name: "Draft 3" }, headers: { "if-match": etag } });
+    expect(late.status).toBe(412);
+    expect((await api.get(`${base}/${created.body.id}`, { key: s.keys.viewer })).body.name).toBe("Draft 2");
+    const handler = await api.patch(`${base}/${created.body.id}`, { key: s.keys.editor, body: { errorHandlerId: "aut_nope" } });
+    expect(handler.status).toBe(422);
+    expect(handler.body.errors).toEqual([{ path: "errorHandlerId", message: "Automation aut_nope does not exist in this workspace" }]);
   });
 
   it("replays app creation with the same Idempotency-Key", async () => {
@@ -155,6 +233,9 @@ describe("runs", () => {
     const cancelled = await api.post(`${base}/${noBody.body.id}/cancel`, { key: s.keys.operator });
     if (cancelled.status === 200) {
       expect(cancelled.body.status).toBe("cancelled");
+      // The same run shape as every other answer: the trigger keeps its node name.
+      expect(cancelled.body.trigger).toEqual(noBody.body.trigger);
+      expect(cancelled.body.trigger.name).toBe("start");
       expect((await api.post(`${base}/${noBody.body.id}/cancel`, { key: s.keys.operator })).status).toBe(409);
     } else expect(cancelled.status).toBe(409); // the runner finished it first
     const fresh = (await api.post(base, { key: s.keys.operator, body: { payload: { go: true } } })).body;
@@ -162,6 +243,11 @@ describe("runs", () => {
     expect([202, 409]).toContain(r.status);
     expect((await api.get(`${base}?status=bogus`, { key: s.keys.viewer })).status).toBe(422);
     expect((await api.post(`/api/v1/factories/${s.ws}/apps/aut_missing/runs`, { key: s.keys.operator, body: {} })).status).toBe(404);
+    // Replaying an event that does not exist names the body field (it was a 404 like a missing automation).
+    const replay = await api.post(base, { key: s.keys.operator, body: { eventId: "evt_nope" } });
+    expect(replay.status).toBe(422);
+    expect(replay.body.errors).toEqual([{ path: "eventId", message: "Unknown event" }]);
+    expect((await api.post(base, { key: s.keys.operator, body: { eventId: started.body.trigger.eventId } })).status).toBe(202);
     expect((await api.post(base, { key: s.keys.viewer, body: {} })).status).toBe(403);
   });
 });

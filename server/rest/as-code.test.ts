@@ -84,6 +84,23 @@ describe("automations as code over REST", () => {
     expect(r.body.intakes).toEqual([{ key: "disk-inbox", name: "Disk inbox", line: "disk-follow-up", open: true, secret: { secret: "intake-disk-inbox" } }]);
   });
 
+  it("refuses a misspelt flag instead of dropping it: `dryrun` applied the bundle it meant to plan", async () => {
+    const bundle = {
+      apps: [{ key: "typo-app", name: "Typo app", graph: { nodes: [{ id: "n1", name: "start", key: "core.manual", config: {} }], edges: [] } }],
+    };
+    for (const body of [
+      { ...bundle, dryrun: true },
+      { ...bundle, dryRun: true, source: { comit: "abc" } },
+    ]) {
+      const res = await importInto(s.other, body);
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([
+        { path: "dryrun" in body ? "dryrun" : "source.comit", message: `Unknown field: ${"dryrun" in body ? "dryrun" : "comit"}` },
+      ]);
+    }
+    expect((await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data).toHaveLength(0);
+  });
+
   it("plans, refuses what cannot resolve (every problem at once), applies all or nothing, and a second apply changes nothing", async () => {
     const bundle = bundleOf((await exportOf(s.ws)).body);
     const missing = await importInto(s.other, { ...bundle, dryRun: true });

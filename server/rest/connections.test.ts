@@ -71,6 +71,43 @@ describe("connections", () => {
     expect((await api.get(`${base}/${id}`, { key: s.keys.viewer })).status).toBe(404);
   });
 
+  it("names misspelt and missing settings instead of dropping them; nothing is stored", async () => {
+    const base = `/api/v1/factories/${s.ws}/connections`;
+    const before = (await api.get(base, { key: s.keys.viewer })).body.data.length;
+    // A scripter's guess at the field name: `baseUrl` was dropped and the answer spoke of a URL format.
+    const typo = await api.post(base, { key: s.keys.admin, body: { integration: "metrics", name: "typo", config: { baseUrl: "http://127.0.0.1:9090" } } });
+    expect(typo.status).toBe(422);
+    expect(typo.body.errors).toEqual([{ path: "config.metricsBaseUrl", message: "Required" }]);
+    const extra = await api.post(base, {
+      key: s.keys.admin,
+      body: {
+        integration: "metrics",
+        name: "extra",
+        config: { metricsBaseUrl: "http://127.0.0.1:9090", apiAuth: { type: "none", token: "x" }, colour: "red" },
+      },
+    });
+    expect(extra.status).toBe(422);
+    expect(extra.body.errors).toEqual([
+      { path: "config.apiAuth.token", message: "Unknown field: token" },
+      { path: "config.colour", message: "Unknown field: colour" },
+    ]);
+    expect((await api.get(base, { key: s.keys.viewer })).body.data).toHaveLength(before);
+    // An update names the caller's own stray fields, never the stored secrets it merges in.
+    const ok = await api.post(base, {
+      key: s.keys.admin,
+      body: { integration: "metrics", name: "switch", config: { metricsBaseUrl: "http://127.0.0.1:9090", apiAuth: { type: "bearer", token: "t0ken-value" } } },
+    });
+    expect(ok.status).toBe(201);
+    const none = await api.patch(`${base}/${ok.body.id}`, {
+      key: s.keys.admin,
+      body: { config: { metricsBaseUrl: "http://127.0.0.1:9090", apiAuth: { type: "none" } } },
+    });
+    expect(none.status).toBe(200);
+    const stray = await api.patch(`${base}/${ok.body.id}`, { key: s.keys.admin, body: { config: { metricsBaseUrl: "http://127.0.0.1:9090", baseUrl: "x" } } });
+    expect(stray.status).toBe(422);
+    expect(stray.body.errors).toEqual([{ path: "config.baseUrl", message: "Unknown field: baseUrl" }]);
+  });
+
   it("marks a connection whose upstream is down", async () => {
     const base = `/api/v1/factories/${s.ws}/connections`;
     const created = await api.post(base, {

@@ -19,6 +19,7 @@ const RATE_HEADERS = {
   "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
   "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" as const } },
   "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" as const } },
+  "RateLimit-Policy": { description: "The limit and its window, e.g. `1200;w=60`.", schema: { type: "string" as const } },
   "X-Request-Id": { description: "Correlation id (also in error bodies and logs).", schema: { type: "string" as const } },
 };
 
@@ -53,17 +54,18 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
     401,
     403,
     404,
+    // 422 everywhere: a query parameter the operation does not take (or one given twice) is one.
+    422,
     429,
     503,
-    ...(op.body ? [413, 415, 422] : []),
-    ...(op.query ? [422] : []),
+    ...(op.body ? [413, 415] : []),
     ...(op.idempotent ? [409] : []),
     ...(op.errors ?? []),
   ]);
   const responses: Record<string, unknown> = {};
   const okHeaders = {
     ...RATE_HEADERS,
-    ...(op.etag === "returns" ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}),
+    ...(op.etag ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}),
   };
   if (op.response) {
     responses[String(op.status ?? 200)] = { description: op.summary, headers: okHeaders, content: { "application/json": { schema: op.response } } };
@@ -137,7 +139,9 @@ export function buildOpenApiDocument(serverUrl = "/api/v1") {
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "Organization API key `cvk_<prefix>_<secret>`." } } },
       paths,
     },
-    { reused: "ref" },
+    // Reused schemas are inlined: only schemas with a `meta({ id })` become named components, so a
+    // generated client has no `__schemaN` types (cycles are still broken with $defs).
+    { reused: "inline" },
   );
   if (serverUrl === "/api/v1") cached = doc;
   return doc;

@@ -24,7 +24,7 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   status?: 200 | 201 | 202 | 204;
   /** Accepts `Idempotency-Key` (creating POSTs). */
   idempotent?: boolean;
-  /** Returns an ETag (GET) or honours If-Match (PUT). */
+  /** Returns an ETag (`returns`), or returns one and honours If-Match (`if-match`). */
   etag?: "returns" | "if-match";
   /** Extra error statuses besides the common ones (400, 401, 403, 404, 429, 503). */
   errors?: number[];

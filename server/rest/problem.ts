@@ -1,7 +1,7 @@
 /** problem+json responses (RFC 9457) from AppError, ZodError or anything else. */
 import { ZodError } from "zod";
 import { isDatabaseUnavailable } from "@/db/unavailable";
-import { AppError, ERROR_STATUS, ERROR_TITLES, type ErrorCode, type FieldProblem } from "../errors";
+import { AppError, ERROR_STATUS, ERROR_TITLES, issueMessage, type ErrorCode, type FieldProblem } from "../errors";
 
 /** Seconds a client is asked to wait when the database did not answer (as the webhook doors do). */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
@@ -17,7 +17,7 @@ export function zodProblems(error: ZodError, prefix: string[] = []): FieldProble
         message: `Unknown field${i.keys.length > 1 ? "s" : ""}: ${i.keys.join(", ")}`,
       };
     }
-    return { path, message: i.message };
+    return { path, message: issueMessage(i) };
   });
 }
 

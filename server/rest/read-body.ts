@@ -28,13 +28,20 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       chunks.push(value);
     }
   }
-  const raw = Buffer.concat(chunks).toString("utf8");
-  if (raw.trim() === "") return { value: undefined, raw: "" };
+  const bytes = Buffer.concat(chunks);
+  if (bytes.toString("latin1").trim() === "") return { value: undefined, raw: "" };
   if (!isJsonContentType(request.headers.get("content-type"))) {
     throw new AppError(
       "unsupported_media_type",
       `Send the body as JSON with \`Content-Type: application/json\` (got ${request.headers.get("content-type") ?? "none"}).`,
     );
+  }
+  let raw: string;
+  try {
+    // JSON is UTF-8 (RFC 8259): bytes that are not are refused, not stored as U+FFFD. A leading BOM is dropped.
+    raw = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError("bad_request", "The body is not valid UTF-8; send JSON text encoded as UTF-8.", [{ path: "", message: "Invalid UTF-8" }]);
   }
   if (jsonDepth(raw) > MAX_JSON_DEPTH)
     throw new AppError("bad_request", tooDeepMessage(), [{ path: "", message: `Nested deeper than ${MAX_JSON_DEPTH} levels` }]);

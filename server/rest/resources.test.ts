@@ -111,6 +111,31 @@ describe("orders", () => {
     expect(p2.body.data.map((a: { kind: string }) => a.kind)).toEqual(["opened", "comment"]);
   });
 
+  it("follows a timeline with `after`: the last page's nextCursor is null, the last entry's id still polls what is new", async () => {
+    const t = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId, title: "Followed" } });
+    const url = `/api/v1/factories/${s.ws}/orders/${t.body.id}`;
+    const first = await api.get(`${url}/activity?limit=200`, { key: s.keys.viewer });
+    expect(first.body).toMatchObject({ data: [{ kind: "created" }], nextCursor: null });
+    const last = first.body.data.at(-1).id;
+    expect((await api.get(`${url}/activity?after=${last}`, { key: s.keys.viewer })).body).toEqual({ data: [], nextCursor: null });
+    await api.post(`${url}/comments`, { key: s.keys.operator, body: { body: "one" } });
+    await api.post(`${url}/comments`, { key: s.keys.operator, body: { body: "two" } });
+    const next = await api.get(`${url}/activity?after=${last}&limit=1`, { key: s.keys.viewer });
+    expect(next.body.data.map((a: { message: string }) => a.message)).toEqual(["one"]);
+    expect(next.body.nextCursor).not.toBeNull();
+    expect(
+      (await api.get(`${url}/activity?after=${next.body.data[0].id}`, { key: s.keys.viewer })).body.data.map((a: { message: string }) => a.message),
+    ).toEqual(["two"]);
+    // Another task's entry, an unknown id, or both `after` and `cursor`: 422 naming the parameter.
+    const other = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { lineId, title: "Other" } });
+    const foreign = (await api.get(`/api/v1/factories/${s.ws}/orders/${other.body.id}/activity`, { key: s.keys.viewer })).body.data[0].id;
+    for (const q of [`after=${foreign}`, "after=act_nope", `after=${last}&cursor=${next.body.nextCursor}`]) {
+      const res = await api.get(`${url}/activity?${q}`, { key: s.keys.viewer });
+      expect(res.status, q).toBe(422);
+      expect(res.body.errors[0].path, q).toBe("query.after");
+    }
+  });
+
   it("runs a task along a line: open starts step 1 and the timeline shows the step's run", async () => {
     const appId = await insertAutomation(deps, s.ws, "Instant");
     const line = (await api.post(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.editor, body: { name: "Auto", steps: [{ name: "one", appId }] } })).body;
@@ -221,12 +246,36 @@ describe("catalog and OpenAPI", () => {
   });
   it("serves a valid OpenAPI 3.1 document without a key, and a reference page", async () => {
     const { validate } = await import("@readme/openapi-parser");
-    const res = await api.get("/api/v1/openapi.json");
+    const res = await api.get("/api/v1/openapi.json", { headers: { "x-request-id": "spec-1" } });
     expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBe("spec-1");
     expect(res.body.openapi).toBe("3.1.0");
     expect(Object.keys(res.body.paths).length).toBeGreaterThanOrEqual(20);
     const result = await validate(structuredClone(res.body));
     expect(result.valid).toBe(true);
+    // Only named schemas are components (a generated client gets no `__schemaN` types), and every
+    // header a success carries is listed.
+    expect(Object.keys(res.body.components.schemas).filter((n) => n.startsWith("__"))).toEqual([]);
+    expect(Object.keys(res.body.paths["/factories"].get.responses["200"].headers).sort()).toEqual(
+      ["RateLimit-Limit", "RateLimit-Policy", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-Id"].sort(),
+    );
+    // Every object of every request body is closed (additionalProperties: false), as the strict bodies are.
+    const open: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== "object") return;
+      const o = node as Record<string, unknown>;
+      if (o.type === "object" && o.properties && o.additionalProperties !== false) open.push(at);
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+    };
+    for (const [p, item] of Object.entries<Record<string, { requestBody?: { content: Record<string, { schema: { $ref?: string } }> } }>>(res.body.paths))
+      for (const [m, op] of Object.entries(item)) {
+        const schema = op.requestBody?.content["application/json"]?.schema;
+        if (schema) walk(schema.$ref ? res.body.components.schemas[schema.$ref.split("/").pop()!] : schema, `${m} ${p}`);
+      }
+    expect(open).toEqual([]);
+    // Every answer that carries an ETag says so (GET, and the PUT and PATCH that save a new version).
+    for (const m of ["get", "put", "patch"])
+      expect(res.body.paths["/factories/{factoryId}/apps/{appId}"][m].responses["200"].headers, m).toHaveProperty("ETag");
     const docs = await api.get("/api/v1/docs");
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toContain("text/html");
@@ -276,6 +325,13 @@ describe("isolation and roles", () => {
   });
 
   const ROOT = path.resolve(import.meta.dirname, "../..");
+  it("docs/api.md's endpoint table lists every operation with the role the door enforces", () => {
+    const md = fs.readFileSync(path.join(ROOT, "docs/api.md"), "utf8");
+    const rows = [...md.matchAll(/^\| `(GET|POST|PUT|PATCH|DELETE) \/api\/v1(\S+)` \| .+ \| (viewer|operator|editor|admin) \|$/gm)].map(
+      (m) => `${m[1]} ${m[2]} ${m[3]}`,
+    );
+    expect(rows.sort()).toEqual(ALL_OPERATIONS.map((op) => `${op.method} ${op.path} ${op.role}`).sort());
+  });
   const routed = ALL_OPERATIONS.filter((op) => fs.existsSync(path.join(ROOT, "app/api/v1", op.path.replace(/\{(\w+)\}/g, "[$1]"), "route.ts")));
   it("answers a hidden workspace exactly like a missing one on every workspace endpoint (404, never 403)", async () => {
     const call = (op: (typeof routed)[number], factoryId: string) =>

@@ -64,8 +64,8 @@ const doc = (checkPath: string, pinned?: unknown) => ({
   },
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function settle(url: string): Promise<{ status: number; body: Record<string, any> }> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   const end = Date.now() + 20_000;
   for (;;) {
     const r = await api.get(url, { key: s.keys.viewer });
@@ -88,7 +88,8 @@ describe("run recovery over REST", () => {
     // No body: today's behaviour, the same run on its own version.
     const same = await api.post(`${runs}/${first.id}/retry`, { key: s.keys.operator });
     expect(same.status).toBe(202);
-    expect(same.body).toMatchObject({ id: first.id, version: 1 });
+    expect(same.body).toMatchObject({ id: first.id, version: 1, trigger: first.trigger });
+    expect(same.body.trigger.name).toBeTruthy();
     expect((await settle(`${runs}/${first.id}`)).body.status).toBe("failed");
 
     const next = await api.post(`${runs}/${first.id}/retry`, { key: s.keys.operator, body: { version: "current" } });
@@ -137,6 +138,10 @@ describe("run recovery over REST", () => {
     const tests = `${apps}/${app.id}/test-runs`;
     expect((await api.post(tests, { key: s.keys.operator, body: { nodeId: "n3", scope: "sideways" } })).status).toBe(422);
     expect((await api.post(tests, { key: s.keys.operator, body: { nodeId: "n1", scope: "step" } })).status).toBe(422);
+    // An unknown run in the body names the field (a 404 read as "no such automation").
+    const noRun = await api.post(tests, { key: s.keys.operator, body: { nodeId: "n3", source: "run", runId: "run_nope" } });
+    expect(noRun.status).toBe(422);
+    expect(noRun.body.errors).toEqual([{ path: "runId", message: "Not a run of this automation" }]);
     const r = await api.post(tests, { key: s.keys.operator, body: { nodeId: "n3" } });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ mode: "test", test: { nodeId: "n3", single: true }, dataFrom: "an empty manual event and pinned data" });

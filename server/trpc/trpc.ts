@@ -5,7 +5,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError, z } from "zod";
 import type { AppDeps } from "../deps";
-import { AppError, type FieldProblem } from "../errors";
+import { AppError, issueMessage, type FieldProblem } from "../errors";
 import { assertCan, type Actor } from "../auth/permissions";
 import { doorRule } from "../auth/door-permissions";
 import { requireWorkspace } from "../services/access";
@@ -32,7 +32,7 @@ const CODE_MAP: Record<string, TRPCError["code"]> = {
 
 function problemsOf(error: unknown): FieldProblem[] | undefined {
   if (error instanceof AppError) return error.errors;
-  if (error instanceof ZodError) return error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+  if (error instanceof ZodError) return error.issues.map((i) => ({ path: i.path.join("."), message: issueMessage(i) }));
   return undefined;
 }
 

@@ -54,7 +54,7 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
     for (const p of nodeProblems) {
       const cp = configPath(p.path);
       // zod's wording for a missing value is not for people.
-      if (cp) (isWarning(p) ? warnings : errors)[cp] ??= /received undefined$/.test(p.message) ? "Required." : p.message;
+      if (cp) (isWarning(p) ? warnings : errors)[cp] ??= /received undefined$|^Required$/.test(p.message) ? "Required." : p.message;
     }
     return [errors, warnings];
   }, [nodeProblems]);

@@ -99,11 +99,13 @@ export const patchApp = op({
   tag: "Apps",
   summary: "Update automation settings",
   description:
-    "Name, description, enabled, concurrency. Enabling re-checks the current version (against today's connections) and answers 422 with every problem when it has errors.",
+    "Name, description, enabled, concurrency. Enabling re-checks the current version (against today's connections) and answers 422 with every problem when it has errors. " +
+    "A new name or description saves a new version. With `If-Match: <ETag>` the change is refused with 412 when someone saved in between.",
   params: AppParams,
   body: AutomationPatchSchema.meta({ id: "AppPatch" }),
   response: App,
-  errors: [422],
+  etag: "if-match",
+  errors: [412, 422],
 });
 export const deleteApp = op({
   id: "deleteApp",

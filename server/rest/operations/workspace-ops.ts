@@ -6,6 +6,7 @@ import {
   ActivityEntrySchema,
   CommentBodySchema,
   CreateOrderBodySchema,
+  ListActivityQuerySchema,
   ListOrdersQuerySchema,
   OrderSchema,
   PatchOrderBodySchema,
@@ -199,9 +200,9 @@ export const listOrderActivity = op({
   tag: "Orders",
   summary: "Task timeline",
   description:
-    "Oldest first: created, opened, step_started / step_finished (with run id and status), comments, closed. New entries append at the end, so a client follows a task by polling with the cursor of the last entry it saw.",
+    "Oldest first: created, opened, step_started / step_finished (with run id and status), comments, closed. New entries append at the end: page through with `cursor`, and follow a task by polling with `after` set to the `id` of the last entry seen (the last page's `nextCursor` is null).",
   params: OrderParams,
-  query: PaginationQuerySchema,
+  query: ListActivityQuerySchema,
   response: pageOf(ActivityEntrySchema, "ActivityPage"),
 });
 

@@ -115,7 +115,8 @@ export function createRestClient(opts: { baseUrl?: string } = {}) {
       const { op } = found;
       const m = method.toLowerCase();
       const entry = doc.paths[op.path]?.[m];
-      if (!entry) return status === 405 ? null : `${method} ${op.path} is not in the document`;
+      // 405 for a method the path does not have, and OPTIONS (204 with Allow): not operations of the document.
+      if (!entry) return status === 405 || (method === "OPTIONS" && status === 204) ? null : `${method} ${op.path} is not in the document`;
       const resp = entry.responses[String(status)];
       if (!resp) return `status ${status} is not documented for ${method} ${op.path}`;
       const media = resp.content ? Object.keys(resp.content)[0] : undefined;

@@ -129,9 +129,10 @@ const FAILURE_DETAIL: Record<ApiKeyAuthFailure, string> = {
 
 export class ApiKeyAuthError extends AppError {
   constructor(readonly reason: ApiKeyAuthFailure) {
-    super("unauthorized", FAILURE_DETAIL[reason], undefined, {
-      "WWW-Authenticate": `Bearer realm="conveyor", error="invalid_token", error_description="${reason}"`,
-    });
+    // RFC 6750 §3.1: no error code when the request had no credentials at all; a header that is not
+    // `Bearer <token>` is an invalid_request; a key that does not (or no longer) work an invalid_token.
+    const error = reason === "missing" ? "" : `, error="${reason === "malformed" ? "invalid_request" : "invalid_token"}", error_description="${reason}"`;
+    super("unauthorized", FAILURE_DETAIL[reason], undefined, { "WWW-Authenticate": `Bearer realm="conveyor"${error}` });
   }
 }
 

@@ -8,7 +8,7 @@ import type { Store } from "@/db/store";
 import type { z } from "zod";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
-import { AppError, notFound } from "../../errors";
+import { AppError, issueMessage, notFound } from "../../errors";
 import { newId } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
@@ -47,7 +47,7 @@ export async function checkDocument(deps: AppDeps, workspaceId: string, doc: unk
   if (errors.length && opts.enabled(shape.data)) {
     throw new AppError(
       "validation_failed",
-      `An enabled automation must have no problems, and this one has ${errors.length}: ${errors[0]!.message}${errors.length > 1 ? " (and more)" : ""}. Fix them, or save it with enabled: false to keep it as a draft.`,
+      `An enabled automation must have no problems, and this one has ${errors.length}: ${errors[0]!.path ? `${errors[0]!.path}: ` : ""}${errors[0]!.message}${errors.length > 1 ? " (and more)" : ""}. Fix them, or save it with enabled: false to keep it as a draft.`,
       errors,
     );
   }
@@ -231,28 +231,46 @@ export async function replaceAutomation(
   return one(deps, await loadAutomationRow(deps.store, workspaceId, automationId), setupProblems);
 }
 
-export async function patchAutomation(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string, patch: AutomationPatch) {
+/** `ifVersion` (REST `If-Match`): refused with 412 unless the automation is still at that version. */
+export async function patchAutomation(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  automationId: string,
+  patch: AutomationPatch,
+  opts: { ifVersion?: number } = {},
+) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "automation.write");
   const p = AutomationPatchSchema.safeParse(patch);
   if (!p.success)
     throw new AppError(
       "validation_failed",
       "Invalid settings",
-      p.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      p.error.issues.map((i) => ({ path: i.path.join("."), message: issueMessage(i) })),
     );
   const before = await loadAutomationRow(deps.store, workspaceId, automationId);
+  const stale = (version: number) =>
+    new AppError("precondition_failed", `The automation is at version ${version}, not ${opts.ifVersion}; reload it and apply your change again.`);
+  if (opts.ifVersion !== undefined && opts.ifVersion !== before.version) throw stale(before.version);
   if (p.data.errorHandlerId) {
     if (p.data.errorHandlerId === automationId)
       throw new AppError("validation_failed", "An automation cannot be its own error handler", [
         { path: "errorHandlerId", message: "Choose another automation" },
       ]);
-    await loadAutomationRow(deps.store, workspaceId, p.data.errorHandlerId);
+    // A body field, not the path: like a document naming a missing handler, a 422 naming the field (not a 404).
+    if (!(await deps.store.automations.get(workspaceId, p.data.errorHandlerId)))
+      throw new AppError(
+        "validation_failed",
+        `Automation ${p.data.errorHandlerId} does not exist in this workspace; the error handler must be one of its automations.`,
+        [{ path: "errorHandlerId", message: `Automation ${p.data.errorHandlerId} does not exist in this workspace` }],
+      );
   }
   // Enabling needs a valid graph (a draft with problems stays disabled); the check also refreshes the stored problems.
   const fresh = p.data.enabled && !before.enabled ? await assertEnableable(deps, workspaceId, before) : undefined;
   const at = deps.now().toISOString();
   const after = await deps.store.tx(async (s) => {
     const cur = await lockAutomationRow(s, workspaceId, automationId);
+    if (opts.ifVersion !== undefined && opts.ifVersion !== cur.version) throw stale(cur.version);
     if (p.data.key && p.data.key !== cur.key) await chooseKey(s, "automation", workspaceId, cur.name, p.data.key, automationId);
     const renamed = (p.data.name !== undefined && p.data.name !== cur.name) || (p.data.description !== undefined && p.data.description !== cur.description);
     const next: AutomationRow = {

@@ -195,7 +195,7 @@ describe("reference checks at save", () => {
 });
 
 describe("required config fields", () => {
-  it(`a field left empty reads "Required.", on its path; a wrong type keeps zod's message`, () => {
+  it(`a field left empty reads "Required", on its path; a wrong type keeps zod's message`, () => {
     const { comment: _comment, ...config } = silence("a", "createSilence", "x").config;
     const problems = problemsOf(
       [onAlert, { ...silence("a", "createSilence", "x"), config }, { id: "f", name: "filter", key: "core.filter", config: {} }],
@@ -206,8 +206,8 @@ describe("required config fields", () => {
     );
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ nodeId: "a", path: "graph.nodes.1.config.comment", message: "Required." }),
-        expect.objectContaining({ nodeId: "f", path: "graph.nodes.2.config.condition", message: "Required." }),
+        expect.objectContaining({ nodeId: "a", path: "graph.nodes.1.config.comment", message: "Required" }),
+        expect.objectContaining({ nodeId: "f", path: "graph.nodes.2.config.condition", message: "Required" }),
       ]),
     );
     const wrong = problemsOf([onAlert, silence("a", "createSilence", "x", { duration: 5 })], [{ from: "t", to: "a" }]);

@@ -33,5 +33,5 @@ export async function cancelRun(deps: AppDeps, actor: Actor, workspaceId: string
     await onTaskRunFinished(deps, { runId, taskId: run.taskId, taskStep: run.taskStep ?? 0, status: "cancelled", error: finished.run.error ?? null });
     await store.runs.clearFollowup(runId);
   }
-  return toRun((await store.runs.get(runId))!);
+  return toRun((await store.runs.get(runId))!, graph?.byId.get(run.triggerNodeId)?.name ?? null);
 }

@@ -36,7 +36,7 @@ export async function listRuns(
 }
 
 /** The trigger node's name in the run's version (cached graphs; null when the version is gone). */
-async function triggerNameOf(deps: AppDeps, r: { automationId: string; version: number; triggerNodeId: string }): Promise<string | null> {
+export async function triggerNameOf(deps: AppDeps, r: { automationId: string; version: number; triggerNodeId: string }): Promise<string | null> {
   try {
     return (await getVersionGraph(deps.store, r.automationId, r.version)).byId.get(r.triggerNodeId)?.name ?? null;
   } catch {

@@ -26,6 +26,7 @@ import { requireWorkspace } from "../access";
 import { loadAutomationRow } from "../automations/save-automation";
 import { onTaskRunFinished } from "../tasks/run-task-step";
 import { reopenTaskForRunRetry, taskAwaitsRunRetry } from "../tasks/transition-task";
+import { triggerNameOf } from "./get-runs";
 import { planRetryWithCurrent } from "./plans";
 import { toRun } from "./to-run";
 
@@ -57,7 +58,7 @@ export async function retryRun(deps: AppDeps, actor: Actor, workspaceId: string,
     if (!queued) throw new AppError("conflict", `Run ${runId} has no failed step to retry from (or is no longer failed).`);
     countRetry(run, at);
     deps.queue.publish([runId], { again: true });
-    return toRun((await store.runs.get(runId))!);
+    return toRun((await store.runs.get(runId))!, await triggerNameOf(deps, run));
   }
 
   const errors = (head.problems ?? []).filter((p) => p.severity !== "warning");

@@ -3,7 +3,7 @@ import { envelope, type Envelope } from "@/integrations/core/define";
 import { findTrigger } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
-import { AppError, notFound } from "../../errors";
+import { AppError } from "../../errors";
 import { getVersionGraph } from "../../graphs";
 import { countCreatedRun } from "../../usage-counters";
 import { requireWorkspace } from "../access";
@@ -41,7 +41,11 @@ export async function startRun(deps: AppDeps, actor: Actor, input: StartRunInput
   let eventId: string | undefined;
   if (input.eventId) {
     const ev = await store.runs.event(input.eventId, input.workspaceId);
-    if (!ev) throw notFound("Event", input.eventId);
+    // A body field: a 422 naming it, not a 404 (which reads as "no such automation").
+    if (!ev)
+      throw new AppError("validation_failed", `Event ${input.eventId} does not exist in this workspace; pass the eventId of one of its runs' triggers.`, [
+        { path: "eventId", message: "Unknown event" },
+      ]);
     env = ev.envelope;
     eventId = ev.id;
     node = (ev.nodeId ? triggers.find((n) => n.id === ev.nodeId) : undefined) ?? node;

@@ -18,7 +18,7 @@ import type { DerivedRun, RunRecord, RunStepRow, StepOrigin } from "@/db/types";
 import type { Store } from "@/db/store";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
-import { AppError, notFound } from "../../errors";
+import { AppError } from "../../errors";
 import type { PinnedData } from "../../contracts/graph";
 import { getVersionGraph, pinnedOutputs, type IndexedGraph } from "../../graphs";
 import { requireWorkspace } from "../access";
@@ -168,7 +168,13 @@ async function findData(store: Store, f: Find): Promise<Data> {
     let candidates: RunRecord[];
     if (f.runId) {
       const r = await store.runs.get(f.runId, f.workspaceId);
-      if (!r || r.automationId !== f.automationId) throw notFound("Run", f.runId);
+      // A body field, not the path: the automation exists, so this is a 422 naming `runId`, not a 404.
+      if (!r || r.automationId !== f.automationId)
+        throw new AppError(
+          "validation_failed",
+          `Run ${f.runId} is not a run of this automation; pass one of its run ids, or leave runId out for the newest that fits.`,
+          [{ path: "runId", message: "Not a run of this automation" }],
+        );
       candidates = [r];
     } else candidates = await store.runs.list(f.workspaceId, { automationId: f.automationId }, { limit: RECENT_RUNS });
     for (const r of candidates) {

@@ -94,13 +94,36 @@ export function toActivity(r: TaskActivityRow) {
   };
 }
 
-/** Oldest first by sequence number; the cursor is the last seq seen, so new entries append to the end. */
-export async function listTaskActivity(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string, q: { limit?: number; cursor?: string }) {
+/**
+ * Oldest first by sequence number; the cursor is the last seq seen, so new entries append to the end.
+ * `after` (an entry id) starts after that entry: a follower polls with the id of the last entry it has,
+ * since the last page's `nextCursor` is null.
+ */
+export async function listTaskActivity(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  taskId: string,
+  q: { limit?: number; cursor?: string; after?: string },
+) {
   await requireWorkspace(deps.store, actor, workspaceId, "task.read");
   await getTaskRowOrThrow(deps.store, workspaceId, taskId);
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(deps.box, q.cursor, { s: "number" });
-  const rows = await deps.store.tasks.activity(taskId, { limit: limit + 1, afterSeq: after?.s });
+  if (q.after !== undefined && q.cursor) {
+    throw new AppError("validation_failed", "Send either `cursor` (the next page) or `after` (the entries after one you have), not both.", [
+      { path: "after", message: "Not together with cursor" },
+    ]);
+  }
+  let afterSeq = decodeCursor(deps.box, q.cursor, { s: "number" })?.s;
+  if (q.after !== undefined) {
+    afterSeq = await deps.store.tasks.activitySeq(taskId, q.after);
+    if (afterSeq === undefined) {
+      throw new AppError("validation_failed", `Entry ${q.after} is not in the timeline of task ${taskId}; pass the \`id\` of one of its entries.`, [
+        { path: "after", message: "Not an entry of this task's timeline" },
+      ]);
+    }
+  }
+  const rows = await deps.store.tasks.activity(taskId, { limit: limit + 1, afterSeq });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { data: page.map(toActivity), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { s: last.seq }) : null };

@@ -1,5 +1,5 @@
 import { problemResponse } from "@/server/rest/problem";
-import { newId } from "@/server/ids";
+import { requestIdOf } from "@/server/rest/api-route";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +8,7 @@ async function notFound(request: Request) {
   const path = new URL(request.url).pathname;
   return problemResponse("not_found", `There is no API endpoint at ${request.method} ${path}; see /api/v1/openapi.json.`, {
     instance: path,
-    requestId: newId("req"),
+    requestId: requestIdOf(request),
   });
 }
 export const GET = notFound;

@@ -4,4 +4,4 @@ import { buildCatalog } from "@/integrations/core/catalog";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(apiRoute(getCatalog, async () => ({ integrations: buildCatalog() })));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(apiRoute(getCatalog, async () => ({ integrations: buildCatalog() })));

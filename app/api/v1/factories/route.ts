@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from "@/server/services/tasks/cursor";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listFactories, async ({ deps, actor, query }) => {
     const after = decodeCursor(deps.box, query.cursor, { c: "string", i: "string" });
     const all = (await listWorkspaces(deps, actor)).filter((w) => !after || w.createdAt > after.c || (w.createdAt === after.c && w.id > after.i));

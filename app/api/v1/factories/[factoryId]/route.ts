@@ -5,7 +5,7 @@ import { deleteWorkspace, renameWorkspace } from "@/server/services/workspaces/u
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(getFactory, async ({ deps, actor, params }) => requireWorkspace(deps.store, actor, params.factoryId, "workspace.read")),
   apiRoute(updateFactory, async ({ deps, actor, params, body }) => renameWorkspace(deps, actor, params.factoryId, body)),
   apiRoute(deleteFactory, async ({ deps, actor, params }) => {

@@ -4,7 +4,7 @@ import { getEgressPolicy as readPolicy, updateEgressPolicy as savePolicy } from 
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(getEgressPolicy, async ({ deps, actor }) => readPolicy(deps, actor)),
   apiRoute(updateEgressPolicy, async ({ deps, actor, body }) => savePolicy(deps, actor, body)),
 );

@@ -4,7 +4,7 @@ import { createAutomation, listAutomations } from "@/server/services/automations
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listApps, async ({ deps, actor, params, query }) => listAutomations(deps, actor, params.factoryId, query)),
   apiRoute(createApp, async ({ deps, actor, params, body }) => createAutomation(deps, actor, params.factoryId, body)),
 );

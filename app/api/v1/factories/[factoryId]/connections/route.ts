@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from "@/server/services/tasks/cursor";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listConnections, async ({ deps, actor, params, query }) => {
     const after = decodeCursor(deps.box, query.cursor, { c: "string", i: "string" });
     const all = (await list(deps, actor, params.factoryId)).filter((c) => !after || c.createdAt > after.c || (c.createdAt === after.c && c.id > after.i));

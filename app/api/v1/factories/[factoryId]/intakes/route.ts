@@ -4,7 +4,7 @@ import { createWebhookIntake, listIntakes as list } from "@/server/services/inta
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listIntakes, async ({ deps, actor, params, query }) => list(deps, actor, params.factoryId, query)),
   apiRoute(createIntake, async ({ deps, actor, params, body }) => createWebhookIntake(deps, actor, params.factoryId, body)),
 );

@@ -4,7 +4,7 @@ import * as lines from "@/server/services/lines/lines";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listLines, async ({ deps, actor, params, query }) => lines.listLines(deps, actor, params.factoryId, query)),
   apiRoute(createLine, async ({ deps, actor, params, body }) => lines.createLine(deps, actor, params.factoryId, body)),
 );

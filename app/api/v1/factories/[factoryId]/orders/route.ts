@@ -5,7 +5,7 @@ import { createTask } from "@/server/services/tasks/create-task";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listOrders, async ({ deps, actor, params, query }) => listTasks(deps, actor, params.factoryId, query)),
   apiRoute(createOrder, async ({ deps, actor, params, body }) => createTask(deps, actor, params.factoryId, body)),
 );

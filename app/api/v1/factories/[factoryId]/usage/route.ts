@@ -4,6 +4,6 @@ import { getUsage as report } from "@/server/services/usage/get-usage";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(getUsage, async ({ deps, actor, params, query }) => report(deps, actor, params.factoryId, query)),
 );

@@ -5,7 +5,7 @@ import { etagFor, parseIfMatch } from "@/server/rest/etag";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(getApp, async ({ deps, actor, params }) => {
     const app = await getAutomationOrThrow(deps, actor, params.factoryId, params.appId);
     return withHeaders(app, { ETag: etagFor(app.version) });
@@ -15,8 +15,9 @@ export const { GET, POST, PUT, PATCH, DELETE } = routes(
     const app = await replaceAutomation(deps, actor, params.factoryId, params.appId, body, { ifVersion });
     return withHeaders(app, { ETag: etagFor(app.version) });
   }),
-  apiRoute(patchApp, async ({ deps, actor, params, body }) => {
-    const app = await patchAutomation(deps, actor, params.factoryId, params.appId, body);
+  apiRoute(patchApp, async ({ deps, actor, params, body, request }) => {
+    const ifVersion = parseIfMatch(request.headers.get("if-match"));
+    const app = await patchAutomation(deps, actor, params.factoryId, params.appId, body, { ifVersion });
     return withHeaders(app, { ETag: etagFor(app.version) });
   }),
   apiRoute(deleteApp, async ({ deps, actor, params }) => {

@@ -4,7 +4,7 @@ import { deleteConnection as remove, getConnectionOrThrow, updateConnection as u
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(getConnection, async ({ deps, actor, params }) => getConnectionOrThrow(deps, actor, params.factoryId, params.connectionId)),
   apiRoute(updateConnection, async ({ deps, actor, params, body }) => update(deps, actor, params.factoryId, params.connectionId, body)),
   apiRoute(deleteConnection, async ({ deps, actor, params }) => {

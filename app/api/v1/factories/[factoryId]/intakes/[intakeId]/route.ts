@@ -4,7 +4,7 @@ import { deleteWebhookIntake } from "@/server/services/intakes-webhook/intakes";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(deleteIntake, async ({ deps, actor, params }) => {
     await deleteWebhookIntake(deps, actor, params.factoryId, params.intakeId);
   }),

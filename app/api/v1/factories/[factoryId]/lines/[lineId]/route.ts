@@ -4,7 +4,7 @@ import * as lines from "@/server/services/lines/lines";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(getLine, async ({ deps, actor, params }) => lines.getLine(deps, actor, params.factoryId, params.lineId)),
   apiRoute(updateLine, async ({ deps, actor, params, body }) => lines.updateLine(deps, actor, params.factoryId, params.lineId, body)),
   apiRoute(deleteLine, async ({ deps, actor, params }) => {

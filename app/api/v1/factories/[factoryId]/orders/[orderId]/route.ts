@@ -4,7 +4,7 @@ import { getTask, patchTask } from "@/server/services/tasks/tasks";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(getOrder, async ({ deps, actor, params }) => getTask(deps, actor, params.factoryId, params.orderId)),
   apiRoute(patchOrder, async ({ deps, actor, params, body }) => patchTask(deps, actor, params.factoryId, params.orderId, body)),
 );

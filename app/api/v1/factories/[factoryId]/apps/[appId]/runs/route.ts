@@ -5,7 +5,7 @@ import { getAutomationOrThrow } from "@/server/services/automations";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listRuns, async ({ deps, actor, params, query }) => {
     await getAutomationOrThrow(deps, actor, params.factoryId, params.appId); // 404 for an unknown app, not an empty list
     return list(deps, actor, params.factoryId, { ...query, automationId: params.appId });

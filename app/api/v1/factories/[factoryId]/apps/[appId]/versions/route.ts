@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from "@/server/services/tasks/cursor";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listVersions, async ({ deps, actor, params, query }) => {
     const after = decodeCursor(deps.box, query.cursor, { v: "number" });
     const all = (await list(deps, actor, params.factoryId, params.appId)).filter((v) => !after || v.version < after.v);

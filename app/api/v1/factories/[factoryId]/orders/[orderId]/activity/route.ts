@@ -4,6 +4,6 @@ import { listTaskActivity } from "@/server/services/tasks/tasks";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listOrderActivity, async ({ deps, actor, params, query }) => listTaskActivity(deps, actor, params.factoryId, params.orderId, query)),
 );

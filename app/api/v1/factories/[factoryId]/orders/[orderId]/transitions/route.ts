@@ -4,6 +4,6 @@ import { transitionTask } from "@/server/services/tasks/transition-task";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(transitionOrder, async ({ deps, actor, params, body }) => transitionTask(deps, actor, params.factoryId, params.orderId, body)),
 );

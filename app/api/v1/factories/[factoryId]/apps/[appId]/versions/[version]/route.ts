@@ -4,6 +4,6 @@ import { getVersion as get } from "@/server/services/automations";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes(
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(getVersion, async ({ deps, actor, params }) => get(deps, actor, params.factoryId, params.appId, params.version)),
 );
