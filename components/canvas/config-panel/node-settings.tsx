@@ -7,6 +7,8 @@ import { isWarning, type FlowNode, type FlowNodeData, type PaletteUnit } from ".
 import { FieldShell } from "./fields/field-shell";
 import { FormEnvProvider, type FormEnv, type ResourcePage } from "./form-context";
 import { SchemaForm } from "./schema-form";
+import { configPath } from "./config-path";
+import { UnknownSettings } from "./unknown-settings";
 import { useExpressionEnv, type SampleData } from "./use-expression-env";
 
 export interface ConnectionSummary {
@@ -27,14 +29,6 @@ export interface NodeSettingsProps {
 }
 
 const workspaceOf = () => (typeof window === "undefined" ? "" : (window.location.pathname.split("/")[2] ?? ""));
-
-/** Server problem paths look like `graph.nodes.2.config.matchers.0.value` or `config.duration`: keep the part after `config.`. */
-export function configPath(path: string): string | null {
-  const i = path.indexOf("config.");
-  if (i >= 0) return path.slice(i + "config.".length);
-  if (path === "config") return "";
-  return null;
-}
 
 export function NodeSettings({ node, unit, connections, onNewConnection, loadResources, lastRun, readOnly }: NodeSettingsProps) {
   const renameNode = useCanvasStore((s) => s.renameNode);
@@ -169,6 +163,7 @@ export function NodeSettings({ node, unit, connections, onNewConnection, loadRes
           )}
         </FieldShell>
       )}
+      {unit && <UnknownSettings nodeId={node.id} config={node.data.config} problems={nodeProblems} readOnly={readOnly} />}
       {unit ? (
         <FormEnvProvider value={env}>
           <SchemaForm
