@@ -8,8 +8,18 @@ import type { AppRouter } from "@/server/trpc/root";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
+/**
+ * A failed query is tried once more, unless the server answered a client error (a missing run, a
+ * refused role): asking again gets the same answer, and the page would show it a round trip later.
+ */
+export function retryQuery(failureCount: number, error: unknown): boolean {
+  const status = (error as { data?: { httpStatus?: unknown } } | null)?.data?.httpStatus;
+  if (typeof status === "number" && status >= 400 && status < 500) return false;
+  return failureCount < 1;
+}
+
 function makeQueryClient() {
-  return new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1 } } });
+  return new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: retryQuery } } });
 }
 
 /** Providers for every client page: next-auth session, TanStack Query, tRPC. */
