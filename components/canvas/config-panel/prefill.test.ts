@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildCatalog } from "@/integrations/core/catalog";
 import { findUnit } from "@/integrations/registry";
 import type { JsonSchema } from "../types";
-import { initialValue, prefillConfig } from "./schema-utils";
+import { initialValue, placeholderOf, prefillConfig } from "./schema-utils";
 
 const configOf = (key: string) => {
   for (const i of buildCatalog()) for (const u of [...i.triggers, ...i.components]) if (u.key === key) return u.config as JsonSchema;
@@ -32,5 +32,16 @@ describe("prefilled configs of new nodes", () => {
     const priority = (configOf("tracker.updateAlert").properties as Record<string, JsonSchema>).priority!;
     expect(initialValue({ ...priority, togglable: false })).toBeNull();
     expect(findUnit("tracker.updateAlert")!.unit.config.safeParse({ alert: "a1", priority: null }).success).toBe(true);
+  });
+});
+
+describe("placeholderOf", () => {
+  it("shows a schema's example as an example, a format hint and a default as they are", () => {
+    expect(placeholderOf({ type: "string", placeholder: "1h" })).toBe("e.g. 1h");
+    expect(placeholderOf({ type: "string", placeholder: "conveyor" })).toBe("e.g. conveyor");
+    expect(placeholderOf({ type: "string", placeholder: "e.g. OPS-123" })).toBe("e.g. OPS-123");
+    expect(placeholderOf({ type: "string", placeholder: "YYYY-MM-DD" })).toBe("YYYY-MM-DD");
+    expect(placeholderOf({ type: "integer", default: 30 })).toBe("30");
+    expect(placeholderOf({ type: "object", default: {} })).toBeUndefined();
   });
 });

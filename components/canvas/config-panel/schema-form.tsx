@@ -13,7 +13,18 @@ import { KeyValueField } from "./fields/keyvalue-field";
 import { ListField } from "./fields/list-field";
 import { ResourcePicker } from "./fields/resource-picker";
 import { fieldId, useFormEnv } from "./form-context";
-import { checkValue, discriminated, enumOptions, fieldKind, initialValue, isExpression, labelOf, orderedProperties, unwrap } from "./schema-utils";
+import {
+  checkValue,
+  discriminated,
+  enumOptions,
+  fieldKind,
+  initialValue,
+  isExpression,
+  labelOf,
+  orderedProperties,
+  placeholderOf,
+  unwrap,
+} from "./schema-utils";
 
 const ExpressionField = lazy(() => import("./fields/expression-field").then((m) => ({ default: m.ExpressionField })));
 
@@ -264,7 +275,7 @@ function FieldRenderer(props: FieldProps) {
   {
     // An omitted value shows its schema default (a boolean defaulting to true is on).
     const shown = value === undefined ? s.default : value;
-    const placeholder = s.placeholder ?? (s.default !== undefined && typeof s.default !== "object" ? String(s.default) : undefined);
+    const placeholder = placeholderOf(s);
     const common = { id, value, onChange: change, invalid: !!error, describedBy: db, placeholder, disabled: env.readOnly };
     switch (kind) {
       case "textarea":
@@ -295,7 +306,7 @@ function FieldRenderer(props: FieldProps) {
         control = <DateTimeInput {...common} />;
         break;
       case "duration":
-        control = <TextInput {...common} placeholder={s.placeholder ?? "e.g. 1h, 30m, 2h30m"} />;
+        control = <TextInput {...common} placeholder={placeholder ?? "e.g. 1h, 30m, 2h30m"} />;
         break;
       case "secret":
         control = <SecretInput {...common} />;

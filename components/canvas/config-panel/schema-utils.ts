@@ -203,3 +203,16 @@ export function checkValue(schema: JsonSchema, value: unknown, required: boolean
   if (Array.isArray(value) && s.minItems && value.length < s.minItems) return `Add at least ${s.minItems}.`;
   return null;
 }
+
+/**
+ * The greyed hint of an empty field. A schema's own placeholder is an example ("1h", "conveyor"),
+ * which in an empty field reads like a value already set (and then "Required." at save): it is
+ * shown as "e.g. …". Format hints in capitals ("YYYY-MM-DD") stay as they are, and a default is
+ * shown bare, since it is what an omitted value means.
+ */
+export function placeholderOf(schema: JsonSchema): string | undefined {
+  const own = (schema as { placeholder?: unknown }).placeholder;
+  if (typeof own === "string" && own) return /^e\.g\./i.test(own) || /^[A-Z][A-Z-]*$/.test(own) ? own : `e.g. ${own}`;
+  const d = (schema as { default?: unknown }).default;
+  return d !== undefined && typeof d !== "object" ? String(d) : undefined;
+}
