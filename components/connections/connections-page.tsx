@@ -20,6 +20,9 @@ const STATUS: Record<string, string> = {
   error: "border-red-200 bg-red-50 text-red-700",
 };
 
+/** A form connection whose settings are valid but have never passed a test (state.verifiedAt). */
+export const untested = (c: Pick<ConnectionRecord, "status" | "state">, oauth: boolean) => !oauth && c.status === "ready" && !c.state?.verifiedAt;
+
 export function ConnectionsPage({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -81,9 +84,19 @@ export function ConnectionsPage({ workspaceId }: { workspaceId: string }) {
                 <div className="min-w-0 flex-1">
                   <div className="flex items-center gap-2">
                     <h2 className="truncate">{c.name}</h2>
-                    <span className={`badge ${STATUS[c.status] ?? "border-border"}`} data-testid="connection-status">
-                      {c.status.replace(/_/g, " ")}
-                    </span>
+                    {untested(c, oauth) ? (
+                      <span
+                        className="badge border-border text-muted"
+                        data-testid="connection-status"
+                        title="Valid settings, never tested: use Test to try them"
+                      >
+                        not tested
+                      </span>
+                    ) : (
+                      <span className={`badge ${STATUS[c.status] ?? "border-border"}`} data-testid="connection-status">
+                        {c.status.replace(/_/g, " ")}
+                      </span>
+                    )}
                   </div>
                   <p className="text-xs text-muted" data-testid="connection-site">
                     {integ?.title ?? c.integration}

@@ -20,7 +20,10 @@ export const ConnectionSchema = z
       .meta({ description: "Secret fields that have a value (the values are never returned).", example: ["webhookSecret"] }),
     status: ConnectionStatusSchema,
     statusMessage: z.string().nullable().optional(),
-    state: z.record(z.string(), z.unknown()).optional().meta({ description: "Non-secret integration state (e.g. the tracker site)." }),
+    state: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "Non-secret integration state (e.g. the tracker site); `verifiedAt`: when the settings last passed verify." }),
     createdAt: IsoTimestampSchema,
     updatedAt: IsoTimestampSchema.optional(),
   })

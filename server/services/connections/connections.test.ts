@@ -61,6 +61,26 @@ describe("form connections", () => {
     expect(JSON.stringify(await listConnections(deps, ws.actor, ws.workspaceId))).not.toMatch(/tok-123456|whs-abcdef/);
   });
 
+  it("a connection is untested until a test passes; new settings make it untested again", async () => {
+    const c = await createConnection(deps, ws.actor, ws.workspaceId, {
+      integration: "stubform",
+      name: "prod",
+      config: { baseUrl: "http://good.local", apiAuth: { type: "none" } },
+    });
+    expect(c.status).toBe("ready");
+    expect(c.state).not.toHaveProperty("verifiedAt");
+    const v = await verifyConnection(deps, ws.actor, ws.workspaceId, c.id);
+    expect(v.ok).toBe(true);
+    expect(Date.parse(String(v.connection.state.verifiedAt))).toBeGreaterThanOrEqual(Date.parse(c.createdAt));
+    // A rename, or the same settings saved again (the form's Save after "Save and test"), keeps the
+    // test's outcome; changed settings drop it.
+    expect((await updateConnection(deps, ws.actor, ws.workspaceId, c.id, { name: "prod 2" })).state).toHaveProperty("verifiedAt");
+    const same = await updateConnection(deps, ws.actor, ws.workspaceId, c.id, { config: { baseUrl: "http://good.local", apiAuth: { type: "none" } } });
+    expect(same.state).toHaveProperty("verifiedAt");
+    const changed = await updateConnection(deps, ws.actor, ws.workspaceId, c.id, { config: { baseUrl: "http://good2.local", apiAuth: { type: "none" } } });
+    expect(changed.state).not.toHaveProperty("verifiedAt");
+  });
+
   it("verify stores the outcome with the upstream's message; invalid settings list every field", async () => {
     const c = await createConnection(deps, ws.actor, ws.workspaceId, {
       integration: "stubform",
@@ -69,6 +89,7 @@ describe("form connections", () => {
     });
     const v = await verifyConnection(deps, ws.actor, ws.workspaceId, c.id);
     expect(v).toMatchObject({ ok: false, connection: { status: "error", statusMessage: expect.stringContaining("connection refused") } });
+    expect(v.connection.state).not.toHaveProperty("verifiedAt");
     await expect(
       createConnection(deps, ws.actor, ws.workspaceId, { integration: "stubform", name: "x", config: { baseUrl: "nope", apiAuth: { type: "weird" } } }),
     ).rejects.toMatchObject({

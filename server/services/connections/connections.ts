@@ -2,6 +2,7 @@
  * Connections: an integration configured in a workspace. Sensitive fields (UI meta `sensitive`)
  * are stored encrypted in `secretsEnc` and never returned; an update that omits a secret keeps it.
  */
+import { isDeepStrictEqual } from "node:util";
 import { createHttpClient } from "@/integrations/core/http";
 import { findIntegration } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
@@ -54,6 +55,16 @@ export function toConnectionView(deps: AppDeps, row: ConnectionRow): ConnectionV
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/**
+ * `state.verifiedAt`: when the connection's settings last passed a test (verify). A form connection
+ * is "ready" as soon as its settings are valid; without this, the editor cannot tell one that works
+ * from one never tried (it shows "not tested").
+ */
+function withoutVerifiedAt(state: ConnectionRow["state"] | null | undefined): Record<string, unknown> {
+  const { verifiedAt: _was, ...rest } = (state ?? {}) as Record<string, unknown>;
+  return rest;
 }
 
 function integrationOrThrow(key: string) {
@@ -160,7 +171,12 @@ export async function updateConnection(
     const { plain, secrets } = splitSecrets(def.schema, settings);
     patch.config = plain;
     patch.secretsEnc = Object.keys(secrets).length ? deps.box.encryptJson(secrets) : null;
-    if (def.kind === "form") Object.assign(patch, { status: "ready", statusMessage: null });
+    // New settings have not been tested: the last successful test was of the old ones. The same
+    // settings saved again (the form's Save after "Save and test") keep the test and the status.
+    if (!isDeepStrictEqual(plain, row.config) || !isDeepStrictEqual(secrets, current)) {
+      if (def.kind === "form") Object.assign(patch, { status: "ready", statusMessage: null });
+      patch.state = withoutVerifiedAt(row.state);
+    }
   }
   await deps.store.tx(async (s) => {
     await s.connections.update(connectionId, patch);
@@ -207,7 +223,9 @@ export async function verifyConnection(deps: AppDeps, actor: Actor, workspaceId:
     message = (e as Error).message;
   }
   const status: ConnectionRow["status"] = ok ? "ready" : row.status === "needs_authorization" || row.status === "needs_reconnect" ? row.status : "error";
-  await deps.store.connections.update(connectionId, { status, statusMessage: ok ? null : message, updatedAt: deps.now().toISOString() });
+  const now = deps.now().toISOString();
+  const state = ok ? { ...(row.state ?? {}), verifiedAt: now } : withoutVerifiedAt(row.state);
+  await deps.store.connections.update(connectionId, { status, statusMessage: ok ? null : message, state, updatedAt: now });
   return { ok, message, connection: toConnectionView(deps, await getConnectionRow(deps, workspaceId, connectionId)) };
 }
 
