@@ -42,7 +42,14 @@ beforeEach(() => {
       createdAt: "2026-11-20T10:00:00.000Z",
       expiresAt: "2026-11-27T10:00:00.000Z",
     },
-    { id: "inv_2", email: null, role: "viewer", createdBy: "user:owner@example.com", createdAt: "2026-11-21T10:00:00.000Z", expiresAt: "2026-11-28T10:00:00.000Z" },
+    {
+      id: "inv_2",
+      email: null,
+      role: "viewer",
+      createdBy: "user:owner@example.com",
+      createdAt: "2026-11-21T10:00:00.000Z",
+      expiresAt: "2026-11-28T10:00:00.000Z",
+    },
   ];
 });
 afterEach(() => {

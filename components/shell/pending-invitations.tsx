@@ -15,8 +15,7 @@ export function PendingInvitations() {
     <div className="space-y-2 border-t border-border pt-3" data-testid="pending-invitations">
       <h3 className="font-medium">Pending invitations</h3>
       <p className="help">
-        A link is shown only once, when it is created: it is stored hashed, so it cannot be copied again here. To send it again, revoke it and create a
-        new one.
+        A link is shown only once, when it is created: it is stored hashed, so it cannot be copied again here. To send it again, revoke it and create a new one.
       </p>
       {list.error && <p className="field-error">{list.error.message}</p>}
       {list.isSuccess && rows.length === 0 && <p className="text-sm text-muted">No pending invitations.</p>}

@@ -152,9 +152,7 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
                 <Copy size={14} aria-hidden /> Copy
               </button>
             </div>
-            <p className="text-xs text-muted">
-              Copy it now: it is not shown again. Valid until {new Date(inviteUrl.expiresAt).toLocaleString()}, for one use.
-            </p>
+            <p className="text-xs text-muted">Copy it now: it is not shown again. Valid until {new Date(inviteUrl.expiresAt).toLocaleString()}, for one use.</p>
           </div>
         )}
         {admin && <PendingInvitations />}

@@ -82,7 +82,10 @@ export async function revokeInvitation(deps: AppDeps, actor: Actor, invitationId
     if (!(await s.users.revokeInvitation(inv.id, actor.label, now))) {
       const state = stateOf(await s.users.getInvitation(inv.id), now);
       if (state === "revoked") return; // already revoked: the outcome the caller wanted
-      throw new AppError("conflict", state === "used" ? "This invitation has already been used; remove the member instead." : "This invitation has already expired.");
+      throw new AppError(
+        "conflict",
+        state === "used" ? "This invitation has already been used; remove the member instead." : "This invitation has already expired.",
+      );
     }
     await recordAudit(s, { organizationId: inv.organizationId, actor: actor.label, action: "member.invite.revoke", target: inv.id, data: { role: inv.role } });
   });
