@@ -7,6 +7,7 @@ import { Copy } from "lucide-react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { AuditLog } from "./audit-log";
 import { EgressSettings } from "./egress-settings";
+import { PendingInvitations } from "./pending-invitations";
 
 const ROLES = ["viewer", "operator", "editor", "admin"] as const;
 
@@ -20,7 +21,7 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
   const rename = useMutation(trpc.workspaces.rename.mutationOptions());
   const invite = useMutation(trpc.members.invite.mutationOptions());
   const setRole = useMutation(trpc.members.setRole.mutationOptions());
-  const [inviteUrl, setInviteUrl] = useState<string | null>(null);
+  const [inviteUrl, setInviteUrl] = useState<{ url: string; expiresAt: string } | null>(null);
   const admin = me.data?.can.manageMembers ?? false;
 
   async function onRename(e: FormEvent<HTMLFormElement>) {
@@ -33,7 +34,8 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const r = await invite.mutateAsync({ role: f.get("role") as (typeof ROLES)[number], email: String(f.get("email") ?? "") || undefined });
-    setInviteUrl(r.url);
+    setInviteUrl({ url: r.url, expiresAt: r.expiresAt });
+    await qc.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() });
   }
   return (
     <div className="page space-y-6">
@@ -141,15 +143,19 @@ export function WorkspaceSettings({ workspaceId }: { workspaceId: string }) {
           </form>
         )}
         {inviteUrl && (
-          <div className="flex items-center gap-2 rounded-md bg-accent-soft p-3 text-sm">
-            <code className="flex-1 break-all" data-testid="invite-url">
-              {inviteUrl}
-            </code>
-            <button className="btn btn-sm" onClick={() => navigator.clipboard.writeText(inviteUrl).then(() => toast.success("Copied"))}>
-              <Copy size={14} aria-hidden /> Copy
-            </button>
+          <div className="space-y-1 rounded-md bg-accent-soft p-3 text-sm">
+            <div className="flex items-center gap-2">
+              <code className="flex-1 break-all" data-testid="invite-url">
+                {inviteUrl.url}
+              </code>
+              <button className="btn btn-sm" onClick={() => navigator.clipboard.writeText(inviteUrl.url).then(() => toast.success("Copied"))}>
+                <Copy size={14} aria-hidden /> Copy
+              </button>
+            </div>
+            <p className="text-xs text-muted">Copy it now: it is not shown again. Valid until {new Date(inviteUrl.expiresAt).toLocaleString()}, for one use.</p>
           </div>
         )}
+        {admin && <PendingInvitations />}
       </section>
       {admin && <EgressSettings />}
       {admin && <AuditLog />}

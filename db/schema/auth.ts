@@ -51,6 +51,9 @@ export const invitations = sqliteTable("invitations", {
   expiresAt: text().notNull(),
   acceptedAt: text(),
   acceptedBy: text(),
+  /** Set when an admin revokes the link: kept (not deleted) so the link can say it was revoked. */
+  revokedAt: text(),
+  revokedBy: text(),
 });
 
 /**

@@ -1,5 +1,5 @@
 /** Users, memberships, invitations and sign-in attempts (the organization's people). */
-import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { first, type Ctx } from "../store-kit";
 import type { InvitationRow, MembershipRow, UserRow } from "../types";
 
@@ -63,29 +63,49 @@ export const usersStore = {
       .where(eq(memberships.organizationId, organizationId));
   },
 
-  async insertInvitation(c: Ctx, row: Omit<InvitationRow, "acceptedAt" | "acceptedBy">): Promise<void> {
-    await c.h.insert(c.t.invitations).values({ ...row, acceptedAt: null, acceptedBy: null });
+  async insertInvitation(c: Ctx, row: Omit<InvitationRow, "acceptedAt" | "acceptedBy" | "revokedAt" | "revokedBy">): Promise<void> {
+    await c.h.insert(c.t.invitations).values({ ...row, acceptedAt: null, acceptedBy: null, revokedAt: null, revokedBy: null });
   },
 
-  /** An invitation by token hash that is neither used nor expired. */
-  async findOpenInvitation(c: Ctx, tokenHash: string, nowIso: string): Promise<InvitationRow | undefined> {
+  /** An invitation by token hash whatever its state (the invite page says why a link no longer works). */
+  async findInvitationByTokenHash(c: Ctx, tokenHash: string): Promise<InvitationRow | undefined> {
     const { invitations } = c.t;
-    return first(
-      c.h
-        .select()
-        .from(invitations)
-        .where(and(eq(invitations.tokenHash, tokenHash), isNull(invitations.acceptedAt), gt(invitations.expiresAt, nowIso)))
-        .limit(1),
-    );
+    return first(c.h.select().from(invitations).where(eq(invitations.tokenHash, tokenHash)).limit(1));
   },
 
-  /** Marks the invitation used unless it already is (or expired), atomically: true for exactly one caller however many race. */
+  async getInvitation(c: Ctx, id: string): Promise<InvitationRow | undefined> {
+    const { invitations } = c.t;
+    return first(c.h.select().from(invitations).where(eq(invitations.id, id)).limit(1));
+  },
+
+  /** The organization's pending invitations (not used, revoked or expired), newest first. */
+  async listOpenInvitations(c: Ctx, organizationId: string, nowIso: string): Promise<InvitationRow[]> {
+    const { invitations } = c.t;
+    return c.h
+      .select()
+      .from(invitations)
+      .where(and(eq(invitations.organizationId, organizationId), open(invitations, nowIso)))
+      .orderBy(desc(invitations.createdAt), desc(invitations.id));
+  },
+
+  /** Marks the invitation used unless it already is (or is revoked or expired), atomically: true for exactly one caller however many race. */
   async claimInvitation(c: Ctx, id: string, userId: string, nowIso: string): Promise<boolean> {
     const { invitations } = c.t;
     const rows = await c.h
       .update(invitations)
       .set({ acceptedAt: nowIso, acceptedBy: userId })
-      .where(and(eq(invitations.id, id), isNull(invitations.acceptedAt), gt(invitations.expiresAt, nowIso)))
+      .where(and(eq(invitations.id, id), open(invitations, nowIso)))
+      .returning({ id: invitations.id });
+    return rows.length === 1;
+  },
+
+  /** Revokes the invitation if it is still pending, atomically against a concurrent accept: true if this call revoked it. */
+  async revokeInvitation(c: Ctx, id: string, by: string, nowIso: string): Promise<boolean> {
+    const { invitations } = c.t;
+    const rows = await c.h
+      .update(invitations)
+      .set({ revokedAt: nowIso, revokedBy: by })
+      .where(and(eq(invitations.id, id), open(invitations, nowIso)))
       .returning({ id: invitations.id });
     return rows.length === 1;
   },
@@ -132,3 +152,8 @@ export const usersStore = {
         .where(eq(l.subject, addressSubject));
   },
 };
+
+/** Pending: neither used nor revoked, and not expired at `nowIso`. */
+function open(invitations: Ctx["t"]["invitations"], nowIso: string) {
+  return and(isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, nowIso));
+}

@@ -25,6 +25,8 @@ export const DOOR_PERMISSIONS = {
   "trpc:workspaces.delete": "workspace.delete",
   "trpc:members.list": "member.read",
   "trpc:members.invite": "member.manage",
+  "trpc:members.invitations": "member.manage",
+  "trpc:members.revokeInvite": "member.manage",
   "trpc:members.setRole": "member.manage",
   "trpc:members.remove": "member.manage",
   "trpc:audit.list": "audit.read",

@@ -1,20 +1,27 @@
 import { getDeps } from "@/server/deps";
-import { findInvitation } from "@/server/services/users/members";
+import { lookupInvitation } from "@/server/services/users/members";
 import { AcceptInviteForm } from "@/components/auth/accept-invite-form";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Join" };
 
+const CLOSED_TITLES = {
+  invalid: "Invitation not valid",
+  used: "Invitation already used",
+  revoked: "Invitation revoked",
+  expired: "Invitation expired",
+} as const;
+
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const inv = await findInvitation(await getDeps(), token);
-  if (!inv) {
+  const found = await lookupInvitation(await getDeps(), token);
+  if (found.state !== "pending") {
     return (
-      <div className="card p-6">
-        <h1>Invitation not valid</h1>
-        <p className="mt-2 text-sm text-muted">This link is invalid, already used or expired. Ask an admin for a new one.</p>
+      <div className="card p-6" data-testid="invitation-closed" data-state={found.state}>
+        <h1>{CLOSED_TITLES[found.state]}</h1>
+        <p className="mt-2 text-sm text-muted">{found.message}</p>
       </div>
     );
   }
-  return <AcceptInviteForm token={token} email={inv.email} role={inv.role} />;
+  return <AcceptInviteForm token={token} email={found.invitation.email} role={found.invitation.role} />;
 }
