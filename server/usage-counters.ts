@@ -4,6 +4,7 @@
  * several processes add up. Counters not yet flushed are lost if the process crashes (at most ~1 s).
  */
 import type { Store } from "@/db/store";
+import type { StepAttempt } from "@/db/types";
 import { getMetrics } from "./observability/metrics";
 import { hourBucket } from "@/db/usage-buckets";
 
@@ -69,6 +70,17 @@ export function countFinishedRun(run: { workspaceId: string; mode?: string }, st
   if (run.mode === "test") return countUsage(run.workspaceId, `test_runs.${status}`, 1, at);
   countUsage(run.workspaceId, `runs.${status}`, 1, at);
   getMetrics().runsFinished.inc({ status });
+}
+
+/**
+ * The automatic retry backoff before an attempt that starts at `startedAt` after `previous`: the time
+ * since `previous` failed, unless a person retried the run after it (`manualRetryAt`; then 0: the
+ * runner did not wait, it had given up). The runner counts it (`countStepAttempt`), the run view sums it
+ * (services/runs/timing.ts).
+ */
+export function automaticRetryWaitMs(previous: StepAttempt | undefined, startedAt: string): number {
+  if (!previous?.error || !previous.finishedAt || previous.manualRetryAt) return 0;
+  return Math.max(0, Date.parse(startedAt) - Date.parse(previous.finishedAt));
 }
 
 /**

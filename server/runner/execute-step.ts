@@ -16,8 +16,7 @@ import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/e
 import { createHttpClient } from "@/integrations/core/http";
 import { findComponent } from "@/integrations/registry";
 import { getVersionGraph, nodeInfoOf, pinnedOutputs, VersionMissingError, type IndexedGraph } from "../graphs";
-import { automaticRetryWaitMs } from "../services/runs/timing";
-import { countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
+import { automaticRetryWaitMs, countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
 import type { RunnerHooks } from "./hooks";
 import { maskInputs } from "./mask";
 import { retryDelayMs, type RetryOptions } from "./retry-policy";

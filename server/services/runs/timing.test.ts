@@ -38,6 +38,10 @@ describe("runTiming", () => {
   });
 
   it("a step queued again by hand and not started yet already shows the delay", () => {
-    expect(runTiming([{ attempts: [attempt(0, 1, { error: "x", manualRetryAt: t(61) })] }])).toEqual({ workMs: 1_000, retryWaitMs: 0, manualRetryDelayMs: 60_000 });
+    expect(runTiming([{ attempts: [attempt(0, 1, { error: "x", manualRetryAt: t(61) })] }])).toEqual({
+      workMs: 1_000,
+      retryWaitMs: 0,
+      manualRetryDelayMs: 60_000,
+    });
   });
 });

@@ -8,17 +8,9 @@
  * automatic waits only.
  */
 import type { StepAttempt, StepOrigin } from "@/db/types";
+import { automaticRetryWaitMs } from "../../usage-counters";
 
 export type RunTiming = { workMs: number; retryWaitMs: number; manualRetryDelayMs: number };
-
-/**
- * The automatic retry backoff before an attempt that starts at `startedAt` after `previous`: the time
- * since `previous` failed, unless a person retried the run after it (then 0: the runner did not wait).
- */
-export function automaticRetryWaitMs(previous: StepAttempt | undefined, startedAt: string): number {
-  if (!previous?.error || !previous.finishedAt || previous.manualRetryAt) return 0;
-  return Math.max(0, Date.parse(startedAt) - Date.parse(previous.finishedAt));
-}
 
 export function runTiming(steps: Array<{ attempts: StepAttempt[]; origin?: StepOrigin | null }>): RunTiming {
   let workMs = 0;
