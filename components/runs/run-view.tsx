@@ -20,6 +20,7 @@ import { RunStatusBadge } from "./run-status-badge";
 import { StepDetails } from "./step-details";
 import { formatMs } from "./format";
 import { RetryActions } from "./retry-actions";
+import { RunWaits } from "./run-timing";
 
 const LIVE = new Set(["queued", "running", "waiting"]);
 
@@ -80,19 +81,7 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
           </h1>
           <p className="text-xs text-muted" data-testid="run-timing">
             Started {new Date(r.startedAt ?? r.createdAt).toLocaleString()} · worked {formatMs(r.timing.workMs)}
-            {r.timing.retryWaitMs > 0 && (
-              <span title="Backoff before the runner's automatic retries of failed steps" data-testid="retry-wait">
-                {" "}
-                · waited {formatMs(r.timing.retryWaitMs)} between automatic retries
-              </span>
-            )}
-            {/* Not a wait between retries: the runner had given up until someone clicked Retry. */}
-            {r.timing.manualRetryDelayMs > 0 && (
-              <span title="How long the run sat failed until someone retried it (summed over its manual retries)" data-testid="manual-retry-delay">
-                {" "}
-                · retried by hand after {formatMs(r.timing.manualRetryDelayMs)}
-              </span>
-            )}
+            <RunWaits timing={r.timing} />
             {r.retryOf && (
               <>
                 {" "}
