@@ -4,6 +4,7 @@
  * several processes add up. Counters not yet flushed are lost if the process crashes (at most ~1 s).
  */
 import type { Store } from "@/db/store";
+import type { StepAttempt } from "@/db/types";
 import { getMetrics } from "./observability/metrics";
 import { hourBucket } from "@/db/usage-buckets";
 
@@ -72,9 +73,20 @@ export function countFinishedRun(run: { workspaceId: string; mode?: string }, st
 }
 
 /**
- * One attempt of a production step: its working time (`run_ms`), and, when it follows a failed attempt,
- * the wait in between (`retry_wait_ms`: the backoff of an automatic retry, or the time until someone
- * retried the run).
+ * The automatic retry backoff before an attempt that starts at `startedAt` after `previous`: the time
+ * since `previous` failed, unless a person retried the run after it (`manualRetryAt`; then 0: the
+ * runner did not wait, it had given up). The runner counts it (`countStepAttempt`), the run view sums it
+ * (services/runs/timing.ts).
+ */
+export function automaticRetryWaitMs(previous: StepAttempt | undefined, startedAt: string): number {
+  if (!previous?.error || !previous.finishedAt || previous.manualRetryAt) return 0;
+  return Math.max(0, Date.parse(startedAt) - Date.parse(previous.finishedAt));
+}
+
+/**
+ * One attempt of a production step: its working time (`run_ms`), and, when the runner retried a failed
+ * attempt automatically, the backoff in between (`retry_wait_ms`; the caller passes 0 after a manual
+ * retry: the time until someone retried the run is not a wait between retries, services/runs/timing.ts).
  */
 export function countStepAttempt(workspaceId: string, attempt: { durationMs: number; waitedMs: number }, at: Date): void {
   countUsage(workspaceId, "run_ms", Math.max(0, attempt.durationMs), at);
@@ -82,14 +94,12 @@ export function countStepAttempt(workspaceId: string, attempt: { durationMs: num
 }
 
 /**
- * A finished production run is retried: it leaves the count of its previous outcome (in the hour that
- * outcome was counted) and will be counted again when the retry ends; the retry is counted as an
- * attempt (`retries`). `waitedMs`: the wait before a retry that starts a new run (with the current
- * version); a retry of the same run counts its wait when the failed step runs again.
+ * A finished production run is retried (by a person): it leaves the count of its previous outcome (in
+ * the hour that outcome was counted) and will be counted again when the retry ends; the retry is counted
+ * as an attempt (`retries`). The time the run waited for it is not `retry_wait_ms` (automatic backoff only).
  */
-export function countRetry(run: { workspaceId: string; status: string; finishedAt: string | null }, at: Date, waitedMs = 0): void {
+export function countRetry(run: { workspaceId: string; status: string; finishedAt: string | null }, at: Date): void {
   const counted = run.finishedAt ? new Date(run.finishedAt) : at;
   countUsage(run.workspaceId, `runs.${run.status}`, -1, Number.isFinite(counted.getTime()) ? counted : at);
   countUsage(run.workspaceId, "retries", 1, at);
-  if (waitedMs > 0) countUsage(run.workspaceId, "retry_wait_ms", waitedMs, at);
 }

@@ -20,6 +20,7 @@ import { RunStatusBadge } from "./run-status-badge";
 import { StepDetails } from "./step-details";
 import { formatMs } from "./format";
 import { RetryActions } from "./retry-actions";
+import { RunWaits } from "./run-timing";
 
 const LIVE = new Set(["queued", "running", "waiting"]);
 
@@ -80,7 +81,7 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
           </h1>
           <p className="text-xs text-muted" data-testid="run-timing">
             Started {new Date(r.startedAt ?? r.createdAt).toLocaleString()} · worked {formatMs(r.timing.workMs)}
-            {r.timing.retryWaitMs > 0 && <> · waited {formatMs(r.timing.retryWaitMs)} between retries</>}
+            <RunWaits timing={r.timing} />
             {r.retryOf && (
               <>
                 {" "}

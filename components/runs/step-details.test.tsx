@@ -35,3 +35,11 @@ it("a failed step or a first queued one does not", () => {
   render(<StepDetails step={{ ...base, status: "queued", attempts: [], error: null, startedAt: null }} />);
   expect(screen.queryByTestId("step-retrying")).toBeNull();
 });
+
+it("a step queued again because someone retried the run says it was retried by hand, not that it is retrying by itself", () => {
+  const retried = { ...failed(4), retryable: false, manualRetryAt: "2026-11-25T07:25:34.000Z" };
+  render(<StepDetails step={{ ...base, status: "queued", attempts: [failed(3), retried], error: null }} />);
+  expect(screen.getByTestId("step-retrying").textContent).toBe("Retried by hand · attempt 3 next");
+  const results = screen.getAllByRole("row").map((r) => r.lastElementChild?.textContent);
+  expect(results.slice(1)).toEqual(["Alertmanager is unreachable (retried)", "Alertmanager is unreachable (retried by hand)"]);
+});

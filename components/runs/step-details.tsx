@@ -16,8 +16,10 @@ export function StepDetails({
   expressionBase?: string;
   workspaceId?: string;
 }) {
-  // Queued again after a failed attempt: waiting for its automatic retry (the badge alone said "Queued").
+  // Queued again after a failed attempt: waiting for its automatic retry (the badge alone said "Queued"),
+  // or for the attempt someone asked for by retrying the run (its last attempt is marked then).
   const retrying = step.status === "queued" && step.attempts.length > 0 && !step.finishedAt;
+  const byHand = !!step.attempts.at(-1)?.manualRetryAt;
   return (
     <article className="mb-6 space-y-4" data-testid={`step-${step.name}`}>
       <header className="flex items-center justify-between gap-2">
@@ -28,7 +30,7 @@ export function StepDetails({
         <div className="flex items-center gap-2">
           {retrying && (
             <span className="text-xs text-muted" data-testid="step-retrying">
-              Retrying · attempt {step.attempts.length + 1} next
+              {byHand ? "Retried by hand" : "Retrying"} · attempt {step.attempts.length + 1} next
             </span>
           )}
           <RunStatusBadge status={step.status} />
@@ -75,7 +77,9 @@ export function StepDetails({
                   <td>{i + 1}</td>
                   <td>{new Date(a.startedAt).toLocaleTimeString()}</td>
                   <td className="tabular-nums">{a.durationMs !== undefined ? `${a.durationMs} ms` : formatDuration(a.startedAt, a.finishedAt)}</td>
-                  <td className={a.error ? "text-danger" : "text-success"}>{a.error ? `${a.error}${a.retryable ? " (retried)" : ""}` : "ok"}</td>
+                  <td className={a.error ? "text-danger" : "text-success"}>
+                    {a.error ? `${a.error}${a.manualRetryAt ? " (retried by hand)" : a.retryable ? " (retried)" : ""}` : "ok"}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -42,5 +42,5 @@ it("shows working time in ms and the runs retried apart from the wait between at
   const card = async (label: string) => (await screen.findByText(label)).nextElementSibling?.textContent;
   expect(await card("Run time (working)")).toBe("20 ms");
   expect(await card("Runs retried")).toBe("0");
-  expect(await card("Waited between attempts")).toBe("11.5 s");
+  expect(await card("Waited between automatic retries")).toBe("11.5 s");
 });

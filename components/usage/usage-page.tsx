@@ -69,10 +69,10 @@ export function UsagePage({ workspaceId }: { workspaceId: string }) {
           ["Runs", sum(data?.totals.runs)],
           ["Steps", sum(data?.totals.steps)],
           // Sub-second spans read "20 ms", not "0 s". Runs retried (by a person or the API) and the waits
-          // between attempts (mostly automatic step retries) are two things: one card each.
+          // between automatic step retries (backoff; not the time until someone retried) are two things.
           ["Run time (working)", formatMs(data?.totals.runTimeMs ?? 0)],
           ["Runs retried", data?.totals.retries ?? 0],
-          ["Waited between attempts", formatMs(data?.totals.retryWaitMs ?? 0)],
+          ["Waited between automatic retries", formatMs(data?.totals.retryWaitMs ?? 0)],
           ["Test runs", sum(data?.totals.testRuns)],
           ["Events received", data?.totals.eventsReceived ?? 0],
           ["Tasks created / closed", `${data?.totals.tasksCreated ?? 0} / ${data?.totals.tasksClosed ?? 0}`],

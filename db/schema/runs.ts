@@ -99,6 +99,11 @@ export interface StepAttempt {
   error?: string;
   retryable?: boolean;
   durationMs?: number;
+  /**
+   * Set on a step's last attempt when a person retried the run after it (the time they did): the next
+   * attempt was started by hand, so the time in between is not an automatic retry's backoff.
+   */
+  manualRetryAt?: string;
 }
 
 /**

@@ -312,6 +312,16 @@ export const runsStore = {
             redo.map((st) => st.id),
           ),
         );
+      // The attempts these steps make next are started by hand: mark the attempt each last made, so the
+      // time from it to the next is not taken for an automatic retry's backoff (services/runs/timing.ts).
+      for (const st of redo) {
+        const last = st.attempts.at(-1);
+        if (!last) continue;
+        await x.h
+          .update(runSteps)
+          .set({ attempts: [...st.attempts.slice(0, -1), { ...last, manualRetryAt: iso }] })
+          .where(eq(runSteps.id, st.id));
+      }
       await x.h.update(runs).set({ status: "queued", error: null, finishedAt: null, followupAt: null, updatedAt: iso }).where(eq(runs.id, runId));
       if (x.dialect === "postgres") await x.h.insert(outbox).values({ runId, availableAt: atMs, createdAt: atMs }).onConflictDoNothing();
       return redo.length;

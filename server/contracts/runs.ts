@@ -49,6 +49,12 @@ export const StepAttemptSchema = z.object({
   durationMs: z.number().optional(),
   error: z.string().optional(),
   retryable: z.boolean().optional(),
+  manualRetryAt: z
+    .string()
+    .optional()
+    .describe(
+      "When someone retried the run after this attempt (set on a step's last attempt when a retry re-queued the step): the next attempt was started by hand, not by an automatic retry.",
+    ),
 });
 
 export const StepLogSchema = z.object({ at: z.string(), level: z.string(), message: z.string(), fields: z.unknown().optional() });
@@ -87,7 +93,12 @@ export const RunTimingSchema = z.object({
   retryWaitMs: z
     .number()
     .describe(
-      "Time spent waiting between a failed attempt and the next one: automatic retry backoff, the wait until someone retried the run, and for a retry with the current version the time since the retried run failed.",
+      "Time spent waiting between automatic retries: from a failed attempt to the runner's next attempt of the step (the backoff), summed over steps. The time until someone retried the run is not in it (see `manualRetryDelayMs`).",
+    ),
+  manualRetryDelayMs: z
+    .number()
+    .describe(
+      "Time the run sat failed or cancelled until someone retried it, summed over its manual retries: for a retry with the original version, from the retried steps' last attempt to the retry; for a run that retries another with the current version (`retryOf`), from the retried run's end to this run's creation. 0 when it was never retried by hand.",
     ),
 });
 

@@ -21,12 +21,13 @@ export const UsageTotalsSchema = z
     steps: z.record(z.string(), z.number()).meta({ description: "Node runs of production runs by status." }),
     runTimeMs: z.number().meta({
       description:
-        "Working time of production runs in milliseconds: the time their steps spent running, summed over steps (the waits between retries are in `retryWaitMs`).",
+        "Working time of production runs in milliseconds: the time their steps spent running, summed over steps (the waits between automatic retries are in `retryWaitMs`).",
     }),
     retries: z.number().meta({ description: "Retries of finished runs (each is another attempt of the same run, not a new run)." }),
-    retryWaitMs: z
-      .number()
-      .meta({ description: "Time between a failed attempt and the next one (automatic backoff, or until someone retried the run), in milliseconds." }),
+    retryWaitMs: z.number().meta({
+      description:
+        "Time waited between automatic retries of steps of production runs (the backoff from a failed attempt to the runner's next attempt), in milliseconds. The time until someone retried a failed run by hand is not counted.",
+    }),
     testRuns: z.record(z.string(), z.number()).meta({ description: "Test runs (started from the editor at one node) by status; not counted in `runs`." }),
     eventsReceived: z.number(),
     tasksCreated: z.number(),

@@ -104,7 +104,17 @@ describe("run recovery over REST", () => {
     ]);
     expect(done.steps[2].output.data.body).toMatchObject({ path: "/issue" });
     expect(done.timing.workMs).toBeGreaterThanOrEqual(0);
-    expect(done.timing.retryWaitMs).toBeGreaterThan(0);
+    // Both retries were by hand (the 400 is not retried automatically): nothing waited between retries;
+    // the time from the failed run's end to this retry is reported apart.
+    expect(done.timing.retryWaitMs).toBe(0);
+    const failedRun = (await api.get(`${runs}/${first.id}`, { key: s.keys.viewer })).body;
+    expect(done.timing.manualRetryDelayMs).toBe(Date.parse(done.createdAt) - Date.parse(failedRun.finishedAt));
+    expect(done.timing.manualRetryDelayMs).toBeGreaterThan(0);
+    // The same-run retry: the attempt it followed is marked, and its wait is not between retries either.
+    const issue = failedRun.steps.find((st: { name: string }) => st.name === "issue");
+    expect(issue.attempts.map((x: { manualRetryAt?: string }) => typeof x.manualRetryAt)).toEqual(["string", "undefined"]);
+    expect(failedRun.timing).toMatchObject({ retryWaitMs: 0, manualRetryDelayMs: expect.any(Number) });
+    expect(failedRun.timing.manualRetryDelayMs).toBeGreaterThan(0);
     expect(hits.get("/silence")).toBe(1); // one silence, not two
     expect((await api.get(`${runs}/${first.id}`, { key: s.keys.viewer })).body).toMatchObject({ status: "failed", retriedBy: next.body.id });
     const again = await api.post(`${runs}/${first.id}/retry`, { key: s.keys.operator, body: { version: "current" } });
@@ -124,7 +134,7 @@ describe("run recovery over REST", () => {
       await new Promise((r) => setTimeout(r, 200));
       usage = await api.get(`/api/v1/factories/${s.ws}/usage?granularity=hour`, { key: s.keys.viewer });
     }
-    expect(usage.body.totals).toMatchObject({ runs: { succeeded: 1 }, retries: 2 });
+    expect(usage.body.totals).toMatchObject({ runs: { succeeded: 1 }, retries: 2, retryWaitMs: 0 });
   });
 
   it("tests one step with pinned data: the step calls its upstream, the pinned one is not called", async () => {

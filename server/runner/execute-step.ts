@@ -16,7 +16,7 @@ import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/e
 import { createHttpClient } from "@/integrations/core/http";
 import { findComponent } from "@/integrations/registry";
 import { getVersionGraph, nodeInfoOf, pinnedOutputs, VersionMissingError, type IndexedGraph } from "../graphs";
-import { countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
+import { automaticRetryWaitMs, countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
 import type { RunnerHooks } from "./hooks";
 import { maskInputs } from "./mask";
 import { retryDelayMs, type RetryOptions } from "./retry-policy";
@@ -279,9 +279,10 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       outcome.kind === "error" ? (outcome.retryable ? "retryable_error" : "failed") : outcome.kind,
       attempt.durationMs ?? 0,
     );
-  // A pinned node did not run: no attempt. Otherwise the wait since a failed attempt is waiting between retries.
+  // A pinned node did not run: no attempt. Otherwise the wait since a failed attempt is an automatic
+  // retry's backoff, unless a person retried the run after it (the step's attempt is marked then).
   const previous = existing?.attempts.at(-1);
-  const waitedMs = previous?.error && previous.finishedAt ? Math.max(0, startedAt.getTime() - Date.parse(previous.finishedAt)) : 0;
+  const waitedMs = automaticRetryWaitMs(previous, startedAt.toISOString());
   const attempts = origin ? (existing?.attempts ?? []) : [...(existing?.attempts ?? []), attempt];
   const maxAttempts = unit?.retry?.maxAttempts ?? opts.retry.maxAttempts;
   const now = deps.now();

@@ -117,19 +117,60 @@ describe("retry with the original or the current version", () => {
     await expect(retryRun(deps, ws.actor, ws.workspaceId, next.id)).rejects.toMatchObject({ code: "conflict" }); // it succeeded
 
     // Usage: one run (its latest outcome), two retries; working time apart from the waits between attempts.
+    // Both retries were by hand and the step fails permanently: no automatic retry, so nothing waited
+    // between retries; the time until each retry is reported apart.
     const u = await usageWhen((t) => t.retries === 2 && !!t.runs.succeeded);
     expect(u.totals.runs).toEqual({ succeeded: 1 });
     expect(u.totals.retries).toBe(2);
-    expect(u.totals.retryWaitMs).toBeGreaterThan(0);
+    expect(u.totals.retryWaitMs).toBe(0);
     const work = [old, d].flatMap((x) => x.steps.filter((s) => !s.origin).flatMap((s) => s.attempts)).reduce((n, x) => n + (x.durationMs ?? 0), 0);
     expect(u.totals.runTimeMs).toBe(work);
-    expect(d.timing.retryWaitMs).toBeGreaterThan(0);
+    expect(d.timing.retryWaitMs).toBe(0);
+    expect(d.timing.manualRetryDelayMs).toBe(Date.parse(d.createdAt) - Date.parse(old.finishedAt!));
+    expect(old.timing.retryWaitMs).toBe(0);
+    expect(old.timing.manualRetryDelayMs).toBeGreaterThan(0);
     expect(d.timing.workMs).toBe(
       d.steps
         .filter((s) => !s.origin)
         .flatMap((s) => s.attempts)
         .reduce((n, x) => n + (x.durationMs ?? 0), 0),
     );
+  });
+
+  it("a manual retry long after the failure is not a wait between retries; the automatic retries' backoff still is, in the run and in usage", async () => {
+    // The clock runs 22 minutes behind until someone retries (the queue keeps real time, so every job stays due).
+    let behindMs = 22 * 60_000;
+    deps.now = () => new Date(Date.now() - behindMs);
+    const fixed = path.join(deps.dir, "fixed");
+    const a = await createAutomation(
+      deps,
+      ws.actor,
+      ws.workspaceId,
+      linearGraph([{ key: "stub.fail", name: "flaky", config: { message: "upstream 503", retryable: true, unlessFile: fixed } }]),
+    );
+    const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id });
+    expect(await waitForRun(deps, r.id)).toBe("failed");
+    const failed = await getRunOrThrow(deps, ws.actor, ws.workspaceId, r.id);
+    expect(failed.steps.find((s) => s.name === "flaky")!.attempts).toHaveLength(5); // 1 + 4 automatic retries
+
+    behindMs = 0;
+    fs.writeFileSync(fixed, "");
+    await retryRun(deps, ws.actor, ws.workspaceId, r.id, { version: "original" });
+    expect(await waitForRun(deps, r.id)).toBe("succeeded");
+    const d = await getRunOrThrow(deps, ws.actor, ws.workspaceId, r.id);
+    const attempts = d.steps.find((s) => s.name === "flaky")!.attempts;
+    expect(attempts).toHaveLength(6);
+    const gap = (i: number) => Date.parse(attempts[i]!.startedAt) - Date.parse(attempts[i - 1]!.finishedAt!);
+    // Waited between retries: the four automatic backoffs, not the 22 minutes until the manual retry.
+    expect(d.timing.retryWaitMs).toBe(gap(1) + gap(2) + gap(3) + gap(4));
+    expect(d.timing.retryWaitMs).toBeLessThan(60_000);
+    // The attempt a person retried after is marked; the runner's own retries are not.
+    expect(attempts.map((x) => !!x.manualRetryAt)).toEqual([false, false, false, false, true, false]);
+    expect(d.timing.manualRetryDelayMs).toBe(Date.parse(attempts[4]!.manualRetryAt!) - Date.parse(attempts[4]!.finishedAt!));
+    expect(d.timing.manualRetryDelayMs).toBeGreaterThanOrEqual(22 * 60_000);
+    // Usage counts the same automatic waits, attempt by attempt.
+    const u = await usageWhen((t) => t.retries === 1 && !!t.runs.succeeded);
+    expect(u.totals.retryWaitMs).toBe(d.timing.retryWaitMs);
   });
 
   it("queues only nodes that did not succeed: a node added before the failed step runs, a node whose key changed runs again", async () => {

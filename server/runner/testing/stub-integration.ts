@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { defineComponent, defineIntegration, type AnyIntegration } from "@/integrations/core/define";
-import { NonRetryableError } from "@/integrations/core/errors";
+import { NonRetryableError, RetryableError } from "@/integrations/core/errors";
 import { registerTestIntegration } from "@/integrations/registry";
 import { ui } from "@/integrations/core/ui-meta";
 
@@ -64,14 +64,15 @@ const mark = defineComponent({
 const fail = defineComponent({
   key: "stub.fail",
   title: "Fail",
-  description: "Fails permanently unless told otherwise by a file.",
+  description: "Fails (permanently, or with a retryable error when `retryable`) unless told otherwise by a file.",
   needsConnection: false,
-  config: z.object({ unlessFile: z.string().optional(), message: z.string().default("boom") }),
+  config: z.object({ unlessFile: z.string().optional(), message: z.string().default("boom"), retryable: z.boolean().optional() }),
   outputType: "stub.fail",
   output: z.object({ ok: z.boolean() }),
   example: { ok: true },
   async run(ctx) {
     if (ctx.config.unlessFile && fs.existsSync(ctx.config.unlessFile)) return ctx.emit({ ok: true });
+    if (ctx.config.retryable) throw new RetryableError(ctx.config.message);
     throw new NonRetryableError(ctx.config.message);
   },
 });

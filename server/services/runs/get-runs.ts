@@ -118,7 +118,8 @@ export async function getRunOrThrow(deps: AppDeps, actor: Actor, workspaceId: st
     });
   }
   const timing = runTiming(rows);
-  // A retry with the current version also waited from the retried run's failure until it was started.
-  if (retried?.finishedAt) timing.retryWaitMs += Math.max(0, Date.parse(run.createdAt) - Date.parse(retried.finishedAt));
+  // A retry with the current version was started by a person: the time since the retried run ended is
+  // the wait until they retried it, not an automatic retry's backoff.
+  if (retried?.finishedAt) timing.manualRetryDelayMs += Math.max(0, Date.parse(run.createdAt) - Date.parse(retried.finishedAt));
   return { ...toRun(run, triggerNode?.name ?? null), event: ev?.envelope ?? null, steps, retriedBy: retriedBy ?? null, timing };
 }

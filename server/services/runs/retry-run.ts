@@ -110,8 +110,7 @@ export async function retryRun(deps: AppDeps, actor: Actor, workspaceId: string,
         : `Run ${runId} is no longer failed or cancelled.`,
     );
   }
-  const waited = run.finishedAt ? at.getTime() - Date.parse(run.finishedAt) : 0;
-  countRetry(run, at, Number.isFinite(waited) ? waited : 0);
+  countRetry(run, at);
   let row = (await store.runs.get(made.runId))!;
   if (made.finished) {
     // Nothing left to run (the failed node was removed): the run succeeded with the reused steps alone.
