@@ -78,9 +78,9 @@ export function countFinishedRun(run: { workspaceId: string; mode?: string }, st
  * runner did not wait, it had given up). The runner counts it (`countStepAttempt`), the run view sums it
  * (services/runs/timing.ts).
  */
-export function automaticRetryWaitMs(previous: StepAttempt | undefined, startedAt: string): number {
+export function automaticRetryWaitMs(previous: StepAttempt | undefined, startedAt: string | Date): number {
   if (!previous?.error || !previous.finishedAt || previous.manualRetryAt) return 0;
-  return Math.max(0, Date.parse(startedAt) - Date.parse(previous.finishedAt));
+  return Math.max(0, (typeof startedAt === "string" ? Date.parse(startedAt) : startedAt.getTime()) - Date.parse(previous.finishedAt));
 }
 
 /**

@@ -282,7 +282,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   // A pinned node did not run: no attempt. Otherwise the wait since a failed attempt is an automatic
   // retry's backoff, unless a person retried the run after it (the step's attempt is marked then).
   const previous = existing?.attempts.at(-1);
-  const waitedMs = automaticRetryWaitMs(previous, startedAt.toISOString());
+  const waitedMs = automaticRetryWaitMs(previous, startedAt);
   const attempts = origin ? (existing?.attempts ?? []) : [...(existing?.attempts ?? []), attempt];
   const maxAttempts = unit?.retry?.maxAttempts ?? opts.retry.maxAttempts;
   const now = deps.now();
