@@ -171,12 +171,10 @@ export async function updateConnection(
     const { plain, secrets } = splitSecrets(def.schema, settings);
     patch.config = plain;
     patch.secretsEnc = Object.keys(secrets).length ? deps.box.encryptJson(secrets) : null;
+    if (def.kind === "form") Object.assign(patch, { status: "ready", statusMessage: null });
     // New settings have not been tested: the last successful test was of the old ones. The same
-    // settings saved again (the form's Save after "Save and test") keep the test and the status.
-    if (!isDeepStrictEqual(plain, row.config) || !isDeepStrictEqual(secrets, current)) {
-      if (def.kind === "form") Object.assign(patch, { status: "ready", statusMessage: null });
-      patch.state = withoutVerifiedAt(row.state);
-    }
+    // settings saved again (the form's Save after "Save and test") keep the test's outcome.
+    if (!isDeepStrictEqual(plain, row.config) || !isDeepStrictEqual(secrets, current)) patch.state = withoutVerifiedAt(row.state);
   }
   await deps.store.tx(async (s) => {
     await s.connections.update(connectionId, patch);
