@@ -18,6 +18,7 @@ import { AutomationDocumentSchema, type DocumentProblem } from "../../contracts/
 import type { Graph } from "../../contracts/graph";
 import type { CheckTarget } from "./check-upstream";
 import { issueMessage } from "../../errors";
+import { strippedKeys } from "../stripped-keys";
 
 type Problem = DocumentProblem;
 const err = (p: Omit<Problem, "severity">): Problem => ({ ...p, severity: "error" });
@@ -37,22 +38,6 @@ function zodProblems(error: z.ZodError, prefix: string, nodeId?: string, root?: 
   return error.issues
     .filter((i) => root === undefined || !valueAt(root, i.path).some(hasExpression))
     .map((i) => err({ path: [prefix, ...i.path.map(String)].filter(Boolean).join("."), message: issueMessage(i), ...(nodeId ? { nodeId } : {}) }));
-}
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/**
- * Settings the component's schema does not have (a misspelt optional field): the runner would never
- * read them, so each is an error naming it, with the wording the files' validation uses
- * (`conveyor validate`, as-code/validate-files.ts), like an unknown field anywhere in a request body.
- */
-function unknownSettings(sent: unknown, parsed: unknown, path: string, nodeId: string, key: string, out: Problem[]): void {
-  if (isPlainObject(sent) && isPlainObject(parsed)) {
-    for (const [k, v] of Object.entries(sent)) {
-      if (!(k in parsed)) out.push(err({ path: `${path}.${k}`, nodeId, message: `Unknown input "${k}" for ${key}` }));
-      else unknownSettings(v, parsed[k], `${path}.${k}`, nodeId, key, out);
-    }
-  } else if (Array.isArray(sent) && Array.isArray(parsed)) sent.forEach((v, i) => unknownSettings(v, parsed[i], `${path}.${i}`, nodeId, key, out));
 }
 
 function expressionProblems(value: unknown, path: string, nodeId: string, out: Problem[]): void {
@@ -182,7 +167,10 @@ export function validateDocument(doc: unknown, facts: ValidationFacts = {}): Pro
     const { unit, integration } = hit;
     const cfg = unit.config.safeParse(node.config);
     if (!cfg.success) problems.push(...zodProblems(cfg.error, `${at}.config`, node.id, node.config));
-    else unknownSettings(node.config, cfg.data, `${at}.config`, node.id, node.key, problems);
+    else
+      // A setting the component does not have: nothing would read it. Worded as `conveyor validate` words it for a file.
+      for (const k of strippedKeys(node.config, cfg.data, `${at}.config`))
+        problems.push(err({ path: k.path, nodeId: node.id, message: `Unknown input "${k.key}" for ${node.key}` }));
     expressionProblems(node.config, `${at}.config`, node.id, problems);
     const c = node.connectionId ? facts.connections?.get(node.connectionId) : undefined;
     if (unit.needsConnection !== false) {

@@ -7,10 +7,11 @@ import { createHttpClient } from "@/integrations/core/http";
 import { findIntegration } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
-import { AppError, issueMessage, notFound, type FieldProblem } from "../../errors";
+import { AppError, issueMessage, notFound } from "../../errors";
 import { newId } from "../../ids";
 import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
+import { strippedKeys } from "../stripped-keys";
 import { connectionSettings, loadConnectionHandle, type ConnectionRow } from "./load-connection";
 import { mergeSecrets, splitSecrets } from "./secrets";
 import { assertBaseUrlsAllowed } from "./check-base-urls";
@@ -76,24 +77,11 @@ function integrationOrThrow(key: string) {
   return { integration, def: integration.connection };
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Fields the caller sent that the settings schema dropped (zod objects strip unknown keys): each is a problem, not silently ignored. */
-function strippedFields(sent: unknown, parsed: unknown, path: string, out: FieldProblem[]): FieldProblem[] {
-  if (isPlainObject(sent) && isPlainObject(parsed)) {
-    for (const [k, v] of Object.entries(sent)) {
-      if (!(k in parsed)) out.push({ path: `${path}.${k}`, message: `Unknown field: ${k}` });
-      else strippedFields(v, parsed[k], `${path}.${k}`, out);
-    }
-  } else if (Array.isArray(sent) && Array.isArray(parsed)) sent.forEach((v, i) => strippedFields(v, parsed[i], `${path}.${i}`, out));
-  return out;
-}
-
 /** `sent`: the settings as the caller wrote them (an update merges stored secrets into `config`; those are not the caller's). */
 function parseSettings(schema: import("zod").ZodType, config: unknown, sent: unknown = config) {
   const parsed = schema.safeParse(config);
   const problems = parsed.success
-    ? strippedFields(sent, parsed.data, "config", [])
+    ? strippedKeys(sent, parsed.data, "config").map((k) => ({ path: k.path, message: `Unknown field: ${k.key}` }))
     : parsed.error.issues.map((i) => ({ path: ["config", ...i.path.map(String)].join("."), message: issueMessage(i) }));
   if (problems.length) throw new AppError("validation_failed", "The connection settings are invalid; see `errors` for each field.", problems);
   return parsed.data as Record<string, unknown>;
