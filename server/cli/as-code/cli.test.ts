@@ -68,6 +68,11 @@ const readTree = (d: string): Record<string, string> => {
 };
 
 beforeAll(async () => {
+  // The command line builds dist/server when it is missing or older than the sources, and says so on
+  // stderr; build it first, so the tests see what a user with the build present sees (in a fresh
+  // clone this file may be the first to run the command).
+  const build = (await import(path.join(ROOT, "scripts/build-server.mjs"))) as { ensureServerBundle(o: { quiet: boolean }): Promise<void> };
+  await build.ensureServerBundle({ quiet: true });
   target = await startRestTarget();
   ({ deps, api } = target);
   s = await seedRest(deps);
