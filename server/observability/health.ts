@@ -12,13 +12,14 @@
  */
 import pkg from "@/package.json";
 import type { AppDeps } from "../deps";
-import { problemBody } from "../rest/problem";
+import { problemBody, RETRY_AFTER_S } from "../rest/problem";
 import type { ProcessRole } from "../roles/process-role";
+
+/** Retry-After of 503 answers: readiness and deliveries that could not be committed share REST's. */
+export { RETRY_AFTER_S };
 
 /** How long readiness waits for the database and the queue (keep below the probe's own timeout). */
 export const READY_TIMEOUT_MS = 2000;
-/** Retry-After of 503 answers (readiness, and deliveries that could not be committed). */
-export const RETRY_AFTER_S = 5;
 
 export interface HealthAnswer {
   status: number;

@@ -3,8 +3,8 @@ import { ZodError } from "zod";
 import { isDatabaseUnavailable } from "@/db/unavailable";
 import { AppError, ERROR_STATUS, ERROR_TITLES, issueMessage, type ErrorCode, type FieldProblem } from "../errors";
 
-/** Seconds a client is asked to wait when the database did not answer (as the webhook doors do). */
-export const UNAVAILABLE_RETRY_AFTER_S = 5;
+/** Seconds a client is asked to wait when a dependency did not answer (REST, webhook doors, readiness). */
+export const RETRY_AFTER_S = 5;
 
 export const PROBLEM_BASE = "https://conveyor.dev/problems/";
 
@@ -81,7 +81,7 @@ export function toErrorResponse(
       error: error instanceof Error ? error.message : String(error),
     });
     return problemResponse("unavailable", "The database did not answer; retry the request later.", {
-      headers: { "retry-after": String(UNAVAILABLE_RETRY_AFTER_S) },
+      headers: { "retry-after": String(RETRY_AFTER_S) },
       instance: ctx.instance,
       requestId: ctx.requestId,
     });

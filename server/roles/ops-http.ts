@@ -10,7 +10,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AppDeps } from "../deps";
-import { liveness, readiness, type HealthAnswer } from "../observability/health";
+import { liveness, readiness, RETRY_AFTER_S, type HealthAnswer } from "../observability/health";
 import { getMetrics } from "../observability/metrics";
 import { problemBody } from "../rest/problem";
 import { handleHookRequest, type HookOptions } from "../webhooks/lean-listener";
@@ -42,7 +42,7 @@ async function answer(path: string, ctx: OpsContext): Promise<{ status: number; 
     return json(await liveness(ctx.deps));
   } catch (e) {
     ctx.deps.log.error("operations endpoint failed", { path, error: (e as Error).message });
-    return json(problem(503, "unavailable", `${path} could not be answered: ${(e as Error).message}`, { "retry-after": "5" }));
+    return json(problem(503, "unavailable", `${path} could not be answered: ${(e as Error).message}`, { "retry-after": String(RETRY_AFTER_S) }));
   }
 }
 
