@@ -58,11 +58,7 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
           <Plus size={15} aria-hidden /> New API key
         </button>
       </div>
-      <DataTable
-        columns={["Name", "Prefix", "Role", "Workspaces", "Last used", "Status"]}
-        actions
-        empty={keys.data?.length === 0 && "No API keys yet."}
-      >
+      <DataTable columns={["Name", "Prefix", "Role", "Workspaces", "Last used", "Status"]} actions empty={keys.data?.length === 0 && "No API keys yet."}>
         {keys.data?.map((k) => (
           <tr key={k.id} data-testid={`api-key-row-${k.name}`}>
             <td className="font-medium">{k.name}</td>

@@ -56,7 +56,12 @@ it("toasts the failure in the page's words and still refreshes", async () => {
   vi.stubGlobal("confirm", () => true);
   const onSettled = vi.fn();
   render(
-    <ConfirmActionButton confirm="Sure?" action={async () => Promise.reject(new Error("key not found"))} onSettled={onSettled} failure={(m) => `Not revoked: ${m}`}>
+    <ConfirmActionButton
+      confirm="Sure?"
+      action={async () => Promise.reject(new Error("key not found"))}
+      onSettled={onSettled}
+      failure={(m) => `Not revoked: ${m}`}
+    >
       Revoke
     </ConfirmActionButton>,
   );
