@@ -14,7 +14,7 @@ import { CanvasFlow } from "./canvas-flow";
 import { useCanvasMenus, focusedNodeId } from "./canvas-menus";
 import { useCanvasStore } from "./canvas-store";
 import { selectedUnit } from "./graph-utils";
-import { useNodeClipboard } from "./use-node-clipboard";
+import { useNodeClipboard, warnPinnedLeftOut } from "./use-node-clipboard";
 import { CatalogProvider, useCatalog } from "./catalog-context";
 import { EditorToolbar } from "./editor-toolbar";
 import { BuildingBlocks } from "./palette/building-blocks";
@@ -191,7 +191,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       redo: () => !readOnly && store.getState().redo(),
       copy,
       paste,
-      duplicate: () => !readOnly && store.getState().duplicateSelected(),
+      duplicate: () => !readOnly && warnPinnedLeftOut(store.getState().duplicateSelected()),
       remove: () => !readOnly && store.getState().deleteSelected(),
       selectAll: () => store.getState().select(store.getState().nodes.map((n) => n.id)),
       help: () => setHelpOpen(true),
