@@ -37,7 +37,7 @@ describe("factories", () => {
     expect((await api.delete(`/api/v1/factories/${created.body.id}`, { key: s.keys.admin })).status).toBe(204);
     expect((await api.get(`/api/v1/factories/${created.body.id}`, { key: s.keys.admin })).status).toBe(404);
   });
-  it("answers a trailing slash with a 308 problem+json naming the path without it (Next answered an empty 308)", async () => {
+  it("answers a trailing slash with a 308 problem+json naming the path without it (Next answered a bare 308, no problem body)", async () => {
     const res = await api.get("/api/v1/factories/", { key: s.keys.viewer });
     expect(res.status).toBe(308);
     expect(res.headers.get("location")).toBe("/api/v1/factories");
