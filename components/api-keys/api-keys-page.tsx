@@ -76,6 +76,7 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
             <td className="text-right">
               {k.status === "active" && (
                 <ConfirmActionButton
+                  label={`Revoke API key ${k.name}`}
                   confirm={`Revoke “${k.name}”? Scripts using it stop working at once.`}
                   action={() => revoke.mutateAsync({ keyId: k.id })}
                   onSettled={refresh}
