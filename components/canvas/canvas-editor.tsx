@@ -288,7 +288,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       <ManagedInGitBanner automationId={a.id} source={a.source} version={a.version} readOnly={readOnly} />
       <div className="flex min-h-0 flex-1">
         {/* max-md:hidden too: before hydration settles, `narrow` is not known yet. */}
-        {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
+        {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" hideable onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
         {!readOnly && narrow && <PaletteDrawer open={paletteOpen} onClose={() => setPaletteOpen(false)} onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
         <div ref={setCanvasEl} className="relative min-w-0 flex-1" data-testid="canvas">
           <CanvasFlow

@@ -55,3 +55,37 @@ for (const width of [1280, 1024]) {
     }
   });
 }
+
+test("hiding the building blocks gives the canvas their width, and the fitted graph grows into it", async ({ page, api, seed }) => {
+  const ws = seed.workspaceId;
+  const nodes = [0, 1, 2, 3, 4, 5].map((i) => ({
+    id: `n${i + 1}`,
+    name: i === 0 ? "start" : `step${i + 1}`,
+    key: i === 0 ? "core.manual" : "core.filter",
+    config: i === 0 ? {} : { condition: "{{ true }}" },
+    position: { x: i * 320, y: (i % 2) * 120 },
+  }));
+  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
+    data: { name: "Wide graph", enabled: false, graph: { nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id })) } },
+  });
+  const app = await created.json();
+  const canvas = new CanvasPage(page);
+  await canvas.goto(ws, app.id);
+  await canvas.select("step3");
+  const before = (await canvas.canvas.boundingBox())!;
+  const nodeWidth = async () => (await canvas.wrapper("step6").boundingBox())!.width;
+  const small = await nodeWidth();
+
+  await page.getByRole("button", { name: "Hide building blocks" }).click();
+  await expect(page.getByTestId("palette-search")).toHaveCount(0);
+  await expect.poll(async () => (await canvas.canvas.boundingBox())!.width).toBeGreaterThan(before.width + 150);
+  // Still fitted: the graph grows with the canvas (the panel stays open).
+  await expect.poll(nodeWidth).toBeGreaterThan(small * 1.3);
+  await expect(canvas.panel()).toBeVisible();
+
+  // Remembered in this browser; "Show building blocks" brings them back.
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Show building blocks" })).toBeVisible();
+  await page.getByRole("button", { name: "Show building blocks" }).click();
+  await expect(page.getByTestId("palette-search")).toBeVisible();
+});
