@@ -87,18 +87,19 @@ export function pgOptions(
   };
 }
 
-/** Deps over already-opened storage (child processes, benchmarks, test harnesses). */
+/**
+ * Deps over already-opened storage (child processes, benchmarks, test harnesses). PostgreSQL storage
+ * has no queue of its own: the caller names the Redis server (only server/env.ts reads the environment).
+ */
 export async function depsFromStorage(
   storage: import("@/db/open").OpenedStorage,
   rest: Pick<AppDeps, "box" | "publicUrl" | "log" | "now">,
   redis?: { url?: string; prefix?: string },
 ): Promise<AppDeps> {
-  const queue =
-    storage.queue ??
-    (await (
-      await import("@/db/queue/bullmq")
-    ).openBullmqQueue(redis?.url ?? process.env.REDIS_URL ?? process.env.CONVEYOR_TEST_REDIS_URL!, storage, { prefix: redis?.prefix }));
-  return { store: storage.store, queue, ...rest };
+  if (storage.queue) return { store: storage.store, queue: storage.queue, ...rest };
+  if (!redis?.url) throw new Error("depsFromStorage: PostgreSQL storage needs a Redis URL for its queue (pass redis.url)");
+  const { openBullmqQueue } = await import("@/db/queue/bullmq");
+  return { store: storage.store, queue: await openBullmqQueue(redis.url, storage, { prefix: redis.prefix }), ...rest };
 }
 
 /** For the custom server / worker / CLI which build deps themselves. */

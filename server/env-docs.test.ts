@@ -60,7 +60,34 @@ function readsOutsideTests(): Map<string, string> {
 /** Not Conveyor settings: Node's, Next's and the shell's own, or set by Conveyor for itself. */
 const NOT_SETTINGS = new Set(["PATH", "CI", "NODE_COMPILE_CACHE", "NEXT_TELEMETRY_DISABLED", "__NEXT_PRIVATE_STANDALONE_CONFIG", "CONVEYOR_CWD"]);
 
+/**
+ * Server code (not tests, test harnesses or benches) that reads process.env other than server/env.ts,
+ * as `file: NAME`. Assignments (handing a value to a library) are not reads.
+ */
+function serverReadsOutsideEnvTs(): string[] {
+  const found: string[] = [];
+  const skip = (p: string) => /(^|\/)(node_modules|testing|bench|e2e|chaos)(\/|\.ts$|$)/.test(p) || /\.test\.tsx?$/.test(p) || p === "server/env.ts";
+  const walk = (rel: string) => {
+    for (const ent of fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true })) {
+      const p = `${rel}/${ent.name}`;
+      if (ent.name.startsWith(".") || skip(p)) continue;
+      if (ent.isDirectory()) walk(p);
+      else if (/\.(ts|tsx)$/.test(ent.name))
+        for (const m of read(p).matchAll(/process\.env(?:\.([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])|\[|\b(?!\.))(?!\s*=[^=])/g))
+          found.push(`${p}: ${m[1] ?? "(whole environment)"}`);
+    }
+  };
+  for (const top of ["server", "db", "integrations", "app", "components"]) walk(top);
+  return found;
+}
+
 describe("configuration docs", () => {
+  it("reads the environment only in server/env.ts (server code; scripts, tests and benches aside)", () => {
+    // Next.js's own hand-over of its built config, which main.ts sets for Next (not a Conveyor setting).
+    const allowed = ["server/main.ts: __NEXT_PRIVATE_STANDALONE_CONFIG"];
+    expect(serverReadsOutsideEnvTs().filter((r) => !allowed.includes(r))).toEqual([]);
+  });
+
   it("finds the schema (a guard for the parsing above)", () => {
     expect(schemaKeys).toContain("DATABASE_URL");
     expect(schemaKeys.length).toBeGreaterThan(30);

@@ -53,7 +53,7 @@ async function main() {
   startProcessMemoryReducer(env);
   const { handleHookRequest } = await import("./webhooks/lean-listener");
   const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
-  const { malformedPathResponse } = await import("./http/front-door");
+  const { frontDoorResponse } = await import("./http/front-door");
   const { opsRoute } = await import("./roles/ops-http");
   const ops = { deps, role: processRole };
   const clientAddress = createClientAddressResolver(env.CONVEYOR_TRUST_PROXY);
@@ -68,7 +68,7 @@ async function main() {
       return;
     }
     if (opsRoute(req, res, ops)) return;
-    const refused = malformedPathResponse(req.url ?? "/");
+    const refused = frontDoorResponse(req.url ?? "/");
     if (refused) {
       req.resume();
       void refused.text().then((text) => {

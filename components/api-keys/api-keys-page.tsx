@@ -3,11 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { CopyButton } from "@/components/canvas/copy-button";
 import { Dialog } from "@/components/canvas/dialog";
 import { fieldProblems } from "@/components/shared/problems";
+import { ConfirmActionButton } from "@/components/shared/confirm-action-button";
+import { DataTable } from "@/components/shared/data-table";
 
 const ROLES = ["viewer", "operator", "editor", "admin"] as const;
 
@@ -23,6 +24,7 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
   const [onlyHere, setOnlyHere] = useState(true);
   const [created, setCreated] = useState<string | null>(null);
   const problems = fieldProblems(create.error);
+  const refresh = () => qc.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -30,7 +32,7 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
       const r = await create.mutateAsync({ name, role, workspaceIds: onlyHere ? [workspaceId] : null });
       setCreated(r.key);
       setName("");
-      qc.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+      refresh();
     } catch {
       /* shown on the fields */
     }
@@ -56,64 +58,37 @@ export function ApiKeysPage({ workspaceId }: { workspaceId: string }) {
           <Plus size={15} aria-hidden /> New API key
         </button>
       </div>
-      <div className="card relative overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Prefix</th>
-              <th>Role</th>
-              <th>Workspaces</th>
-              <th>Last used</th>
-              <th>Status</th>
-              <th>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.length === 0 && (
-              <tr>
-                <td colSpan={7} className="py-8 text-center text-muted">
-                  No API keys yet.
-                </td>
-              </tr>
-            )}
-            {keys.data?.map((k) => (
-              <tr key={k.id} data-testid={`api-key-row-${k.name}`}>
-                <td className="font-medium">{k.name}</td>
-                <td>
-                  <code className="text-xs">{k.prefix}…</code>
-                </td>
-                <td className="capitalize">{k.role}</td>
-                <td className="text-xs text-muted">{k.workspaceIds ? `${k.workspaceIds.length} workspace${k.workspaceIds.length === 1 ? "" : "s"}` : "All"}</td>
-                <td className="text-xs text-muted">{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "Never"}</td>
-                <td>
-                  <span
-                    className={`badge ${k.status === "active" ? "border-green-200 bg-green-50 text-green-700" : "border-zinc-200 bg-zinc-50 text-zinc-500"}`}
-                  >
-                    <span className="capitalize">{k.status}</span>
-                  </span>
-                </td>
-                <td className="text-right">
-                  {k.status === "active" && (
-                    <button
-                      className="btn btn-sm"
-                      onClick={async () => {
-                        if (!confirm(`Revoke “${k.name}”? Scripts using it stop working at once.`)) return;
-                        await revoke.mutateAsync({ keyId: k.id }).catch((e) => toast.error(e.message));
-                        qc.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["Name", "Prefix", "Role", "Workspaces", "Last used", "Status"]} actions empty={keys.data?.length === 0 && "No API keys yet."}>
+        {keys.data?.map((k) => (
+          <tr key={k.id} data-testid={`api-key-row-${k.name}`}>
+            <td className="font-medium">{k.name}</td>
+            <td>
+              <code className="text-xs">{k.prefix}…</code>
+            </td>
+            <td className="capitalize">{k.role}</td>
+            <td className="text-xs text-muted">{k.workspaceIds ? `${k.workspaceIds.length} workspace${k.workspaceIds.length === 1 ? "" : "s"}` : "All"}</td>
+            <td className="text-xs text-muted">{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : "Never"}</td>
+            <td>
+              <span className={`badge ${k.status === "active" ? "border-green-200 bg-green-50 text-green-700" : "border-zinc-200 bg-zinc-50 text-zinc-500"}`}>
+                <span className="capitalize">{k.status}</span>
+              </span>
+            </td>
+            <td className="text-right">
+              {k.status === "active" && (
+                <ConfirmActionButton
+                  label={`Revoke API key ${k.name}`}
+                  confirm={`Revoke “${k.name}”? Scripts using it stop working at once.`}
+                  action={() => revoke.mutateAsync({ keyId: k.id })}
+                  onSettled={refresh}
+                  failure={(m) => `Not revoked: ${m}`}
+                >
+                  Revoke
+                </ConfirmActionButton>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <Dialog open={open} onClose={() => setOpen(false)} title={created ? "Copy your new key" : "New API key"}>
         {created ? (
           <div className="space-y-3">

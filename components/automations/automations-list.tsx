@@ -10,6 +10,7 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { Dialog } from "@/components/canvas/dialog";
 import { RunStatusBadge } from "@/components/runs/run-status-badge";
 import { fieldProblems } from "@/components/shared/problems";
+import { DataTable } from "@/components/shared/data-table";
 import { enableRefusedMessage } from "@/components/canvas/use-trpc-problems";
 
 export function AutomationsList({ workspaceId }: { workspaceId: string }) {
@@ -63,107 +64,91 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
           )}
         </div>
       ) : (
-        <div className="card relative overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Enabled</th>
-                <th>Last run</th>
-                <th>Version</th>
-                <th>Updated</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data?.data.map((a) => (
-                <tr key={a.id} className={a.lastRun?.status === "failed" ? "bg-red-50/40" : ""} data-testid={`automation-row-${a.name}`}>
-                  <td>
-                    <Link href={`/w/${workspaceId}/automations/${a.id}`} className="font-medium hover:text-accent hover:underline">
-                      {a.name}
-                    </Link>
-                    {(() => {
-                      const errors = (a.problems ?? []).filter((p) => p.severity !== "warning").length;
-                      return errors > 0 ? (
-                        <span
-                          className="badge ml-2 border-amber-200 bg-amber-50 text-amber-800"
-                          data-testid="draft-badge"
-                          title="Saved as a draft: fix its problems to enable it"
-                        >
-                          Draft · {errors} problem{errors === 1 ? "" : "s"}
-                        </span>
-                      ) : null;
-                    })()}
-                    {a.description && <div className="max-w-md truncate text-xs text-muted">{a.description}</div>}
-                  </td>
-                  <td>
-                    <button
-                      role="switch"
-                      aria-checked={a.enabled}
-                      aria-label={`${a.enabled ? "Disable" : "Enable"} ${a.name}`}
-                      className={`relative inline-flex h-5 w-9 items-center rounded-full transition-colors ${a.enabled ? "bg-success" : "bg-zinc-300"}`}
-                      onClick={async () => {
-                        try {
-                          await patch.mutateAsync({ workspaceId, automationId: a.id, patch: { enabled: !a.enabled } });
-                          refresh();
-                        } catch (e) {
-                          toast.error(a.enabled ? (e as Error).message : enableRefusedMessage(e, a.name));
-                        }
-                      }}
+        <DataTable columns={["Name", "Enabled", "Last run", "Version", "Updated"]} actions>
+          {list.data?.data.map((a) => (
+            <tr key={a.id} className={a.lastRun?.status === "failed" ? "bg-red-50/40" : ""} data-testid={`automation-row-${a.name}`}>
+              <td>
+                <Link href={`/w/${workspaceId}/automations/${a.id}`} className="font-medium hover:text-accent hover:underline">
+                  {a.name}
+                </Link>
+                {(() => {
+                  const errors = (a.problems ?? []).filter((p) => p.severity !== "warning").length;
+                  return errors > 0 ? (
+                    <span
+                      className="badge ml-2 border-amber-200 bg-amber-50 text-amber-800"
+                      data-testid="draft-badge"
+                      title="Saved as a draft: fix its problems to enable it"
                     >
-                      <span
-                        className={`inline-block h-4 w-4 rounded-full bg-white shadow transition-transform ${a.enabled ? "translate-x-4" : "translate-x-0.5"}`}
-                      />
-                    </button>
-                  </td>
-                  <td>
-                    {a.lastRun ? (
-                      <Link href={`/w/${workspaceId}/runs/${a.lastRun.id}`} className="inline-flex items-center gap-2">
-                        <RunStatusBadge status={a.lastRun.status} />
-                        <span className="text-xs text-muted">{new Date(a.lastRun.createdAt).toLocaleString()}</span>
-                      </Link>
-                    ) : (
-                      <span className="text-xs text-muted">Never run</span>
-                    )}
-                  </td>
-                  <td className="font-mono text-xs">v{a.version}</td>
-                  <td className="text-xs text-muted">{new Date(a.updatedAt).toLocaleString()}</td>
-                  <td className="text-right whitespace-nowrap">
-                    <button
-                      className="btn btn-ghost btn-sm"
-                      aria-label={`Duplicate ${a.name}`}
-                      title="Duplicate"
-                      onClick={async () => {
-                        try {
-                          const copy = await dup.mutateAsync({ workspaceId, automationId: a.id });
-                          toast.success(`Created “${copy.name}”`);
-                          refresh();
-                        } catch (e) {
-                          toast.error((e as Error).message);
-                        }
-                      }}
-                    >
-                      <Copy size={14} />
-                    </button>
-                    <button
-                      className="btn btn-ghost btn-sm text-danger"
-                      aria-label={`Delete ${a.name}`}
-                      title="Delete"
-                      onClick={() => setDeleting({ id: a.id, name: a.name })}
-                    >
-                      <Trash2 size={14} />
-                    </button>
-                    <Link className="btn btn-ghost btn-sm" aria-label={`Runs of ${a.name}`} title="Runs" href={`/w/${workspaceId}/runs?automationId=${a.id}`}>
-                      <ListChecks size={14} />
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                      Draft · {errors} problem{errors === 1 ? "" : "s"}
+                    </span>
+                  ) : null;
+                })()}
+                {a.description && <div className="max-w-md truncate text-xs text-muted">{a.description}</div>}
+              </td>
+              <td>
+                <button
+                  role="switch"
+                  aria-checked={a.enabled}
+                  aria-label={`${a.enabled ? "Disable" : "Enable"} ${a.name}`}
+                  className={`relative inline-flex h-5 w-9 items-center rounded-full transition-colors ${a.enabled ? "bg-success" : "bg-zinc-300"}`}
+                  onClick={async () => {
+                    try {
+                      await patch.mutateAsync({ workspaceId, automationId: a.id, patch: { enabled: !a.enabled } });
+                      refresh();
+                    } catch (e) {
+                      toast.error(a.enabled ? (e as Error).message : enableRefusedMessage(e, a.name));
+                    }
+                  }}
+                >
+                  <span
+                    className={`inline-block h-4 w-4 rounded-full bg-white shadow transition-transform ${a.enabled ? "translate-x-4" : "translate-x-0.5"}`}
+                  />
+                </button>
+              </td>
+              <td>
+                {a.lastRun ? (
+                  <Link href={`/w/${workspaceId}/runs/${a.lastRun.id}`} className="inline-flex items-center gap-2">
+                    <RunStatusBadge status={a.lastRun.status} />
+                    <span className="text-xs text-muted">{new Date(a.lastRun.createdAt).toLocaleString()}</span>
+                  </Link>
+                ) : (
+                  <span className="text-xs text-muted">Never run</span>
+                )}
+              </td>
+              <td className="font-mono text-xs">v{a.version}</td>
+              <td className="text-xs text-muted">{new Date(a.updatedAt).toLocaleString()}</td>
+              <td className="text-right whitespace-nowrap">
+                <button
+                  className="btn btn-ghost btn-sm"
+                  aria-label={`Duplicate ${a.name}`}
+                  title="Duplicate"
+                  onClick={async () => {
+                    try {
+                      const copy = await dup.mutateAsync({ workspaceId, automationId: a.id });
+                      toast.success(`Created “${copy.name}”`);
+                      refresh();
+                    } catch (e) {
+                      toast.error((e as Error).message);
+                    }
+                  }}
+                >
+                  <Copy size={14} />
+                </button>
+                <button
+                  className="btn btn-ghost btn-sm text-danger"
+                  aria-label={`Delete ${a.name}`}
+                  title="Delete"
+                  onClick={() => setDeleting({ id: a.id, name: a.name })}
+                >
+                  <Trash2 size={14} />
+                </button>
+                <Link className="btn btn-ghost btn-sm" aria-label={`Runs of ${a.name}`} title="Runs" href={`/w/${workspaceId}/runs?automationId=${a.id}`}>
+                  <ListChecks size={14} />
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <NewAutomationDialog
         open={creating}

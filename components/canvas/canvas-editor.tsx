@@ -14,7 +14,7 @@ import { CanvasFlow } from "./canvas-flow";
 import { useCanvasMenus, focusedNodeId } from "./canvas-menus";
 import { useCanvasStore } from "./canvas-store";
 import { selectedUnit } from "./graph-utils";
-import { useNodeClipboard } from "./use-node-clipboard";
+import { useNodeClipboard, warnPinnedLeftOut } from "./use-node-clipboard";
 import { CatalogProvider, useCatalog } from "./catalog-context";
 import { EditorToolbar } from "./editor-toolbar";
 import { BuildingBlocks } from "./palette/building-blocks";
@@ -191,7 +191,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       redo: () => !readOnly && store.getState().redo(),
       copy,
       paste,
-      duplicate: () => !readOnly && store.getState().duplicateSelected(),
+      duplicate: () => !readOnly && warnPinnedLeftOut(store.getState().duplicateSelected()),
       remove: () => !readOnly && store.getState().deleteSelected(),
       selectAll: () => store.getState().select(store.getState().nodes.map((n) => n.id)),
       help: () => setHelpOpen(true),
@@ -288,7 +288,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       <ManagedInGitBanner automationId={a.id} source={a.source} version={a.version} readOnly={readOnly} />
       <div className="flex min-h-0 flex-1">
         {/* max-md:hidden too: before hydration settles, `narrow` is not known yet. */}
-        {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
+        {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" hideable onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
         {!readOnly && narrow && <PaletteDrawer open={paletteOpen} onClose={() => setPaletteOpen(false)} onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
         <div ref={setCanvasEl} className="relative min-w-0 flex-1" data-testid="canvas">
           <CanvasFlow

@@ -24,8 +24,17 @@ import { nodeTypes } from "./node-types";
 import { DRAG_MIME } from "./palette/building-blocks";
 import type { FlowNodeData, PaletteUnit } from "./types";
 
-/** The fit used everywhere (initial, "1", the controls, after loading and while the view stays fitted). */
-export const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.1 } as const;
+/** Below this canvas width (the node panel and the building blocks both open on a laptop) the minimap is not shown: it covered nodes and the controls. */
+export const MINIMAP_MIN_WIDTH = 576;
+/**
+ * The fit used everywhere (initial, "1", the controls, after loading and while the view stays fitted), for a
+ * canvas `width` px wide: nodes land in the part of the canvas that the controls (bottom left) and the
+ * minimap (bottom right, when shown) do not cover, with a small margin elsewhere.
+ */
+export function fitOptions(width: number) {
+  const minimap = width >= MINIMAP_MIN_WIDTH;
+  return { padding: { top: "24px", right: "24px", left: "56px", bottom: minimap ? "140px" : "24px" }, maxZoom: 1.1 } as const;
+}
 
 const EDGE_COLOR = { light: "#a1a1aa", dark: "#6b6b74" } as const;
 const edgeOptions = (theme: "light" | "dark"): DefaultEdgeOptions => ({
@@ -66,6 +75,9 @@ export function CanvasFlow({ onAddUnit, readOnly, onNodeMenu, onPaneMenu, onUser
   const { resolved: theme } = useTheme();
   // A boolean: the flow re-renders when the zoom crosses the threshold, not on every pan or zoom frame.
   const far = useStore((s) => s.transform[2] < LOD_ZOOM);
+  const width = useStore((s) => s.width);
+  const fit = useMemo(() => fitOptions(width), [width]);
+  const minimap = width >= MINIMAP_MIN_WIDTH;
 
   // Names change rarely; a string keeps drag frames from rebuilding the edges below.
   const namesKey = useCanvasStore((s) => s.nodes.map((n) => `${n.id}\u0000${(n.data as FlowNodeData).name ?? ""}`).join("\u0001"));
@@ -150,21 +162,23 @@ export function CanvasFlow({ onAddUnit, readOnly, onNodeMenu, onPaneMenu, onUser
       nodesConnectable={!readOnly}
       onlyRenderVisibleElements
       fitView
-      fitViewOptions={FIT_OPTIONS}
+      fitViewOptions={fit}
       minZoom={0.1}
       className={far ? "bg-canvas canvas-far" : "bg-canvas"}
     >
       <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
-      <Controls showInteractive={false} position="bottom-left" fitViewOptions={FIT_OPTIONS} onFitView={onFitted} />
-      <MiniMap
-        pannable
-        zoomable
-        position="bottom-right"
-        style={{ width: 160, height: 110 }}
-        className="!rounded-md !border !border-border max-md:!hidden"
-        nodeStrokeWidth={2}
-        maskColor={theme === "dark" ? "rgba(14,14,16,0.7)" : "rgba(244,244,245,0.7)"}
-      />
+      <Controls showInteractive={false} position="bottom-left" fitViewOptions={fit} onFitView={onFitted} />
+      {minimap && (
+        <MiniMap
+          pannable
+          zoomable
+          position="bottom-right"
+          style={{ width: 160, height: 110 }}
+          className="!rounded-md !border !border-border max-md:!hidden"
+          nodeStrokeWidth={2}
+          maskColor={theme === "dark" ? "rgba(14,14,16,0.7)" : "rgba(244,244,245,0.7)"}
+        />
+      )}
     </ReactFlow>
   );
 }

@@ -18,6 +18,7 @@ import {
 } from "lucide-react";
 import { useCallback, useState, type ReactNode } from "react";
 import { useCanvasStore } from "./canvas-store";
+import { warnPinnedLeftOut } from "./use-node-clipboard";
 import { ContextMenu, type MenuItem } from "./context-menu";
 import { isUnitNode, type FlowNodeData } from "./types";
 
@@ -93,7 +94,7 @@ export function useCanvasMenus(a: MenuActions): {
           shortcut: "Mod+D",
           disabled: ro,
           separatorBefore: !!single,
-          onSelect: () => s.duplicateSelected(),
+          onSelect: () => warnPinnedLeftOut(s.duplicateSelected()),
         },
         { id: "copy", label: "Copy", icon: <Copy size={14} />, shortcut: "Mod+C", onSelect: () => a.copy() },
       );

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { useCanvasStore } from "./canvas-store";
 import type { FlowNodeData, GraphDoc } from "./types";
+import { GraphSchema } from "@/server/contracts/graph";
 
 const kindOf = (key: string) => (key.includes(".on") ? "trigger" : "component") as "trigger" | "component";
 const doc: GraphDoc = {
@@ -73,7 +74,7 @@ describe("canvas store", () => {
     const payload = store().copySelection()!;
     expect(payload.nodes).toHaveLength(2);
     expect(payload.edges).toEqual([{ from: "n2", to: "n3" }]);
-    const ids = store().paste(JSON.parse(JSON.stringify(payload)));
+    const { ids } = store().paste(JSON.parse(JSON.stringify(payload)));
     expect(ids).toHaveLength(2);
     expect(store().nodes).toHaveLength(5);
     const pasted = ids.map((id) => data(id));
@@ -88,13 +89,42 @@ describe("canvas store", () => {
     const pinned = { output: { type: "metrics.silence", timestamp: "2026-11-25T02:00:00.000Z", data: { silenceID: "abc" } }, runId: "run_1" };
     store().setPinned("n2", pinned);
     store().select(["n2"]);
-    const ids = store().paste(JSON.parse(JSON.stringify(store().copySelection()!)));
+    const { ids } = store().paste(JSON.parse(JSON.stringify(store().copySelection()!)));
     expect(data(ids[0]!).pinned).toEqual(pinned);
-    const saved = store().toDocument().nodes.find((n) => n.id === ids[0]);
+    const saved = store()
+      .toDocument()
+      .nodes.find((n) => n.id === ids[0]);
     expect(saved?.pinned).toEqual(pinned);
     // The copy is its own: unpinning the original leaves it.
     store().setPinned("n2", null);
     expect(data(ids[0]!).pinned).toEqual(pinned);
+  });
+
+  it("pastes pinned data only within the limits (1 MiB a node, 4 MiB an automation), naming what it left out", () => {
+    const pin = (chars: number) => ({ output: { type: "t", timestamp: "2026-11-25T02:00:00.000Z", data: "x".repeat(chars) } });
+    for (const id of ["n1", "n2", "n3"]) store().setPinned(id, pin(1_000_000));
+    store().select(["n2", "n3"]);
+    const payload = JSON.parse(JSON.stringify(store().copySelection()!));
+    payload.nodes[0].data.pinned = pin(700_000); // fits: 3.7 MiB in all
+    payload.nodes[1].data.pinned = pin(700_000); // would make it 4.4 MiB
+    const { ids, message } = store().paste(payload);
+    expect(data(ids[0]!).pinned).toEqual(pin(700_000));
+    expect(data(ids[1]!).pinned).toBeUndefined();
+    expect(message).toBe("Pasted without pinned data — check: this automation's pinned data would go above its 4 MiB limit (unpin other nodes to make room).");
+    expect(GraphSchema.safeParse(store().toDocument()).success).toBe(true);
+
+    // A node pinning more than 1 MiB (a clipboard from elsewhere) is pasted unpinned.
+    for (const id of ["n1", "n2", "n3", ids[0]!]) store().setPinned(id, null);
+    payload.nodes[0].data.pinned = pin(1_100_000);
+    const big = store().paste(payload);
+    expect(data(big.ids[0]!).pinned).toBeUndefined();
+    expect(data(big.ids[1]!).pinned).toEqual(pin(700_000));
+    expect(big.message).toBe("Pasted without pinned data — silence (1.05 MiB): above the 1 MiB a node may pin.");
+
+    // Duplicate says the same.
+    store().select([big.ids[1]!]);
+    for (let i = 0; i < 4; i++) expect(store().duplicateSelected()).toBeNull();
+    expect(store().duplicateSelected()).toMatch(/would go above its 4 MiB limit/);
   });
 
   it("deletes the selection with its edges in one undoable step", () => {

@@ -8,6 +8,7 @@ import { create } from "zustand";
 import { docToFlow, edgeId, flowToDoc, NAME_PATTERN, renameInValue, uniqueName, unitNodeA11y, unitNodeFrame, wouldCycle } from "./graph-utils";
 import type { FlowEdge, FlowNode, FlowNodeData, GraphDoc, PinnedData, Problem } from "./types";
 import { isUnitNode } from "./types";
+import { fitPinned } from "./pinned-limits";
 import { clearProblemsFor, danglingReferenceProblems, isMissingStep, withoutResolvedMissing } from "./canvas-problems";
 
 interface Snapshot {
@@ -66,9 +67,11 @@ export interface CanvasState {
   deleteNodes(ids: string[]): void;
   /** Disables the given unit nodes, or enables them when all of them are disabled already. */
   toggleDisabled(ids: string[]): void;
-  duplicateSelected(): void;
+  /** Returns a message when pinned data was left out to keep within the limits (see pinned-limits.ts). */
+  duplicateSelected(): string | null;
   copySelection(): ClipboardPayload | null;
-  paste(payload: ClipboardPayload, at?: { x: number; y: number }): string[];
+  /** The pasted nodes' ids, and a message when pinned data was left out to keep within the limits. */
+  paste(payload: ClipboardPayload, at?: { x: number; y: number }): { ids: string[]; message: string | null };
   /** Loads dagre on first use (kept out of the editor bundle). */
   tidyUp(): Promise<void>;
   undo(): void;
@@ -298,7 +301,7 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
     },
     duplicateSelected() {
       const payload = get().copySelection();
-      if (payload) get().paste(payload);
+      return payload ? get().paste(payload).message : null;
     },
     copySelection() {
       const s = get();
@@ -313,14 +316,15 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
     },
     paste(payload, at) {
       const s = get();
-      if (payload?.kind !== "conveyor/nodes" || !payload.nodes.length) return [];
+      if (payload?.kind !== "conveyor/nodes" || !payload.nodes.length) return { ids: [], message: null };
+      const fitted = fitPinned(s.nodes, payload.nodes);
       const minX = Math.min(...payload.nodes.map((n) => n.position.x));
       const minY = Math.min(...payload.nodes.map((n) => n.position.y));
       const offset = at ? { x: at.x - minX, y: at.y - minY } : { x: 40, y: 40 };
       const idMap = new Map<string, string>();
       const renames: Array<[string, string]> = [];
       const taken = names();
-      const fresh: FlowNode[] = payload.nodes.map((n) => {
+      const fresh: FlowNode[] = fitted.nodes.map((n) => {
         const id = newNodeId(n.type === "note" ? "note" : "n");
         idMap.set(n.id, id);
         const position = { x: n.position.x + offset.x, y: n.position.y + offset.y };
@@ -350,7 +354,7 @@ export const useCanvasStore = create<CanvasState>()((set, get) => {
         .filter((e) => idMap.has(e.from) && idMap.has(e.to))
         .map((e) => ({ id: edgeId(idMap.get(e.from)!, idMap.get(e.to)!), source: idMap.get(e.from)!, target: idMap.get(e.to)! }));
       commit({ nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...fresh], edges: [...s.edges, ...edges] });
-      return fresh.map((n) => n.id);
+      return { ids: fresh.map((n) => n.id), message: fitted.message };
     },
     async tidyUp() {
       const { layoutWithDagre } = await import("./layout");

@@ -8,7 +8,7 @@
  */
 import { useReactFlow, type Viewport } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef } from "react";
-import { FIT_OPTIONS } from "./canvas-flow";
+import { fitOptions } from "./canvas-flow";
 
 /** `el` is the element around the canvas (its size changes are watched); pass it from a state-setter ref. */
 export function useFittedView(el: HTMLElement | null) {
@@ -42,12 +42,12 @@ export function useFittedView(el: HTMLElement | null) {
     async (duration = 200) => {
       fitted.current = "pending";
       // fitView waits for the nodes to be measured; an empty canvas may never answer.
-      await Promise.race([flow.fitView({ ...FIT_OPTIONS, duration }), new Promise((r) => setTimeout(r, 1500))]);
+      await Promise.race([flow.fitView({ ...fitOptions(el?.clientWidth ?? 0), duration }), new Promise((r) => setTimeout(r, 1500))]);
       // After an animated fit the viewport settles at its end value.
       fitted.current = flow.getViewport();
       requestAnimationFrame(restoreFocus);
     },
-    [flow, restoreFocus],
+    [flow, restoreFocus, el],
   );
 
   const onUserMove = useCallback((vp: Viewport) => {

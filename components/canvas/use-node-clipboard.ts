@@ -5,6 +5,11 @@ import { useCanvasStore, type ClipboardPayload } from "./canvas-store";
 
 const CLIPBOARD_KEY = "conveyor:clipboard";
 
+/** Says which pasted or duplicated nodes lost their pinned data to the limits (see pinned-limits.ts). */
+export function warnPinnedLeftOut(message: string | null): void {
+  if (message) toast.warning(message, { duration: 10_000 });
+}
+
 /** Copy/paste of selected nodes: the system clipboard when allowed, localStorage otherwise (works across automations). */
 export function useNodeClipboard(readOnly: boolean) {
   const store = useCanvasStore;
@@ -12,7 +17,12 @@ export function useNodeClipboard(readOnly: boolean) {
     const payload = store.getState().copySelection();
     if (!payload) return;
     const text = JSON.stringify(payload);
-    localStorage.setItem(CLIPBOARD_KEY, text);
+    // Pinned outputs can make the payload megabytes: a full localStorage must not stop the system clipboard.
+    try {
+      localStorage.setItem(CLIPBOARD_KEY, text);
+    } catch {
+      localStorage.removeItem(CLIPBOARD_KEY);
+    }
     await navigator.clipboard?.writeText(text).catch(() => undefined);
     toast.success(`Copied ${payload.nodes.length} node${payload.nodes.length === 1 ? "" : "s"}`);
   }, [store]);
@@ -34,7 +44,8 @@ export function useNodeClipboard(readOnly: boolean) {
         }
       }
       if (!payload) return toast.message("Nothing to paste: copy nodes first.");
-      store.getState().paste(payload, at);
+      const { message } = store.getState().paste(payload, at);
+      warnPinnedLeftOut(message);
     },
     [readOnly, store],
   );

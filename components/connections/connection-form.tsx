@@ -91,7 +91,7 @@ export function ConnectionForm({
   const [name, setName] = useState(existing?.name ?? `${integration.title}`);
   const [config, setConfig] = useState<Record<string, unknown>>(existing?.config ?? {});
   const [result, setResult] = useState<{ ok: boolean; message?: string } | null>(null);
-  // After a first save (e.g. "Save and test"), further saves update the same connection.
+  // After a first save (e.g. a "Save and test" that failed), further saves update the same connection.
   const [current, setCurrent] = useState<ConnectionRecord | undefined>(existing);
   const error = create.error ?? update.error;
   const problems = fieldProblems(error);
@@ -113,8 +113,8 @@ export function ConnectionForm({
     qc.invalidateQueries({ queryKey: trpc.connections.list.queryKey() });
     return saved;
   };
-  const onSubmit = async (e: React.FormEvent) => {
-    e.preventDefault();
+  /** Saves and closes: the OAuth flow (connect when not yet connected), or a form connection left untested. */
+  const saveOnly = async () => {
     try {
       const saved = await save();
       if (oauth && saved.status !== "ready") {
@@ -131,16 +131,30 @@ export function ConnectionForm({
   };
   const busy = create.isPending || update.isPending || begin.isPending;
   const site = siteOf(current);
-  const test = async () => {
+  /**
+   * Saves, then tests against the service. A form connection that passes is done (the dialog closes);
+   * one that fails stays open with the exact failure, to fix or to keep with "Save without testing".
+   */
+  const saveAndTest = async () => {
     setResult(null);
     try {
       const saved = await save();
-      const r = await verify.mutateAsync({ workspaceId, connectionId: saved.id });
-      setResult(r as { ok: boolean; message?: string });
+      const r = (await verify.mutateAsync({ workspaceId, connectionId: saved.id })) as { ok: boolean; message?: string };
+      setResult(r);
+      if (r.ok && !oauth && onSaved) {
+        toast.success(`${current ? "Saved" : "Created"} “${saved.name}” · test passed`);
+        onSaved(saved);
+      }
     } catch (err) {
       if (!fieldProblems(err) || !Object.keys(fieldProblems(err)).length) setResult({ ok: false, message: (err as Error).message });
     }
   };
+  // Enter submits the primary action: connect (OAuth) or save and test (a form connection).
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void (oauth ? saveOnly() : saveAndTest());
+  };
+  const testing = verify.isPending;
   return (
     <form className="space-y-4" onSubmit={onSubmit} data-testid="connection-form">
       {oauth && <CallbackUrl workspaceId={workspaceId} integration={integration} />}
@@ -190,32 +204,35 @@ export function ConnectionForm({
           <span>{result.message ?? (result.ok ? "Connection works." : "The test failed.")}</span>
         </p>
       )}
-      <div className="flex flex-wrap gap-2">
-        <button className="btn btn-primary" disabled={busy} data-testid="connection-save">
-          {busy && <Loader2 size={14} className="animate-spin" />}
-          {oauth ? (
-            <>
-              <ExternalLink size={14} aria-hidden /> {current?.status === "ready" ? "Save" : "Save and connect"}
-            </>
-          ) : current ? (
-            "Save"
-          ) : (
-            "Create connection"
-          )}
-        </button>
-        {(!oauth || current) && (
-          <button
-            type="button"
-            className="btn"
-            disabled={verify.isPending || busy || (oauth && current?.status !== "ready")}
-            title={oauth && current?.status !== "ready" ? "Connect the account first" : undefined}
-            data-testid="connection-test"
-            onClick={test}
-          >
-            {verify.isPending ? <Loader2 size={14} className="animate-spin" /> : <PlugZap size={14} aria-hidden />} {oauth ? "Test" : "Save and test"}
+      {oauth ? (
+        <div className="flex flex-wrap gap-2">
+          <button className="btn btn-primary" disabled={busy} data-testid="connection-save">
+            {busy ? <Loader2 size={14} className="animate-spin" /> : <ExternalLink size={14} aria-hidden />}{" "}
+            {current?.status === "ready" ? "Save" : "Save and connect"}
           </button>
-        )}
-      </div>
+          {current && (
+            <button
+              type="button"
+              className="btn"
+              disabled={testing || busy || current.status !== "ready"}
+              title={current.status !== "ready" ? "Connect the account first" : undefined}
+              data-testid="connection-test"
+              onClick={saveAndTest}
+            >
+              {testing ? <Loader2 size={14} className="animate-spin" /> : <PlugZap size={14} aria-hidden />} Test
+            </button>
+          )}
+        </div>
+      ) : (
+        <div className="flex flex-wrap items-center gap-2">
+          <button className="btn btn-primary" disabled={testing || busy} data-testid="connection-test">
+            {testing || busy ? <Loader2 size={14} className="animate-spin" /> : <PlugZap size={14} aria-hidden />} Save and test
+          </button>
+          <button type="button" className="btn btn-ghost" disabled={testing || busy} data-testid="connection-save" onClick={saveOnly}>
+            Save without testing
+          </button>
+        </div>
+      )}
     </form>
   );
 }

@@ -3,11 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { CopyButton } from "@/components/canvas/copy-button";
 import { Dialog } from "@/components/canvas/dialog";
 import { fieldProblems } from "@/components/shared/problems";
+import { ConfirmActionButton } from "@/components/shared/confirm-action-button";
+import { DataTable } from "@/components/shared/data-table";
 
 export function IntakesPage({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
@@ -40,69 +41,50 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
           <Plus size={15} aria-hidden /> New webhook intake
         </button>
       </div>
-      <div className="card relative overflow-x-auto">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Kind</th>
-              <th>Name / node</th>
-              <th>URL</th>
-              <th>Status</th>
-              <th>Events</th>
-              <th>Last event</th>
-              <th />
+      <DataTable
+        columns={["Kind", "Name / node", "URL", "Status", "Events", "Last event"]}
+        actions
+        empty={intakes.data?.data.length === 0 && "No intakes yet. Saving an enabled automation with a webhook trigger creates one."}
+      >
+        {intakes.data?.data.map((i) => {
+          const row = i as typeof i & { name?: string; nodeId?: string | null };
+          return (
+            <tr key={i.id}>
+              <td>
+                <span className="badge border-border">{i.kind}</span>
+              </td>
+              <td className="text-sm">{row.name ?? row.nodeId ?? "—"}</td>
+              <td className="max-w-xs">
+                {i.url ? (
+                  <div className="flex items-center gap-1">
+                    <code className="truncate text-xs">{i.url}</code>
+                    <CopyButton text={i.url} label="Copy intake URL" />
+                  </div>
+                ) : (
+                  <span className="text-muted">—</span>
+                )}
+              </td>
+              <td className="text-xs">{i.status}</td>
+              <td className="tabular-nums">{i.eventCount}</td>
+              <td className="text-xs text-muted">{i.lastEventAt ? new Date(i.lastEventAt).toLocaleString() : "Never"}</td>
+              <td className="text-right">
+                {i.kind === "webhook" && (
+                  <ConfirmActionButton
+                    className="btn btn-ghost btn-sm text-danger"
+                    label={`Delete intake ${row.name ?? i.id}`}
+                    confirm="Delete this intake? Its URL stops accepting posts."
+                    action={() => remove.mutateAsync({ workspaceId, intakeId: i.id })}
+                    onSettled={refresh}
+                    failure={(m) => `Not deleted: ${m}`}
+                  >
+                    <Trash2 size={14} aria-hidden />
+                  </ConfirmActionButton>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {intakes.data?.data.length === 0 && (
-              <tr>
-                <td colSpan={7} className="py-8 text-center text-muted">
-                  No intakes yet. Saving an enabled automation with a webhook trigger creates one.
-                </td>
-              </tr>
-            )}
-            {intakes.data?.data.map((i) => {
-              const row = i as typeof i & { name?: string; nodeId?: string | null };
-              return (
-                <tr key={i.id}>
-                  <td>
-                    <span className="badge border-border">{i.kind}</span>
-                  </td>
-                  <td className="text-sm">{row.name ?? row.nodeId ?? "—"}</td>
-                  <td className="max-w-xs">
-                    {i.url ? (
-                      <div className="flex items-center gap-1">
-                        <code className="truncate text-xs">{i.url}</code>
-                        <CopyButton text={i.url} label="Copy intake URL" />
-                      </div>
-                    ) : (
-                      <span className="text-muted">—</span>
-                    )}
-                  </td>
-                  <td className="text-xs">{i.status}</td>
-                  <td className="tabular-nums">{i.eventCount}</td>
-                  <td className="text-xs text-muted">{i.lastEventAt ? new Date(i.lastEventAt).toLocaleString() : "Never"}</td>
-                  <td className="text-right">
-                    {i.kind === "webhook" && (
-                      <button
-                        className="btn btn-ghost btn-sm text-danger"
-                        aria-label="Delete intake"
-                        onClick={async () => {
-                          if (!confirm("Delete this intake? Its URL stops accepting posts.")) return;
-                          await remove.mutateAsync({ workspaceId, intakeId: i.id }).catch((e) => toast.error(e.message));
-                          refresh();
-                        }}
-                      >
-                        <Trash2 size={14} />
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </DataTable>
       <Dialog open={open} onClose={() => setOpen(false)} title="New webhook intake">
         {secret ? (
           <div className="space-y-3 text-sm">

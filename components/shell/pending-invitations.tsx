@@ -1,7 +1,8 @@
 "use client";
 /** Settings › Members: invitations not yet used, revoked or expired, with Revoke. Links are not shown again (only their hash is stored). */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { ConfirmActionButton } from "@/components/shared/confirm-action-button";
+import { DataTable } from "@/components/shared/data-table";
 import { useTRPC } from "@/components/providers/trpc-provider";
 
 export function PendingInvitations() {
@@ -18,57 +19,38 @@ export function PendingInvitations() {
         A link is shown only once, when it is created: it is stored hashed, so it cannot be copied again here. To send it again, revoke it and create a new one.
       </p>
       {list.error && <p className="field-error">{list.error.message}</p>}
-      {list.isSuccess && rows.length === 0 && <p className="text-sm text-muted">No pending invitations.</p>}
-      {rows.length > 0 && (
-        <div className="relative overflow-x-auto">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Invited</th>
-                <th>Role</th>
-                <th>Created by</th>
-                <th>Created</th>
-                <th>Expires</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
+      {list.isSuccess && (
+        <DataTable
+          className="relative overflow-x-auto"
+          columns={["Invited", "Role", "Created by", "Created", "Expires"]}
+          actions
+          empty={rows.length === 0 && "No pending invitations."}
+        >
+          {rows.map((inv) => {
+            const who = inv.email ?? "Anyone with the link";
+            return (
+              <tr key={inv.id}>
+                <td>{inv.email ?? <span className="text-muted">{who}</span>}</td>
+                <td className="capitalize">{inv.role}</td>
+                <td>{inv.createdBy.replace(/^user:/, "")}</td>
+                <td className="text-muted">{new Date(inv.createdAt).toLocaleString()}</td>
+                <td className="text-muted">{new Date(inv.expiresAt).toLocaleString()}</td>
+                <td className="text-right">
+                  <ConfirmActionButton
+                    label={`Revoke invitation for ${who}`}
+                    confirm={`Revoke the ${inv.role} invitation for ${who}? Its link stops working at once.`}
+                    action={() => revoke.mutateAsync({ invitationId: inv.id })}
+                    onSettled={() => qc.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() })}
+                    success="Invitation revoked"
+                    failure={(m) => `Not revoked: ${m}`}
+                  >
+                    Revoke
+                  </ConfirmActionButton>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((inv) => {
-                const who = inv.email ?? "Anyone with the link";
-                return (
-                  <tr key={inv.id}>
-                    <td>{inv.email ?? <span className="text-muted">{who}</span>}</td>
-                    <td className="capitalize">{inv.role}</td>
-                    <td>{inv.createdBy.replace(/^user:/, "")}</td>
-                    <td className="text-muted">{new Date(inv.createdAt).toLocaleString()}</td>
-                    <td className="text-muted">{new Date(inv.expiresAt).toLocaleString()}</td>
-                    <td className="text-right">
-                      <button
-                        className="btn btn-sm"
-                        aria-label={`Revoke invitation for ${who}`}
-                        disabled={revoke.isPending}
-                        onClick={async () => {
-                          if (!confirm(`Revoke the ${inv.role} invitation for ${who}? Its link stops working at once.`)) return;
-                          try {
-                            await revoke.mutateAsync({ invitationId: inv.id });
-                            toast.success("Invitation revoked");
-                          } catch (e) {
-                            toast.error(`Not revoked: ${(e as Error).message}`);
-                          }
-                          await qc.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() });
-                        }}
-                      >
-                        Revoke
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
     </div>
   );

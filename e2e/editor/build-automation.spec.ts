@@ -14,15 +14,21 @@ test("build, validate, save and copy the webhook URL", async ({ page, seed }) =>
     if (r.status() >= 400 && r.url().includes("/api/trpc/")) failed.push(`${r.status()} ${r.url().replace(/\?.*/, "")}`);
   });
 
-  // A metrics connection made in the UI; "Save and test" shows the exact failure (nothing listens on port 9).
+  // A metrics connection made in the UI. One primary action, "Save and test": it shows the exact failure
+  // (nothing listens on port 9) and keeps the dialog open; "Save without testing" keeps it anyway.
   await page.goto(`/w/${ws}/connections`);
   await page.getByTestId("new-connection").click();
   await page.getByTestId("pick-integration-metrics").click();
+  const form = page.getByTestId("connection-form");
+  await expect(form.locator(".btn-primary")).toHaveText(["Save and test"]);
+  await expect(form.getByRole("button", { name: /Create connection/ })).toHaveCount(0);
   await page.getByLabel("Name", { exact: true }).fill("e2e prometheus");
   await page.getByLabel(/Metrics Base URL/).fill("http://127.0.0.1:9");
-  await page.getByTestId("connection-test").click();
+  await form.getByRole("button", { name: "Save and test" }).click();
   await expect(page.getByTestId("verify-result")).toContainText(/127\.0\.0\.1:9|ECONNREFUSED|connect/i);
-  await page.getByTestId("connection-save").click();
+  await expect(form).toBeVisible();
+  await form.getByRole("button", { name: "Save without testing" }).click();
+  await expect(form).toBeHidden();
   await expect(page.getByTestId("connection-e2e prometheus")).toBeVisible();
 
   // New automation → editor.

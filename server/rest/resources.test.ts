@@ -37,6 +37,22 @@ describe("factories", () => {
     expect((await api.delete(`/api/v1/factories/${created.body.id}`, { key: s.keys.admin })).status).toBe(204);
     expect((await api.get(`/api/v1/factories/${created.body.id}`, { key: s.keys.admin })).status).toBe(404);
   });
+  it("answers a trailing slash with a 308 problem+json naming the path without it (Next answered a bare 308, no problem body)", async () => {
+    const res = await api.get("/api/v1/factories/", { key: s.keys.viewer });
+    expect(res.status).toBe(308);
+    expect(res.headers.get("location")).toBe("/api/v1/factories");
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(res.body).toMatchObject({ status: 308, code: "trailing_slash", location: "/api/v1/factories", instance: "/api/v1/factories/" });
+    expect(res.body.detail).toContain("send the same request to /api/v1/factories");
+    // Following it serves the resource; the query string and a POST's method are kept.
+    const followed = await api.get(res.headers.get("location")!, { key: s.keys.viewer });
+    expect(followed.status).toBe(200);
+    expect(followed.body.data.map((w: { id: string }) => w.id)).toContain(s.ws);
+    const one = await api.get(`/api/v1/factories/${s.ws}/?limit=5`, { key: s.keys.viewer });
+    expect([one.status, one.headers.get("location")]).toEqual([308, `/api/v1/factories/${s.ws}?limit=5`]);
+    const post = await api.post("/api/v1/factories/", { key: s.keys.admin, body: { name: "Slash" } });
+    expect([post.status, post.body.location]).toEqual([308, "/api/v1/factories"]);
+  });
   it("paginates workspaces with a cursor", async () => {
     const p1 = await api.get("/api/v1/factories?limit=1", { key: s.keys.viewer });
     expect(p1.body.data).toHaveLength(1);

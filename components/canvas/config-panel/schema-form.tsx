@@ -77,6 +77,9 @@ function FieldRenderer(props: FieldProps) {
   const env = useFormEnv();
   const s = unwrap(schema);
   const [jsonError, setJsonError] = useState<string | null>(null);
+  // The expression preview's error: shown as the field's error unless the server has one for it (same
+  // syntax error, with its position), so it is said once.
+  const [previewError, setPreviewError] = useState<string | null>(null);
   // A field of any type that takes expressions (Filter's condition) starts as one: typing the `{{ … }}` its
   // help suggests into a JSON box only said "Not valid JSON".
   const [exprMode, setExprMode] = useState(isExpression(value) || (value === undefined && !!s.expression && s.type === undefined && !s.widget));
@@ -90,7 +93,8 @@ function FieldRenderer(props: FieldProps) {
   const serverError = env.problems[path];
   const warning = env.warnings?.[path];
   const localError = touched.has(path) ? checkValue(s, value, required) : null;
-  const error = jsonError ?? serverError ?? localError;
+  const shownPreviewError = previewError && isExpression(value) ? `Expression: ${previewError}` : null;
+  const error = jsonError ?? serverError ?? shownPreviewError ?? localError;
   const help = s.description;
   const db = describedBy(id, help, error);
   const change = (v: unknown) => {
@@ -129,7 +133,15 @@ function FieldRenderer(props: FieldProps) {
       <FieldShell id={id} path={path} label={label} required={required} help={help} error={error} warning={warning} aside={toggle}>
         <div data-path={path} onBlur={() => onTouch(path)}>
           <Suspense fallback={<div className="input h-8 animate-pulse bg-zinc-50" />}>
-            <ExpressionField id={id} label={label} value={typeof value === "string" ? value : ""} onChange={change} describedBy={db} autoFocus={focusExpr} />
+            <ExpressionField
+              id={id}
+              label={label}
+              value={typeof value === "string" ? value : ""}
+              onChange={change}
+              describedBy={db}
+              autoFocus={focusExpr}
+              onError={setPreviewError}
+            />
           </Suspense>
         </div>
       </FieldShell>

@@ -1,22 +1,48 @@
 "use client";
-/** Palette of triggers and components grouped by integration: searchable; drag onto the canvas or press to add. */
-import { ChevronDown, Search, StickyNote, Zap } from "lucide-react";
+/**
+ * Palette of triggers and components grouped by integration: searchable; drag onto the canvas or press to add.
+ * On a wide screen it can be hidden to a thin rail (remembered in this browser), giving the canvas its width:
+ * with the node panel open too, a laptop's canvas was left 420 px wide.
+ */
+import { ChevronDown, PanelLeftClose, PanelLeftOpen, Search, StickyNote, Zap } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useCatalog } from "../catalog-context";
 import { IntegrationIcon } from "../integration-icon";
 import type { PaletteUnit } from "../types";
 
 export const DRAG_MIME = "application/x-conveyor-unit";
+const HIDDEN_KEY = "conveyor:palette-hidden";
+
+function readHidden(): boolean {
+  try {
+    return localStorage.getItem(HIDDEN_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
 
 export function BuildingBlocks({
   onAdd,
   onAddNote,
   className = "h-full w-60",
+  hideable = false,
 }: {
   onAdd: (unit: PaletteUnit) => void;
   onAddNote: () => void;
   className?: string;
+  /** Offers "Hide building blocks" (the desktop editor; not the narrow screen's drawer). */
+  hideable?: boolean;
 }) {
+  const [hidden, setHiddenState] = useState(() => hideable && readHidden());
+  const setHidden = (v: boolean) => {
+    setHiddenState(v);
+    try {
+      if (v) localStorage.setItem(HIDDEN_KEY, "1");
+      else localStorage.removeItem(HIDDEN_KEY);
+    } catch {
+      /* private mode: not remembered */
+    }
+  };
   const { integrations, units } = useCatalog();
   const [query, setQuery] = useState("");
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
@@ -30,13 +56,27 @@ export function BuildingBlocks({
       .filter((g) => g.units.length);
   }, [integrations, units, query]);
 
+  if (hidden)
+    return (
+      <aside aria-label="Building blocks" className="flex h-full w-10 shrink-0 flex-col items-center border-r border-border bg-surface py-2 max-md:hidden">
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm px-1.5"
+          aria-label="Show building blocks"
+          title="Show building blocks"
+          onClick={() => setHidden(false)}
+        >
+          <PanelLeftOpen size={16} aria-hidden />
+        </button>
+      </aside>
+    );
   return (
     <aside aria-label="Building blocks" data-canvas-keys="local" className={`flex shrink-0 flex-col border-r border-border bg-surface ${className}`}>
-      <div className="border-b border-border p-3">
+      <div className="flex items-center gap-1 border-b border-border p-3">
         <label htmlFor="palette-search" className="sr-only">
           Search building blocks
         </label>
-        <div className="relative">
+        <div className="relative min-w-0 flex-1">
           <Search size={14} className="pointer-events-none absolute top-2.5 left-2.5 text-muted" aria-hidden />
           <input
             id="palette-search"
@@ -47,6 +87,17 @@ export function BuildingBlocks({
             onChange={(e) => setQuery(e.target.value)}
           />
         </div>
+        {hideable && (
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm shrink-0 px-1.5"
+            aria-label="Hide building blocks"
+            title="Hide building blocks"
+            onClick={() => setHidden(true)}
+          >
+            <PanelLeftClose size={16} aria-hidden />
+          </button>
+        )}
       </div>
       <div className="flex-1 overflow-y-auto p-2">
         {groups.length === 0 && <p className="px-2 py-4 text-center text-xs text-muted">Nothing matches “{query}”.</p>}

@@ -9,7 +9,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { ALL_OPERATIONS } from "../openapi";
 import type { Operation } from "../operation";
-import { malformedPathResponse } from "../../http/front-door";
+import { frontDoorResponse } from "../../http/front-door";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
@@ -90,9 +90,10 @@ export function createRestClient(opts: { baseUrl?: string } = {}) {
       headers["content-type"] ??= "application/json";
     }
     const full = new URL(url, baseUrl);
-    if (overHttp) return fetch(full, { method, headers, body });
+    // Redirects are answers to check, not to follow (the trailing-slash 308).
+    if (overHttp) return fetch(full, { method, headers, body, redirect: "manual" });
     // The custom server's front door (server/main.ts) runs before any route module.
-    const refused = malformedPathResponse(full.pathname + full.search);
+    const refused = frontDoorResponse(full.pathname + full.search);
     if (refused) return refused;
     return dispatchInProcess(new Request(full, { method, headers, body }));
   }
@@ -108,9 +109,10 @@ export function createRestClient(opts: { baseUrl?: string } = {}) {
     return (method: string, pathname: string, status: number, body: unknown): string | null => {
       const found = findOperation(method, pathname);
       if (!found) {
-        // Unknown paths: 404, or the front door's 400 for a broken escape (server/http/front-door.ts).
+        // Unknown paths: 404, or the front door's 400 for a broken escape or 308 for a trailing slash (server/http/front-door.ts).
         const code = (body as { code?: string })?.code;
-        return (status === 404 && code === "not_found") || (status === 400 && code === "bad_request") ? null : `no operation for ${method} ${pathname}`;
+        const frontDoor = (status === 400 && code === "bad_request") || (status === 308 && code === "trailing_slash");
+        return (status === 404 && code === "not_found") || frontDoor ? null : `no operation for ${method} ${pathname}`;
       }
       const { op } = found;
       const m = method.toLowerCase();

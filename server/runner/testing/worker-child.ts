@@ -16,7 +16,7 @@ const storage = await openStorage(process.env.DB_URL!, { migrate: false });
 const deps: AppDeps = await depsFromStorage(
   storage,
   { box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() },
-  { prefix: process.env.QUEUE_PREFIX },
+  { url: process.env.REDIS_URL ?? process.env.CONVEYOR_TEST_REDIS_URL, prefix: process.env.QUEUE_PREFIX },
 );
 const runner = startRunner(deps, runnerHooks(deps), {
   concurrency: Number(process.env.CONCURRENCY ?? 4),

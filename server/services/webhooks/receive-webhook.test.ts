@@ -119,7 +119,11 @@ describe("webhook ingress", () => {
     // Another connection to the same database, as a CLI or a second server process would have.
     const other = await openStorage(deps.url, { migrate: false, pg: { max: 1 } });
     try {
-      const otherDeps = await depsFromStorage(other, { box: deps.box, publicUrl: deps.publicUrl, log: deps.log, now: deps.now });
+      const otherDeps = await depsFromStorage(
+        other,
+        { box: deps.box, publicUrl: deps.publicUrl, log: deps.log, now: deps.now },
+        { url: process.env.CONVEYOR_TEST_REDIS_URL },
+      );
       await patchAutomation(otherDeps, ws.actor, ws.workspaceId, a.id, { enabled: false });
     } finally {
       await other.store.close();
@@ -140,7 +144,11 @@ describe("webhook ingress", () => {
     expect((await post(url, "{}", bearer("first-secret"))).status).toBe(202); // the head is warm now
     const other = await openStorage(deps.url, { migrate: false, pg: { max: 1 } });
     try {
-      const otherDeps = await depsFromStorage(other, { box: deps.box, publicUrl: deps.publicUrl, log: deps.log, now: deps.now });
+      const otherDeps = await depsFromStorage(
+        other,
+        { box: deps.box, publicUrl: deps.publicUrl, log: deps.log, now: deps.now },
+        { url: process.env.CONVEYOR_TEST_REDIS_URL },
+      );
       await replaceAutomation(otherDeps, ws.actor, ws.workspaceId, a.id, {
         name: "hook",
         enabled: true,

@@ -1,5 +1,9 @@
 "use client";
-/** `{{ }}` editor: CodeMirror with autocomplete of `$trigger` / `$steps.<name>` paths and a live preview. */
+/**
+ * `{{ }}` editor: CodeMirror with autocomplete of `$trigger` / `$steps.<name>` paths and a live preview.
+ * An expression that does not evaluate is not shown here but handed to `onError`, so the field shows one
+ * error inline (the server's, with its position, when it has one for the same field).
+ */
 import { autocompletion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
 import { EditorView } from "@codemirror/view";
 import CodeMirror from "@uiw/react-codemirror";
@@ -52,6 +56,7 @@ export function ExpressionField({
   label,
   describedBy,
   autoFocus,
+  onError,
 }: {
   id: string;
   value: string;
@@ -60,6 +65,8 @@ export function ExpressionField({
   describedBy?: string;
   /** Focus the editor once created, the caret inside an empty `{{ }}` (else at the end). */
   autoFocus?: boolean;
+  /** The live preview's error against the sample data, or null when it evaluates (or there is nothing to evaluate). */
+  onError?: (message: string | null) => void;
 }) {
   const env = useFormEnv();
   const extensions = useMemo(
@@ -85,6 +92,9 @@ export function ExpressionField({
       clearTimeout(t);
     };
   }, [value, env.sample]);
+  const previewError = preview?.error ?? null;
+  useEffect(() => onError?.(previewError), [previewError, onError]);
+  useEffect(() => () => onError?.(null), [onError]);
   return (
     <div data-testid={`expression-${id}`}>
       <CodeMirror
@@ -101,13 +111,10 @@ export function ExpressionField({
           view.focus();
         }}
       />
-      {preview && (
-        <div
-          className={`mt-1 rounded border px-2 py-1 font-mono text-[11px] ${preview.error ? "border-red-200 bg-red-50 text-danger" : "border-border bg-zinc-50 text-zinc-700"}`}
-          data-testid={`preview-${id}`}
-        >
-          <span className="mr-1 font-sans text-muted">{preview.error ? "Error:" : `Preview${env.sampleSource ? ` (${env.sampleSource})` : ""}:`}</span>
-          {preview.error ?? (preview.value === undefined ? <em>undefined</em> : JSON.stringify(preview.value))}
+      {preview && !preview.error && (
+        <div className="mt-1 rounded border border-border bg-zinc-50 px-2 py-1 font-mono text-[11px] text-zinc-700" data-testid={`preview-${id}`}>
+          <span className="mr-1 font-sans text-muted">{`Preview${env.sampleSource ? ` (${env.sampleSource})` : ""}:`}</span>
+          {preview.value === undefined ? <em>undefined</em> : JSON.stringify(preview.value)}
         </div>
       )}
     </div>

@@ -14,12 +14,16 @@ export function refreshInChild(): void {
     async () => {
       try {
         const storage = await openStorage(process.env.DB_URL!, { migrate: false });
-        const deps: AppDeps = await depsFromStorage(storage, {
-          box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")),
-          publicUrl: "http://x",
-          log: silentLogger,
-          now: () => new Date(),
-        });
+        const deps: AppDeps = await depsFromStorage(
+          storage,
+          {
+            box: createSecretBox(Buffer.from(process.env.SECRET_HEX!, "hex")),
+            publicUrl: "http://x",
+            log: silentLogger,
+            now: () => new Date(),
+          },
+          { url: process.env.REDIS_URL ?? process.env.CONVEYOR_TEST_REDIS_URL },
+        );
         const handle = await loadConnectionHandle(deps, process.env.CONNECTION_ID!);
         process.stdout.write(`token ${await handle.oauth!.getAccessToken()}\n`);
         await storage.store.close();
