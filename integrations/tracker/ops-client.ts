@@ -129,6 +129,11 @@ export function opsClient(conn: Conn | undefined, http: HttpClient) {
       send<{ values: OpsAlert[]; count?: number }>("GET", "/alerts", undefined, query),
     createAlert: (body: Record<string, unknown>) => send<Receipt>("POST", "/alerts", body),
     getAlert: (id: string) => send<OpsAlert>("GET", `/alerts/${enc(id)}`),
+    /** The alert with this alias (the de-duplication key Create Alert was given), or undefined (404). */
+    async getAlertByAlias(alias: string): Promise<OpsAlert | undefined> {
+      const res = await api.request<OpsAlert>({ method: "GET", url: "/alerts/alias", query: { alias }, okStatuses: [404] });
+      return res.status === 404 ? undefined : res.body;
+    },
     deleteAlert: (id: string) => send<Receipt>("DELETE", `/alerts/${enc(id)}`),
     /** The request's outcome, or undefined while it has not been processed (404). */
     async requestStatus(requestId: string): Promise<RequestStatus | undefined> {

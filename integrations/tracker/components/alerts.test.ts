@@ -178,6 +178,11 @@ describe("tracker.getAlert", () => {
     await expect(getAlert.run(contextFor(getAlert, h, { alert: a.data.id }))).resolves.toMatchObject({ data: { id: a.data.id, tinyId: a.data.tinyId } });
     await expect(getAlert.run(contextFor(getAlert, h, { alert: "nope" }))).rejects.toThrow(/No alert/);
   });
+
+  it("emits the alert by its alias", async () => {
+    const a = await created({ message: "by alias", alias: "am-123-2026-11-25T09:52:18Z" });
+    await expect(getAlert.run(contextFor(getAlert, h, { alert: "am-123-2026-11-25T09:52:18Z" }))).resolves.toMatchObject({ data: { id: a.data.id } });
+  });
 });
 
 describe("tracker.updateAlert", () => {
@@ -222,7 +227,19 @@ describe("tracker.updateAlert", () => {
   });
 
   it("fails clearly for an alert that does not exist", async () => {
-    await expect(updateAlert.run(contextFor(updateAlert, h, { alert: "missing", acknowledge: true }))).rejects.toThrow(/does not exist/);
+    await expect(updateAlert.run(contextFor(updateAlert, h, { alert: "missing", acknowledge: true }))).rejects.toThrow(/No alert has the id or alias missing/);
+  });
+
+  it("closes the alert by the alias Create Alert gave it: the resolved notification's run reaches the alert the firing one created", async () => {
+    const alias = "am-bafaf1f2a64a6f67-2026-11-25T09:52:18.86Z";
+    const a = await created({ message: "DiskFull on db-1", alias });
+    h.fake.received.length = 0;
+    const { result } = await drive(updateAlert, contextFor(updateAlert, h, { alert: alias, newNote: "resolved in Alertmanager", close: true }), h, { realSleepMs: 20 });
+    expect(result).toMatchObject({ type: "tracker.alert.updated", data: { id: a.data.id, alias, status: "closed" } });
+    expect(h.fake.received.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.split("/v1")[1]}`)).toEqual([
+      `POST /alerts/${a.data.id}/notes`,
+      `POST /alerts/${a.data.id}/close`,
+    ]);
   });
 });
 
