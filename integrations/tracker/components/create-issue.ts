@@ -14,7 +14,7 @@ export const createIssueConfig = z.object({
     .string()
     .trim()
     .min(1, "Choose an issue type")
-    .meta(ui({ title: "Issue Type", widget: "resource", resource: { type: "issueTypes", dependsOn: ["project"], allowCustom: true }, order: 2 })),
+    .meta(ui({ title: "Issue Type", widget: "resource", resource: { type: "creatableIssueTypes", dependsOn: ["project"], allowCustom: true }, order: 2 })),
   summary: z
     .string()
     .trim()
