@@ -234,7 +234,9 @@ describe("tracker.updateAlert", () => {
     const alias = "am-bafaf1f2a64a6f67-2026-11-25T09:52:18.86Z";
     const a = await created({ message: "DiskFull on db-1", alias });
     h.fake.received.length = 0;
-    const { result } = await drive(updateAlert, contextFor(updateAlert, h, { alert: alias, newNote: "resolved in Alertmanager", close: true }), h, { realSleepMs: 20 });
+    const { result } = await drive(updateAlert, contextFor(updateAlert, h, { alert: alias, newNote: "resolved in Alertmanager", close: true }), h, {
+      realSleepMs: 20,
+    });
     expect(result).toMatchObject({ type: "tracker.alert.updated", data: { id: a.data.id, alias, status: "closed" } });
     expect(h.fake.received.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.split("/v1")[1]}`)).toEqual([
       `POST /alerts/${a.data.id}/notes`,

@@ -98,9 +98,11 @@ describe("OAuth connections", () => {
     });
     const returnTo = `/w/${ws.workspaceId}/automations/aut_x`;
     const cancelled = await beginOAuth(deps, ws.actor, ws.workspaceId, con.id, { redirectUri: "http://127.0.0.1/cb", returnTo });
-    const err = await completeOAuth(deps, { state: cancelled.state, providerError: "access_denied: User did not authorize the request", userId: "usr_test" }).catch(
-      (e: unknown) => e,
-    );
+    const err = await completeOAuth(deps, {
+      state: cancelled.state,
+      providerError: "access_denied: User did not authorize the request",
+      userId: "usr_test",
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OAuthCallbackError);
     expect(err).toMatchObject({ workspaceId: ws.workspaceId, returnTo, message: expect.stringContaining("User did not authorize the request") });
 
