@@ -24,7 +24,7 @@ export function cloudIdOf(conn: Conn | undefined): string | undefined {
 export function opsGateProblem(conn: Conn | undefined): string | undefined {
   if (!conn) return "Choose a tracker connection.";
   if (conn.config.enableOpsFeatures !== true) {
-    return "Operations features are off for this connection. Open the connection's Settings tab, turn on “enableOpsFeatures”, then reconnect so the operations (alert and heartbeat) scopes are granted.";
+    return "Operations features are off for this connection. In Connections, open its Settings, turn on “Enable ops features” and press “Save and reconnect”: Atlassian then asks to grant the operations (alert and heartbeat) scopes.";
   }
   if (!cloudIdOf(conn)) return "The connection has no synced site (cloud id). Reconnect the tracker connection and choose the site to use.";
   return undefined;
