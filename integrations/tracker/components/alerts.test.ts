@@ -261,7 +261,7 @@ describe("ops-features gate", () => {
   it("explains at save time why and how to fix when enableOpsFeatures is off or no cloud id is synced", () => {
     for (const unit of units) {
       const off = unit.validate!({} as never, { connection: h.connection({ config: { enableOpsFeatures: false } }) });
-      expect(off[0]?.message).toMatch(/enableOpsFeatures/);
+      expect(off[0]?.message).toMatch(/Enable ops features/);
       expect(off[0]?.message).toMatch(/Settings/);
       const noSite = unit.validate!({} as never, { connection: h.connection({ state: { cloudId: undefined } }) });
       expect(noSite[0]?.message).toMatch(/cloud id/);
