@@ -4,9 +4,10 @@
  * read later with `requestStatus` (404 while not processed yet).
  */
 import type { ConnectionHandle } from "../core/define";
-import { NonRetryableError } from "../core/errors";
+import { ConnectionAuthError, NonRetryableError } from "../core/errors";
 import type { HttpClient } from "../core/http";
 import { apiBaseOf as connectionApiBase, type TrackerConnection } from "./connection";
+import { REFRESH_REFUSED } from "./jira-client";
 
 type Conn = ConnectionHandle<Record<string, unknown>>;
 
@@ -42,7 +43,12 @@ export function atlassianHttp(conn: Conn, http: HttpClient, baseUrl: string): Ht
   return http.with({
     baseUrl,
     auth: async () => (conn.oauth ? { authorization: `Bearer ${await conn.oauth.getAccessToken()}` } : ({} as Record<string, string>)),
-    onUnauthorized: conn.oauth ? () => conn.oauth!.refresh() : undefined,
+    onUnauthorized: conn.oauth
+      ? async () => {
+          if (await conn.oauth!.refresh()) return true;
+          throw new ConnectionAuthError(REFRESH_REFUSED);
+        }
+      : undefined,
     describeError: describeAtlassianError,
   });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { NonRetryableError } from "../../core/errors";
+import { ConnectionAuthError, NonRetryableError } from "../../core/errors";
 import { BASE_SCOPES } from "../connection";
 import { POLL_WINDOW_MS } from "../ops-schemas";
 import { JSM_DEMO } from "../testing/fake-atlassian/jsm/wiring";
@@ -270,10 +270,18 @@ describe("ops-features gate", () => {
 
   it("a token granted before ops features were turned on is refused by the ops API; the message says to reconnect", async () => {
     const token = h.atlassian.state.issueTokens(DEMO.clientId, DEMO.users.mia, [...BASE_SCOPES]).access_token;
-    const conn = { ...h.connection(), oauth: { getAccessToken: async () => token, refresh: async () => false } };
+    // The refresh works (same grant, same scopes); the call is refused again.
+    const conn = { ...h.connection(), oauth: { getAccessToken: async () => token, refresh: async () => true } };
     const err = await getAlert.run(contextFor(getAlert, h, { alert: "x" }, conn)).catch((e) => e);
     expect(err.status).toBe(401);
     expect(err.message).toMatch(/scope does not match.*reconnect/);
+  });
+
+  it("a revoked grant (401, refresh refused) fails the step saying the connection needs reconnect, as Jira steps do", async () => {
+    const conn = { ...h.connection(), oauth: { getAccessToken: async () => "revoked-token", refresh: async () => false } };
+    const err = await createAlert.run(contextFor(createAlert, h, { message: "DiskFull on db-1" }, conn)).catch((e) => e);
+    expect(err).toBeInstanceOf(ConnectionAuthError);
+    expect(err.message).toBe("Atlassian refused to refresh the tracker connection's token: the connection needs reconnect.");
   });
 
   it("fails at run time without calling the API", async () => {
