@@ -67,6 +67,8 @@ function clean(config: Record<string, unknown>) {
   return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== "" && v !== undefined));
 }
 
+const settingsKey = (config: Record<string, unknown>) => JSON.stringify(Object.entries(clean(config)).sort(([a], [b]) => a.localeCompare(b)));
+
 export function ConnectionForm({
   workspaceId,
   integration,
@@ -101,6 +103,9 @@ export function ConnectionForm({
       .map(([k, v]) => [k.slice(7), v]),
   );
   const oauth = integration.connection?.kind === "oauth2";
+  // Tokens are granted for the settings they were asked with (app, scopes such as the tracker's ops features):
+  // saving changed settings of a connected OAuth account goes through the consent again.
+  const reconnectNeeded = oauth && current?.status === "ready" && settingsKey(config) !== settingsKey(current.config ?? {});
 
   const save = async () => {
     const body = { name, config: clean(config) };
@@ -117,7 +122,7 @@ export function ConnectionForm({
   const saveOnly = async () => {
     try {
       const saved = await save();
-      if (oauth && saved.status !== "ready") {
+      if (oauth && (saved.status !== "ready" || reconnectNeeded)) {
         const { authorizeUrl } = await begin.mutateAsync({ workspaceId, connectionId: saved.id, returnTo: returnTo ?? `/w/${workspaceId}/connections` });
         beforeRedirect?.(saved);
         window.location.assign(authorizeUrl);
@@ -208,7 +213,7 @@ export function ConnectionForm({
         <div className="flex flex-wrap gap-2">
           <button className="btn btn-primary" disabled={busy} data-testid="connection-save">
             {busy ? <Loader2 size={14} className="animate-spin" /> : <ExternalLink size={14} aria-hidden />}{" "}
-            {current?.status === "ready" ? "Save" : "Save and connect"}
+            {current?.status !== "ready" ? "Save and connect" : reconnectNeeded ? "Save and reconnect" : "Save"}
           </button>
           {current && (
             <button

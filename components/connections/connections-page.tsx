@@ -124,8 +124,9 @@ export function ConnectionsPage({ workspaceId }: { workspaceId: string }) {
                     <PlugZap size={13} aria-hidden /> Test
                   </button>
                 )}
-                {oauth && c.status !== "ready" && c.status !== "needs_site" && (
-                  <button className="btn btn-sm btn-primary" onClick={() => reconnect(c)}>
+                {/* Also for a ready account: to grant scopes asked for since, or to move to another user or site. */}
+                {oauth && c.status !== "needs_site" && (
+                  <button className={`btn btn-sm ${c.status === "ready" ? "" : "btn-primary"}`} onClick={() => reconnect(c)}>
                     <ExternalLink size={13} aria-hidden /> {c.status === "needs_authorization" ? "Connect" : "Reconnect"}
                   </button>
                 )}

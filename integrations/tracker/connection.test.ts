@@ -93,9 +93,10 @@ describe("Atlassian OAuth 2.0 (3LO) provider", () => {
     await trackerOAuth.exchangeCode(config, { code, redirectUri: REDIRECT_URI, http });
     await expect(trackerOAuth.exchangeCode(config, { code, redirectUri: REDIRECT_URI, http })).rejects.toMatchObject({ status: 403, retryable: false });
     const wrong = { ...config, clientSecret: "nope" };
-    await expect(trackerOAuth.exchangeCode(wrong, { code: await authorize(fake, config), redirectUri: REDIRECT_URI, http })).rejects.toMatchObject({
-      status: 401,
-    });
+    // Said in words the user can act on (the callback shows it on the page the flow started from).
+    const refused = trackerOAuth.exchangeCode(wrong, { code: await authorize(fake, config), redirectUri: REDIRECT_URI, http });
+    await expect(refused).rejects.toBeInstanceOf(ConnectionAuthError);
+    await expect(refused).rejects.toThrow(/Atlassian refused the app's Client ID or Client Secret \(.*401.*\): copy both again/);
   });
 
   it("rotates refresh tokens: the new one works, the used one is refused with invalid_grant", async () => {

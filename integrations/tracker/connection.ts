@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { ConnectionDefinition, OAuthProvider, OAuthTokens } from "../core/define";
-import { ConnectionAuthError } from "../core/errors";
+import { ConnectionAuthError, IntegrationHttpError } from "../core/errors";
 import type { HttpClient } from "../core/http";
 import { ui } from "../core/ui-meta";
 import { jiraClient } from "./jira-client";
@@ -127,6 +127,13 @@ export const trackerOAuth: OAuthProvider<TrackerConnection> = {
       code,
       redirect_uri: redirectUri,
       ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
+    }).catch((e) => {
+      // A wrong Client Secret is refused here with 401, after the consent page took the Client ID (a used or expired code: 403 invalid_grant).
+      if (e instanceof IntegrationHttpError && e.status === 401)
+        throw new ConnectionAuthError(
+          `Atlassian refused the app's Client ID or Client Secret (${e.message}): copy both again from the app's Settings in the developer console, save, and connect again.`,
+        );
+      throw e;
     });
   },
 

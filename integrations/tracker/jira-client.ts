@@ -84,6 +84,9 @@ export function describeJiraError(status: number, body: unknown): string | undef
   return parts.length ? parts.join("; ") : undefined;
 }
 
+/** The step error of every tracker call once Atlassian refused the refresh (grant revoked): the same for Jira, JSM and JSM Ops. */
+export const REFRESH_REFUSED = "Atlassian refused to refresh the tracker connection's token: the connection needs reconnect.";
+
 export function cloudIdOf(conn: ConnectionHandle): string {
   const id = conn.state?.cloudId;
   if (typeof id !== "string" || !id) throw new NonRetryableError("The tracker connection has no Jira site yet: reconnect it and choose a site.");
@@ -100,7 +103,7 @@ export function jiraHttp(conn: ConnectionHandle, http: HttpClient): HttpClient {
     auth: async () => ({ authorization: `Bearer ${await oauth.getAccessToken()}` }),
     onUnauthorized: async () => {
       if (await oauth.refresh()) return true;
-      throw new ConnectionAuthError("Atlassian refused to refresh the tracker connection's token: the connection needs reconnect.");
+      throw new ConnectionAuthError(REFRESH_REFUSED);
     },
     describeError: describeJiraError,
   });

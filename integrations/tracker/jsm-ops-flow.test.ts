@@ -220,7 +220,7 @@ describe("the JSM and Ops units through the engine", () => {
     };
     const off = await save({ enableOpsFeatures: false });
     expect(off.map((p) => p.nodeId).sort()).toEqual(["c", "t"]);
-    for (const p of off) expect(p.message).toMatch(/turn on .enableOpsFeatures.*reconnect/);
+    for (const p of off) expect(p.message).toMatch(/turn on .Enable ops features.*Save and reconnect/);
     const noSite = await save({ enableOpsFeatures: true });
     expect(noSite.map((p) => p.message)).toEqual([expect.stringMatching(/no synced site \(cloud id\)/), expect.stringMatching(/no synced site/)]);
   });

@@ -4,9 +4,10 @@
  * read later with `requestStatus` (404 while not processed yet).
  */
 import type { ConnectionHandle } from "../core/define";
-import { NonRetryableError } from "../core/errors";
+import { ConnectionAuthError, NonRetryableError } from "../core/errors";
 import type { HttpClient } from "../core/http";
 import { apiBaseOf as connectionApiBase, type TrackerConnection } from "./connection";
+import { REFRESH_REFUSED } from "./jira-client";
 
 type Conn = ConnectionHandle<Record<string, unknown>>;
 
@@ -24,7 +25,7 @@ export function cloudIdOf(conn: Conn | undefined): string | undefined {
 export function opsGateProblem(conn: Conn | undefined): string | undefined {
   if (!conn) return "Choose a tracker connection.";
   if (conn.config.enableOpsFeatures !== true) {
-    return "Operations features are off for this connection. Open the connection's Settings tab, turn on “enableOpsFeatures”, then reconnect so the operations (alert and heartbeat) scopes are granted.";
+    return "Operations features are off for this connection. In Connections, open its Settings, turn on “Enable ops features” and press “Save and reconnect”: Atlassian then asks to grant the operations (alert and heartbeat) scopes.";
   }
   if (!cloudIdOf(conn)) return "The connection has no synced site (cloud id). Reconnect the tracker connection and choose the site to use.";
   return undefined;
@@ -42,7 +43,12 @@ export function atlassianHttp(conn: Conn, http: HttpClient, baseUrl: string): Ht
   return http.with({
     baseUrl,
     auth: async () => (conn.oauth ? { authorization: `Bearer ${await conn.oauth.getAccessToken()}` } : ({} as Record<string, string>)),
-    onUnauthorized: conn.oauth ? () => conn.oauth!.refresh() : undefined,
+    onUnauthorized: conn.oauth
+      ? async () => {
+          if (await conn.oauth!.refresh()) return true;
+          throw new ConnectionAuthError(REFRESH_REFUSED);
+        }
+      : undefined,
     describeError: describeAtlassianError,
   });
 }
@@ -129,6 +135,11 @@ export function opsClient(conn: Conn | undefined, http: HttpClient) {
       send<{ values: OpsAlert[]; count?: number }>("GET", "/alerts", undefined, query),
     createAlert: (body: Record<string, unknown>) => send<Receipt>("POST", "/alerts", body),
     getAlert: (id: string) => send<OpsAlert>("GET", `/alerts/${enc(id)}`),
+    /** The alert with this alias (the de-duplication key Create Alert was given), or undefined (404). */
+    async getAlertByAlias(alias: string): Promise<OpsAlert | undefined> {
+      const res = await api.request<OpsAlert>({ method: "GET", url: "/alerts/alias", query: { alias }, okStatuses: [404] });
+      return res.status === 404 ? undefined : res.body;
+    },
     deleteAlert: (id: string) => send<Receipt>("DELETE", `/alerts/${enc(id)}`),
     /** The request's outcome, or undefined while it has not been processed (404). */
     async requestStatus(requestId: string): Promise<RequestStatus | undefined> {

@@ -172,7 +172,7 @@ export const alertField = z
   .meta(
     ui({
       title: "Alert",
-      description: "Alert id, picked from recent alerts",
+      description: "Alert id, picked from recent alerts, or the alias Create Alert gave it (e.g. an expression over the Alertmanager alert)",
       widget: "resource",
       resource: { type: "alerts", allowCustom: true },
       expression: true,

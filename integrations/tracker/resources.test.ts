@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { UiMeta } from "../core/ui-meta";
+import { createIssueConfig } from "./components/create-issue";
 import { ISSUE_PICKER_LIMIT, jiraResources } from "./resources";
 import { startJiraEnv, type JiraTestEnv } from "./testing/jira-harness";
 
@@ -23,6 +25,11 @@ describe("tracker pickers", () => {
     expect((await load("issueTypes")).options).toEqual([]);
     expect((await load("issueTypes", { project: "OPS" })).options.map((o) => o.label)).toEqual(["Task", "Bug", "Sub-task", "Incident"]);
     expect((await load("issueTypes", { project: "TEAM" })).options.map((o) => o.label)).toEqual(["Task"]);
+  });
+
+  it("Create Issue's issue type picker leaves out sub-task types (it sets no parent, so Jira refuses them)", async () => {
+    const picker = (createIssueConfig.shape.issueType.meta() as UiMeta).resource!.type;
+    expect((await load(picker, { project: "OPS" })).options.map((o) => o.label)).toEqual(["Task", "Bug", "Incident"]);
   });
 
   it("lists statuses of the project (or all), priorities and resolutions", async () => {

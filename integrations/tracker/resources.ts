@@ -24,14 +24,21 @@ const projects: ResourceLoader = async ({ connection, http, search, cursor }) =>
   };
 };
 
-const issueTypes: ResourceLoader = async ({ connection, http, config, search }) => {
-  const project = projectOf(config);
-  if (!project) return { options: [] };
-  const types = await jiraClient(connection, http).issueTypes(project);
-  return {
-    options: types.filter((t) => matches(search, t.name)).map((t) => ({ value: t.id, label: t.name, description: t.subtask ? "Sub-task" : undefined })),
+const issueTypesOf =
+  (withSubtasks: boolean): ResourceLoader =>
+  async ({ connection, http, config, search }) => {
+    const project = projectOf(config);
+    if (!project) return { options: [] };
+    const types = await jiraClient(connection, http).issueTypes(project);
+    return {
+      options: types
+        .filter((t) => (withSubtasks || !t.subtask) && matches(search, t.name))
+        .map((t) => ({ value: t.id, label: t.name, description: t.subtask ? "Sub-task" : undefined })),
+    };
   };
-};
+const issueTypes = issueTypesOf(true);
+/** Create Issue sets no parent, without which Jira refuses every sub-task type ("parent: Given parent work item…"). */
+const creatableIssueTypes = issueTypesOf(false);
 
 const statuses: ResourceLoader = async ({ connection, http, config, search }) => {
   const client = jiraClient(connection, http);
@@ -100,4 +107,4 @@ const issues: ResourceLoader = async ({ connection, http, config, search }) => {
   return { options: options.slice(0, ISSUE_PICKER_LIMIT) };
 };
 
-export const jiraResources: Record<string, ResourceLoader> = { projects, issueTypes, statuses, users, priorities, resolutions, issues };
+export const jiraResources: Record<string, ResourceLoader> = { projects, issueTypes, creatableIssueTypes, statuses, users, priorities, resolutions, issues };

@@ -20,6 +20,7 @@ import { automaticRetryWaitMs, countFinishedRun, countStepAttempt, countUsage } 
 import type { RunnerHooks } from "./hooks";
 import { maskInputs } from "./mask";
 import { retryDelayMs, type RetryOptions } from "./retry-policy";
+import { describeInputIssues } from "./input-problems";
 
 export interface ExecutorOptions {
   owner: string;
@@ -190,9 +191,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
       if (!parsed.success) {
-        const first = parsed.error.issues
-          .map((i: { path: PropertyKey[]; message: string }) => `${i.path.map(String).join(".") || "config"}: ${i.message}`)
-          .join("; ");
+        const first = describeInputIssues(node.config, resolved, parsed.error.issues);
         throw Object.assign(new Error(`invalid input after resolving expressions: ${first}`), { permanent: true });
       }
       const connection = node.connectionId ? await opts.hooks.loadConnection(node.connectionId) : undefined;

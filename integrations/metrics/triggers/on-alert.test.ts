@@ -54,6 +54,9 @@ describe("metrics.onAlert on captured Alertmanager 0.25 deliveries", () => {
     for (const headers of bad) {
       expect(() => onAlert.verify!(delivery(firingRaw, headers), ctx({ statuses: ["firing"] }))).toThrow(DeliveryUnauthorizedError);
     }
+    // A receiver set up with basic_auth is told what to change, not that the secret is wrong.
+    const basic = { ...sampleHeaders, authorization: `Basic ${Buffer.from(`x:${SAMPLE_SECRET}`).toString("base64")}` };
+    expect(() => onAlert.verify!(delivery(firingRaw, basic), ctx({ statuses: ["firing"] }))).toThrow(/uses Basic, not Bearer: set http_config.authorization/);
     // Header names are case-insensitive.
     expect(() => onAlert.verify!(delivery(firingRaw, { Authorization: `bearer ${SAMPLE_SECRET}` }), ctx({ statuses: ["firing"] }))).not.toThrow();
     // Without a webhook secret on the connection, deliveries need no header.

@@ -48,6 +48,10 @@ export function verifyBearer(delivery: IncomingDelivery, secret: string | undefi
   const value = header(delivery, "authorization");
   if (!value) throw new DeliveryUnauthorizedError("Missing Authorization header: the connection has a webhook secret");
   const m = /^Bearer\s+(.+)$/i.exec(value.trim());
+  if (!m && /^\S+\s/.test(value.trim()))
+    throw new DeliveryUnauthorizedError(
+      `Authorization uses ${value.trim().split(/\s/)[0]}, not Bearer: set http_config.authorization (type Bearer, credentials: the webhook secret) in alertmanager.yml, not basic_auth`,
+    );
   // Hash both sides so the comparison takes the same time whatever the lengths.
   const ok = timingSafeEqual(sha256(m ? m[1].trim() : ""), sha256(secret));
   if (!m || !ok) throw new DeliveryUnauthorizedError("Wrong webhook secret in the Authorization header");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { NonRetryableError } from "../../core/errors";
+import { ConnectionAuthError, NonRetryableError } from "../../core/errors";
 import { BASE_SCOPES } from "../connection";
 import { POLL_WINDOW_MS } from "../ops-schemas";
 import { JSM_DEMO } from "../testing/fake-atlassian/jsm/wiring";
@@ -178,6 +178,11 @@ describe("tracker.getAlert", () => {
     await expect(getAlert.run(contextFor(getAlert, h, { alert: a.data.id }))).resolves.toMatchObject({ data: { id: a.data.id, tinyId: a.data.tinyId } });
     await expect(getAlert.run(contextFor(getAlert, h, { alert: "nope" }))).rejects.toThrow(/No alert/);
   });
+
+  it("emits the alert by its alias", async () => {
+    const a = await created({ message: "by alias", alias: "am-123-2026-11-25T09:52:18Z" });
+    await expect(getAlert.run(contextFor(getAlert, h, { alert: "am-123-2026-11-25T09:52:18Z" }))).resolves.toMatchObject({ data: { id: a.data.id } });
+  });
 });
 
 describe("tracker.updateAlert", () => {
@@ -222,7 +227,21 @@ describe("tracker.updateAlert", () => {
   });
 
   it("fails clearly for an alert that does not exist", async () => {
-    await expect(updateAlert.run(contextFor(updateAlert, h, { alert: "missing", acknowledge: true }))).rejects.toThrow(/does not exist/);
+    await expect(updateAlert.run(contextFor(updateAlert, h, { alert: "missing", acknowledge: true }))).rejects.toThrow(/No alert has the id or alias missing/);
+  });
+
+  it("closes the alert by the alias Create Alert gave it: the resolved notification's run reaches the alert the firing one created", async () => {
+    const alias = "am-bafaf1f2a64a6f67-2026-11-25T09:52:18.86Z";
+    const a = await created({ message: "DiskFull on db-1", alias });
+    h.fake.received.length = 0;
+    const { result } = await drive(updateAlert, contextFor(updateAlert, h, { alert: alias, newNote: "resolved in Alertmanager", close: true }), h, {
+      realSleepMs: 20,
+    });
+    expect(result).toMatchObject({ type: "tracker.alert.updated", data: { id: a.data.id, alias, status: "closed" } });
+    expect(h.fake.received.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.split("/v1")[1]}`)).toEqual([
+      `POST /alerts/${a.data.id}/notes`,
+      `POST /alerts/${a.data.id}/close`,
+    ]);
   });
 });
 
@@ -242,7 +261,7 @@ describe("ops-features gate", () => {
   it("explains at save time why and how to fix when enableOpsFeatures is off or no cloud id is synced", () => {
     for (const unit of units) {
       const off = unit.validate!({} as never, { connection: h.connection({ config: { enableOpsFeatures: false } }) });
-      expect(off[0]?.message).toMatch(/enableOpsFeatures/);
+      expect(off[0]?.message).toMatch(/Enable ops features/);
       expect(off[0]?.message).toMatch(/Settings/);
       const noSite = unit.validate!({} as never, { connection: h.connection({ state: { cloudId: undefined } }) });
       expect(noSite[0]?.message).toMatch(/cloud id/);
@@ -251,10 +270,18 @@ describe("ops-features gate", () => {
 
   it("a token granted before ops features were turned on is refused by the ops API; the message says to reconnect", async () => {
     const token = h.atlassian.state.issueTokens(DEMO.clientId, DEMO.users.mia, [...BASE_SCOPES]).access_token;
-    const conn = { ...h.connection(), oauth: { getAccessToken: async () => token, refresh: async () => false } };
+    // The refresh works (same grant, same scopes); the call is refused again.
+    const conn = { ...h.connection(), oauth: { getAccessToken: async () => token, refresh: async () => true } };
     const err = await getAlert.run(contextFor(getAlert, h, { alert: "x" }, conn)).catch((e) => e);
     expect(err.status).toBe(401);
     expect(err.message).toMatch(/scope does not match.*reconnect/);
+  });
+
+  it("a revoked grant (401, refresh refused) fails the step saying the connection needs reconnect, as Jira steps do", async () => {
+    const conn = { ...h.connection(), oauth: { getAccessToken: async () => "revoked-token", refresh: async () => false } };
+    const err = await createAlert.run(contextFor(createAlert, h, { message: "DiskFull on db-1" }, conn)).catch((e) => e);
+    expect(err).toBeInstanceOf(ConnectionAuthError);
+    expect(err.message).toBe("Atlassian refused to refresh the tracker connection's token: the connection needs reconnect.");
   });
 
   it("fails at run time without calling the API", async () => {

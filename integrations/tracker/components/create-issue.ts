@@ -1,7 +1,7 @@
 /** tracker.createIssue: creates an issue (description as ADF), optionally moves it to a status right away. */
 import { z } from "zod";
 import { defineComponent } from "../../core/define";
-import { NonRetryableError, isRetryable, retryAfterOf } from "../../core/errors";
+import { IntegrationHttpError, NonRetryableError, isRetryable, retryAfterOf } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { textToAdf } from "../adf";
 import { jiraClient } from "../jira-client";
@@ -14,7 +14,7 @@ export const createIssueConfig = z.object({
     .string()
     .trim()
     .min(1, "Choose an issue type")
-    .meta(ui({ title: "Issue Type", widget: "resource", resource: { type: "issueTypes", dependsOn: ["project"], allowCustom: true }, order: 2 })),
+    .meta(ui({ title: "Issue Type", widget: "resource", resource: { type: "creatableIssueTypes", dependsOn: ["project"], allowCustom: true }, order: 2 })),
   summary: z
     .string()
     .trim()
@@ -68,7 +68,7 @@ export const createIssue = defineComponent({
       };
       if (config.description?.trim()) fields.description = textToAdf(config.description);
       if (config.assignee) fields.assignee = { id: config.assignee };
-      key = (await jira.createIssue({ fields })).key;
+      key = (await jira.createIssue({ fields }).catch((e) => Promise.reject(namedCreateError(e, config)))).key;
       ctx.log.info("issue created", { key });
     }
     try {
@@ -87,6 +87,16 @@ export const createIssue = defineComponent({
     }
   },
 });
+
+/** Jira names the project and issue type fields but not the values it refused; the step error says which. */
+function namedCreateError(e: unknown, config: { project: string; issueType: string }): unknown {
+  if (!(e instanceof IntegrationHttpError) || e.status !== 400) return e;
+  const errors = ((e.body ?? {}) as { errors?: Record<string, unknown> }).errors ?? {};
+  if (errors.project)
+    return new NonRetryableError(`Project ${config.project} does not exist, or the connection's user cannot create issues in it (${e.message})`);
+  if (errors.issuetype) return new NonRetryableError(`Issue type ${config.issueType} is not one of project ${config.project}'s (${e.message})`);
+  return e;
+}
 
 const MAX_RESUMES = 5;
 interface ResumeState {

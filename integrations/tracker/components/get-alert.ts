@@ -8,7 +8,7 @@ import { alertField, alertOutput, exampleAlert, toAlertOutput } from "../ops-sch
 export const getAlert = defineComponent({
   key: "tracker.getAlert",
   title: "Get Alert",
-  description: "Reads one operations alert (by alert id, or by the request id a Create Alert failure reported).",
+  description: "Reads one operations alert (by alert id or alias, or by the request id a Create Alert failure reported).",
   config: z.object({ alert: alertField }),
   outputType: "tracker.alert.fetched",
   output: alertOutput,
@@ -22,10 +22,12 @@ export const getAlert = defineComponent({
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
-    // Not an alert id: maybe the request id of an alert-changing call (Create Alert's polling-window failure).
+    const byAlias = await ops.getAlertByAlias(id);
+    if (byAlias) return ctx.emit(toAlertOutput(byAlias));
+    // Not an alert id: maybe its alias, or the request id of an alert-changing call (Create Alert's polling-window failure).
     const status = await ops.requestStatus(id);
     if (status?.alertId) return ctx.emit(toAlertOutput(await ops.getAlert(status.alertId)));
     if (status) throw new NonRetryableError(`Request ${id} was processed without an alert: ${status.status}.`);
-    throw new NonRetryableError(`No alert (and no processed alert request) with id ${id}.`);
+    throw new NonRetryableError(`No alert with the id or alias ${id} (and no processed alert request with that id).`);
   },
 });

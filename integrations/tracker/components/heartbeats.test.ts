@@ -167,7 +167,7 @@ describe("ops-features gate (heartbeats)", () => {
   it("every heartbeat component explains the missing ops features at save time", () => {
     for (const unit of [createHeartbeat, updateHeartbeat, deleteHeartbeat, pingHeartbeat]) {
       const issues = unit.validate!({ interval: 1 } as never, { connection: h.connection({ config: { enableOpsFeatures: false } }) });
-      expect(issues.some((i) => /enableOpsFeatures/.test(i.message))).toBe(true);
+      expect(issues.some((i) => /Enable ops features/.test(i.message))).toBe(true);
     }
   });
 });

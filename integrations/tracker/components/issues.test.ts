@@ -82,11 +82,19 @@ describe("tracker.createIssue", () => {
     expect(env.fake.state.requests.filter((r) => r.method === "POST" && r.path.endsWith("/rest/api/3/issue")).length).toBe(creates);
   });
 
-  it("surfaces Jira's field errors as a permanent failure", async () => {
+  it("surfaces Jira's field errors as a permanent failure, naming a project or issue type Jira refused", async () => {
     const err = await createIssue.run(ctxFor(createIssue, { project: "NOPE", issueType: "10001", summary: "x" })).catch((e) => e);
-    expect(err).toBeInstanceOf(IntegrationHttpError);
-    expect(err.retryable).toBe(false);
-    expect(err.message).toContain("project: Specify a valid project ID or key");
+    expect(err).toBeInstanceOf(NonRetryableError);
+    expect(err.message).toMatch(
+      /^Project NOPE does not exist, or the connection's user cannot create issues in it \(.*project: Specify a valid project ID or key\)$/,
+    );
+    const type = await createIssue.run(ctxFor(createIssue, { project: "TEAM", issueType: "Bug", summary: "x" })).catch((e) => e);
+    expect(type.message).toMatch(/^Issue type Bug is not one of project TEAM's \(.*issuetype: Specify an issue type\)$/);
+    // Other field errors pass through with the field Jira named.
+    const other = await createIssue.run(ctxFor(createIssue, { project: "OPS", issueType: "10001", summary: "x", assignee: "bad" })).catch((e) => e);
+    expect(other).toBeInstanceOf(IntegrationHttpError);
+    expect(other.retryable).toBe(false);
+    expect(other.message).toContain("assignee: Specified user does not exist");
   });
 
   it("treats a 429 as retryable and carries Retry-After for the runner", async () => {

@@ -76,6 +76,7 @@ export const updateAlert = defineComponent({
   key: "tracker.updateAlert",
   title: "Update Alert",
   description: "Changes an operations alert (only the enabled sections are sent), optionally acknowledges or closes it, and emits the fresh alert.",
+  docs: "**Alert** is the alert's id, or its alias: give Create Alert an alias made from the Alertmanager alert (for example `{{ $trigger.data.fingerprint }}-{{ $trigger.data.startsAt }}`, the same in the firing and the resolved notification of one episode) and the run of the resolved notification can close the alert the firing one created.",
   config: updateAlertConfig,
   outputType: "tracker.alert.updated",
   output: alertOutput,
@@ -85,12 +86,18 @@ export const updateAlert = defineComponent({
     const ops = opsClient(ctx.connection, ctx.http);
     let st = ctx.state as PollState | undefined;
     const first = !st;
-    const alertId = st?.alertId ?? ctx.config.alert.trim();
+    let alertId = st?.alertId ?? ctx.config.alert.trim();
     if (!st) {
-      // Fail early and clearly for an unknown alert (the asynchronous calls would accept it).
-      await ops.getAlert(alertId).catch((e) => {
-        throw e?.status === 404 ? new NonRetryableError(`Alert ${alertId} does not exist.`) : e;
+      // Fail early and clearly for an unknown alert (the asynchronous calls would accept it). Not an id: an alias,
+      // so a later run (the alert's resolve) can reach the alert an earlier one created.
+      const ref = alertId;
+      const found = await ops.getAlert(ref).catch(async (e) => {
+        if (e?.status !== 404) throw e;
+        const byAlias = await ops.getAlertByAlias(ref);
+        if (!byAlias) throw new NonRetryableError(`No alert has the id or alias ${ref}.`);
+        return byAlias;
       });
+      alertId = found.id;
       const requestIds = await sendSections(ops, alertId, ctx.config);
       const last = requestIds.at(-1);
       if (last) st = { requestId: last, startedAt: ctx.now().getTime(), polls: 0, alertId };

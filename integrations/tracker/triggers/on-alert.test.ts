@@ -191,8 +191,8 @@ describe("tracker.onAlert", () => {
 
   it("needs ops features: validate explains, setup fails before calling the API", async () => {
     const conn = h.connection({ config: { enableOpsFeatures: false } });
-    expect(onAlert.validate!(onAlertConfig.parse({}), { connection: conn })[0]!.message).toMatch(/enableOpsFeatures/);
-    await expect(onAlert.setup!(setupCtx({}, "n_x", conn))).rejects.toThrow(/enableOpsFeatures/);
+    expect(onAlert.validate!(onAlertConfig.parse({}), { connection: conn })[0]!.message).toMatch(/Enable ops features/);
+    await expect(onAlert.setup!(setupCtx({}, "n_x", conn))).rejects.toThrow(/Enable ops features/);
     expect(h.site.integrations.size).toBe(0);
   });
 

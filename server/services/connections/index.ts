@@ -9,6 +9,6 @@ export {
   toConnectionView,
   type ConnectionView,
 } from "./connections";
-export { beginOAuth, completeOAuth, chooseSite, oauthCallbackUrl } from "./oauth-flow";
+export { OAuthCallbackError, beginOAuth, completeOAuth, chooseSite, oauthCallbackUrl } from "./oauth-flow";
 export { loadConnectionHandle } from "./load-connection";
 export { createOAuthTokenSource } from "./oauth-token-source";

@@ -51,18 +51,46 @@ export async function beginOAuth(deps: AppDeps, actor: Actor, workspaceId: strin
   return { authorizeUrl: provider.authorizeUrl(settings, { state, redirectUri: args.redirectUri, codeChallenge: challenge }), state };
 }
 
-export async function completeOAuth(deps: AppDeps, args: { state: string; code: string; userId: string }) {
+/**
+ * A failure after the callback's state was matched: carries where the flow started, so the browser goes back
+ * there with the message (not to the home page, where it would be lost).
+ */
+export class OAuthCallbackError extends Error {
+  constructor(
+    message: string,
+    readonly workspaceId: string,
+    readonly returnTo: string | null,
+  ) {
+    super(message);
+    this.name = "OAuthCallbackError";
+  }
+}
+
+/**
+ * The provider's redirect back: `code`, or `providerError` when the user cancelled on the consent page or the
+ * provider refused the request. The state is consumed either way.
+ */
+export async function completeOAuth(deps: AppDeps, args: { state: string; code?: string | null; providerError?: string; userId: string }) {
   // Consumed as it is read (usable once); a request of another user is left alone.
   const st = await deps.store.connections.takeOAuthState(args.state, args.userId);
   if (!st) throw new AppError("bad_request", "This authorisation request is unknown or belongs to another user; start again from Connections.");
-  if (st.expiresAt < deps.now().getTime()) throw new AppError("bad_request", "This authorisation request expired; start again from Connections.");
   const row = await deps.store.connections.getById(st.connectionId);
   if (!row) throw new AppError("not_found", "The connection was deleted meanwhile.");
+  const fail = (message: string) => new OAuthCallbackError(message, row.workspaceId, st.returnTo ?? null);
+  if (st.expiresAt < deps.now().getTime()) throw fail("This authorisation request expired; press Connect again.");
+  if (args.providerError) throw fail(`The provider did not authorise the connection (${args.providerError}).`);
+  if (!args.code) throw fail("The provider sent no authorisation code; press Connect again.");
   const { def, provider } = providerOf(row.integration);
   const settings = def.schema.parse(connectionSettings(deps, row));
   const http = createHttpClient();
-  const tokens = await provider.exchangeCode(settings, { code: args.code, redirectUri: st.redirectUri, codeVerifier: st.codeVerifier ?? undefined, http });
-  const discovered = provider.afterConnect ? await provider.afterConnect(settings, { accessToken: tokens.accessToken, http }) : {};
+  let tokens: Awaited<ReturnType<typeof provider.exchangeCode>>;
+  let discovered: Awaited<ReturnType<NonNullable<typeof provider.afterConnect>>> = {};
+  try {
+    tokens = await provider.exchangeCode(settings, { code: args.code, redirectUri: st.redirectUri, codeVerifier: st.codeVerifier ?? undefined, http });
+    if (provider.afterConnect) discovered = await provider.afterConnect(settings, { accessToken: tokens.accessToken, http });
+  } catch (e) {
+    throw fail((e as Error).message);
+  }
   const choices = discovered.choices ?? [];
   const needsSiteChoice = choices.length > 1;
   const state = {

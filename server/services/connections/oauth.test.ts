@@ -5,7 +5,7 @@ import { ConnectionAuthError } from "@/integrations/core/errors";
 import { createSecretBox } from "../../crypto/secret-box";
 import { createTestDeps } from "../../testing";
 import { seedWorkspace } from "../../runner/testing/seed";
-import { beginOAuth, completeOAuth, createConnection, getConnectionOrThrow, loadConnectionHandle } from ".";
+import { OAuthCallbackError, beginOAuth, completeOAuth, createConnection, getConnectionOrThrow, loadConnectionHandle } from ".";
 import { registerStubOAuth } from "./testing/stub-oauth";
 import { startOAuthServer, type OAuthServer } from "./testing/oauth-server";
 
@@ -88,5 +88,30 @@ describe("OAuth connections", () => {
     expect(view.status).toBe("needs_reconnect");
     expect(view.statusMessage).toContain("invalid_grant");
     await expect(loadConnectionHandle(deps, id)).rejects.toBeInstanceOf(ConnectionAuthError);
+  });
+
+  it("a cancelled consent or a refused code exchange names where the flow started, so the browser goes back there with the message", async () => {
+    const con = await createConnection(deps, ws.actor, ws.workspaceId, {
+      integration: "stuboauth",
+      name: "t",
+      config: { tokenUrl: oauth.url, clientId: "cid", clientSecret: "very-secret" },
+    });
+    const returnTo = `/w/${ws.workspaceId}/automations/aut_x`;
+    const cancelled = await beginOAuth(deps, ws.actor, ws.workspaceId, con.id, { redirectUri: "http://127.0.0.1/cb", returnTo });
+    const err = await completeOAuth(deps, {
+      state: cancelled.state,
+      providerError: "access_denied: User did not authorize the request",
+      userId: "usr_test",
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OAuthCallbackError);
+    expect(err).toMatchObject({ workspaceId: ws.workspaceId, returnTo, message: expect.stringContaining("User did not authorize the request") });
+
+    const refused = await beginOAuth(deps, ws.actor, ws.workspaceId, con.id, { redirectUri: "http://127.0.0.1/cb" });
+    await oauth.close(); // the token endpoint does not answer
+    const err2 = await completeOAuth(deps, { state: refused.state, code: "c", userId: "usr_test" }).catch((e: unknown) => e);
+    expect(err2).toBeInstanceOf(OAuthCallbackError);
+    expect(err2).toMatchObject({ workspaceId: ws.workspaceId, returnTo: null });
+    expect((await getConnectionOrThrow(deps, ws.actor, ws.workspaceId, con.id)).status).toBe("needs_authorization");
+    oauth = await startOAuthServer({ delayMs: 150 }); // for afterEach
   });
 });

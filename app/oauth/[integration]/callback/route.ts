@@ -6,7 +6,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getDeps } from "@/server/deps";
 import { getSessionActor } from "@/server/auth/session";
-import { completeOAuth } from "@/server/services/connections";
+import { OAuthCallbackError, completeOAuth } from "@/server/services/connections";
 
 async function back(req: NextRequest, path: string, params: Record<string, string>) {
   // The public URL, not req.nextUrl.origin: behind `next start` the latter is the bind host (e.g. localhost),
@@ -26,17 +26,19 @@ export async function GET(req: NextRequest) {
   const deps = await getDeps();
   try {
     const providerError = q.get("error");
-    if (providerError || !code)
-      throw new Error(
-        providerError ? `${providerError}${q.get("error_description") ? `: ${q.get("error_description")}` : ""}` : "The provider sent no authorisation code.",
-      );
-    const result = await completeOAuth(deps, { state, code, userId: actor.userId });
+    const result = await completeOAuth(deps, {
+      state,
+      code,
+      providerError: providerError ? `${providerError}${q.get("error_description") ? `: ${q.get("error_description")}` : ""}` : undefined,
+      userId: actor.userId,
+    });
     const target = result.returnTo ?? `/w/${result.connection.workspaceId}/connections`;
     if (result.needsSiteChoice) return back(req, target, { chooseSite: result.connection.id });
     return back(req, target, { connected: result.connection.id });
   } catch (err) {
     deps.log.warn("oauth callback failed", { integration: req.nextUrl.pathname.split("/")[2], error: (err as Error).message });
-    const ws = (err as { workspaceId?: string }).workspaceId;
-    return back(req, ws ? `/w/${ws}/connections` : "/", { oauthError: (err as Error).message.slice(0, 300) });
+    // Back where the flow started (connections page or the editor), which shows the message.
+    const target = err instanceof OAuthCallbackError ? (err.returnTo ?? `/w/${err.workspaceId}/connections`) : "/";
+    return back(req, target, { oauthError: (err as Error).message.slice(0, 300) });
   }
 }
