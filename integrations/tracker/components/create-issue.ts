@@ -49,7 +49,7 @@ export const createIssue = defineComponent({
   key: "tracker.createIssue",
   title: "Create Issue",
   description: "Creates a Jira issue; with a Status, transitions it there right after creation.",
-  docs: "Creates the issue with `POST /rest/api/3/issue`. The description is plain text, stored as Atlassian Document Format (blank lines separate paragraphs). With **Status**, the workflow transition leading from the initial status to it runs right after creation; the step fails (listing the reachable statuses) when none does. The emitted `tracker.issue` is the issue as fetched after any transition. A transient failure after creation resumes with the created issue instead of creating a second one.",
+  docs: "Creates the issue with `POST /rest/api/3/issue`. The description is plain text, stored as Atlassian Document Format (blank lines separate paragraphs). With **Status**, the workflow transition leading from the initial status to it runs right after creation; the step fails (listing the reachable statuses) when none does. The emitted `tracker.issue` is the issue as fetched after any transition. A transient failure after creation resumes with the created issue instead of creating a second one. A create call Jira never answers (a timeout, a 5xx) is retried: Jira has no idempotency key, so if Jira had created the issue before failing, the project then holds two. Conveyor prefers that to an alert without a ticket.",
   config: createIssueConfig,
   outputType: "tracker.issue",
   output: issueSchema,
