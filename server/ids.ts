@@ -15,4 +15,9 @@ export function newToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
 
+/** The caller's `X-Request-Id` when it is a sane token (echoed, for their logs), else a new one. */
+export function requestIdFrom(incoming: string | null | undefined): string {
+  return incoming && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : newId("req");
+}
+
 export const nowIso = () => new Date().toISOString();

@@ -68,7 +68,8 @@ async function main() {
       return;
     }
     if (opsRoute(req, res, ops)) return;
-    const refused = frontDoorResponse(req.url ?? "/");
+    const rid = req.headers["x-request-id"];
+    const refused = frontDoorResponse(req.url ?? "/", typeof rid === "string" ? rid : null);
     if (refused) {
       req.resume();
       void refused.text().then((text) => {

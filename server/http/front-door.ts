@@ -9,16 +9,16 @@
  * (curl without -L, many SDKs for POST) with nothing to read. Pages keep Next's redirect.
  */
 import { PROBLEM_BASE, problemResponse } from "../rest/problem";
-import { newId } from "../ids";
+import { requestIdFrom } from "../ids";
 import { NUL_MESSAGE } from "./json-depth";
 
-export function malformedPathResponse(rawUrl: string): Response | null {
+export function malformedPathResponse(rawUrl: string, incomingRequestId?: string | null): Response | null {
   const q = rawUrl.indexOf("?");
   const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
   if (/%00/.test(rawUrl) || rawUrl.includes("\u0000")) {
     return problemResponse("bad_request", NUL_MESSAGE, {
       instance: pathname.slice(0, 200),
-      requestId: newId("req"),
+      requestId: requestIdFrom(incomingRequestId),
       errors: [{ path: "path", message: "NUL character" }],
     });
   }
@@ -30,7 +30,7 @@ export function malformedPathResponse(rawUrl: string): Response | null {
       const shown = pathname.length > 200 ? pathname.slice(0, 200) + "…" : pathname;
       return problemResponse("bad_request", `The path has a broken percent-encoding in "${segment.slice(0, 60)}"; encode "%" as %25.`, {
         instance: shown,
-        requestId: newId("req"),
+        requestId: requestIdFrom(incomingRequestId),
         errors: [{ path: "path", message: "Invalid percent-encoding" }],
       });
     }
@@ -41,12 +41,12 @@ export function malformedPathResponse(rawUrl: string): Response | null {
 const API_PREFIX = "/api/v1";
 
 /** 308 from `/api/v1/…/` to `/api/v1/…` (query kept): the same method and body are to be sent there. */
-export function trailingSlashResponse(rawUrl: string): Response | null {
+export function trailingSlashResponse(rawUrl: string, incomingRequestId?: string | null): Response | null {
   const q = rawUrl.indexOf("?");
   const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
   if (!pathname.startsWith(API_PREFIX + "/") || !pathname.endsWith("/")) return null;
   const canonical = pathname.replace(/\/+$/, "") + (q < 0 ? "" : rawUrl.slice(q));
-  const requestId = newId("req");
+  const requestId = requestIdFrom(incomingRequestId);
   const body = {
     type: PROBLEM_BASE + "trailing_slash",
     title: "Permanent redirect",
@@ -63,7 +63,10 @@ export function trailingSlashResponse(rawUrl: string): Response | null {
   });
 }
 
-/** What the custom server answers itself before any router sees the request, or null to pass it on. */
-export function frontDoorResponse(rawUrl: string): Response | null {
-  return malformedPathResponse(rawUrl) ?? trailingSlashResponse(rawUrl);
+/**
+ * What the custom server answers itself before any router sees the request, or null to pass it on.
+ * Echoes the caller's X-Request-Id as the API's own answers do.
+ */
+export function frontDoorResponse(rawUrl: string, incomingRequestId?: string | null): Response | null {
+  return malformedPathResponse(rawUrl, incomingRequestId) ?? trailingSlashResponse(rawUrl, incomingRequestId);
 }

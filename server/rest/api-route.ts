@@ -9,7 +9,7 @@ import type { Actor } from "../auth/permissions";
 import { ROLES, roleRank } from "../auth/permissions";
 import { getDeps, type AppDeps } from "../deps";
 import { AppError, type FieldProblem } from "../errors";
-import { newId } from "../ids";
+import { requestIdFrom } from "../ids";
 import { authenticateApiKey } from "../services/api-keys/api-keys";
 import { countApiCall } from "./api-usage";
 import { getMetrics } from "../observability/metrics";
@@ -180,8 +180,7 @@ function queryPaths(op: Operation, error: unknown): unknown {
 
 /** The caller's `X-Request-Id` when it is a sane token, else a new one. */
 export function requestIdOf(request: Request): string {
-  const incoming = request.headers.get("x-request-id");
-  return incoming && /^[\w.:-]{1,100}$/.test(incoming) ? incoming : newId("req");
+  return requestIdFrom(request.headers.get("x-request-id"));
 }
 
 /** 405 with `Allow` for methods a path does not support. */

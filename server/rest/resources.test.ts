@@ -53,6 +53,15 @@ describe("factories", () => {
     const post = await api.post("/api/v1/factories/", { key: s.keys.admin, body: { name: "Slash" } });
     expect([post.status, post.body.location]).toEqual([308, "/api/v1/factories"]);
   });
+  it("echoes the caller's X-Request-Id on the front door's answers, as on the API's own", async () => {
+    const slash = await api.get("/api/v1/factories/", { key: s.keys.viewer, headers: { "x-request-id": "pager-4711" } });
+    expect([slash.status, slash.headers.get("x-request-id"), slash.body.requestId]).toEqual([308, "pager-4711", "pager-4711"]);
+    const broken = await api.get("/api/v1/factories/%ZZ", { key: s.keys.viewer, headers: { "x-request-id": "pager-4712" } });
+    expect([broken.status, broken.headers.get("x-request-id"), broken.body.requestId]).toEqual([400, "pager-4712", "pager-4712"]);
+    // An id that is not a sane token is replaced, never echoed.
+    const hostile = await api.get("/api/v1/factories/", { key: s.keys.viewer, headers: { "x-request-id": "<script>" } });
+    expect(hostile.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{16}$/);
+  });
   it("paginates workspaces with a cursor", async () => {
     const p1 = await api.get("/api/v1/factories?limit=1", { key: s.keys.viewer });
     expect(p1.body.data).toHaveLength(1);

@@ -93,7 +93,7 @@ export function createRestClient(opts: { baseUrl?: string } = {}) {
     // Redirects are answers to check, not to follow (the trailing-slash 308).
     if (overHttp) return fetch(full, { method, headers, body, redirect: "manual" });
     // The custom server's front door (server/main.ts) runs before any route module.
-    const refused = frontDoorResponse(full.pathname + full.search);
+    const refused = frontDoorResponse(full.pathname + full.search, new Headers(headers).get("x-request-id"));
     if (refused) return refused;
     return dispatchInProcess(new Request(full, { method, headers, body }));
   }
