@@ -27,7 +27,7 @@ export type SettingRow = typeof s.settings.$inferSelect;
 export type UsageCounterRow = typeof s.usageCounters.$inferSelect;
 export type RateLimitRow = typeof s.rateLimits.$inferSelect;
 export type { IdempotencyClaim, IdempotencyRequest } from "./stores/idempotency";
-export type { StepAttempt, StepOrigin, StoredGraph, LineStep, ManagedSource } from "./schema";
+export type { StepAttempt, StepOrigin, StoredGraph, LineStep, ManagedSource, RefusedDelivery } from "./schema";
 /** Identity of a keyed resource (automation, line, webhook intake); rows made before keys existed have none. */
 export type KeyedRow = { id: string; key: string | null; name: string; createdAt: string };
 export type { TokenState } from "./stores/connections";

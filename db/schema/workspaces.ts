@@ -86,6 +86,14 @@ export const taskActivity = sqliteTable(
   (t) => [uniqueIndex("task_activity_seq_idx").on(t.taskId, t.seq)],
 );
 
+/** What an intake keeps of the latest delivery it refused (shown in the trigger panel). */
+export interface RefusedDelivery {
+  at: string;
+  status: number;
+  code: string;
+  detail: string;
+}
+
 /**
  * An intake: where deliveries come in.
  * - kind `trigger`: one per webhook trigger node of an automation (url shown in the trigger panel),
@@ -119,6 +127,10 @@ export const intakes = sqliteTable(
     statusMessage: text(),
     lastEventAt: text(),
     eventCount: integer().notNull().default(0),
+    /** Deliveries this intake refused (wrong secret, not JSON, too large…), counted at most every few seconds per process. */
+    refusedCount: integer().notNull().default(0),
+    /** The latest refused delivery: when, the status answered, and why (what the sender was told). */
+    lastRefused: text({ mode: "json" }).$type<RefusedDelivery>(),
     createdAt: text().notNull(),
     updatedAt: text().notNull(),
   },

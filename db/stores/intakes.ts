@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { first, type Ctx, type Optional } from "../store-kit";
-import type { IntakeRow, KeyedRow, ManagedSource } from "../types";
+import type { IntakeRow, KeyedRow, ManagedSource, RefusedDelivery } from "../types";
 
 const sharedKeyOf = (r: IntakeRow) => (r.config as { sharedKey?: string } | null)?.sharedKey;
 
@@ -131,6 +131,18 @@ export const intakesStore = {
           .returning({ id: i.id })
       ).length > 0
     );
+  },
+
+  /**
+   * Adds `count` refused deliveries and keeps `last` as the latest one. Does not touch updatedAt
+   * (the intake's settings did not change).
+   */
+  async noteRefused(c: Ctx, intakeId: string, last: RefusedDelivery, count: number): Promise<void> {
+    const { intakes: i } = c.t;
+    await c.h
+      .update(i)
+      .set({ refusedCount: sql`${i.refusedCount} + ${count}`, lastRefused: last })
+      .where(eq(i.id, intakeId));
   },
 
   /** Where the intake was last applied from. Does not touch updatedAt. */

@@ -21,6 +21,14 @@ export const IntakeSchema = z
     statusMessage: z.string().nullable().meta({ description: "Why the intake is in error (e.g. an upstream registration failed)." }),
     lastEventAt: IsoTimestampSchema.nullable(),
     eventCount: z.number().int().meta({ description: "Deliveries accepted so far." }),
+    refusedCount: z.number().int().meta({
+      description:
+        "Deliveries refused so far with a 4xx (a wrong secret, a body that is not JSON or not the expected shape…); written at most every 5 s per process.",
+    }),
+    lastRefused: z
+      .object({ at: IsoTimestampSchema, status: z.number().int(), code: z.string(), detail: z.string() })
+      .nullable()
+      .meta({ description: "The latest refused delivery: when, the status answered, and what the sender was told." }),
     registration: z
       .object({ upstreamId: z.string(), expiresAt: z.string().nullable() })
       .nullable()

@@ -246,6 +246,11 @@ describe("intake deliveries (served app only: /hooks is the custom server's)", (
     const listed = (await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer })).body.data.find((i: { id: string }) => i.id === intake.id);
     expect(listed.eventCount).toBe(1);
     expect(listed.lastEventAt).not.toBeNull();
+    // The refused delivery is counted on the intake, with what the sender was told (written just after the 401).
+    const intakeNow = async () =>
+      (await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer })).body.data.find((i: { id: string }) => i.id === intake.id);
+    await expect.poll(async () => (await intakeNow()).refusedCount).toBe(1);
+    expect((await intakeNow()).lastRefused).toMatchObject({ status: 401, code: "unauthorized" });
   });
 });
 

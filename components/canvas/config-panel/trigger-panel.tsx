@@ -1,9 +1,10 @@
 "use client";
 /**
  * Trigger tab: the node's webhook URL (after save) with a copy button, integration-specific set-up
- * (e.g. the alertmanager.yml receiver), the last events received, and "listen for a test event".
+ * (e.g. the alertmanager.yml receiver), the last events received, the deliveries the URL refused, and
+ * "listen for a test event".
  */
-import { Play, Radio, Square } from "lucide-react";
+import { Play, Radio, ShieldAlert, Square } from "lucide-react";
 import { CopyButton } from "../copy-button";
 import type { FlowNode, FlowNodeData, PaletteUnit } from "../types";
 import { hasExtra, NodeExtra } from "../nodes/extras";
@@ -19,6 +20,8 @@ export interface TriggerInfo {
   url: string | null;
   instructions: Array<{ title: string; language?: string; text: string }>;
   events: TriggerEventSummary[];
+  /** Deliveries the URL refused: how many, and the latest with what the sender was told. */
+  refused?: { count: number; last: { at: string; status: number; code: string; detail: string } | null };
 }
 
 export interface TriggerPanelProps {
@@ -134,7 +137,29 @@ export function TriggerPanel({ node, unit, info, saved, dirty, listening, onList
             ))}
           </ul>
         )}
+        {info?.refused?.last && <RefusedDeliveries count={info.refused.count} last={info.refused.last} />}
       </section>
+    </div>
+  );
+}
+
+/** Why a sender's deliveries are not becoming runs: the URL answered them 4xx (wrong secret, not JSON…). */
+function RefusedDeliveries({ count, last }: { count: number; last: NonNullable<NonNullable<TriggerInfo["refused"]>["last"]> }) {
+  return (
+    <div className="mt-2 rounded-md border border-red-200 bg-red-50 px-2.5 py-1.5 text-xs text-red-800" role="status" data-testid="refused-deliveries">
+      <p className="flex items-center gap-1.5 font-medium">
+        <ShieldAlert size={12} aria-hidden />
+        {count === 1 ? "1 delivery refused" : `${count} deliveries refused`}
+        <span className="font-normal text-red-700">
+          · latest{" "}
+          <time dateTime={last.at} title={last.at}>
+            {new Date(last.at).toLocaleString()}
+          </time>
+        </span>
+      </p>
+      <p className="mt-0.5">
+        <span className="font-mono">{last.status}</span> {last.detail}
+      </p>
     </div>
   );
 }

@@ -80,6 +80,8 @@ export function intakeRow(workspaceId: string, over: Partial<IntakeRow> = {}): I
     statusMessage: null,
     lastEventAt: null,
     eventCount: 0,
+    refusedCount: 0,
+    lastRefused: null,
     createdAt: iso(),
     updatedAt: iso(),
     ...over,

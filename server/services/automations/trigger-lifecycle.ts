@@ -79,6 +79,8 @@ export async function syncIntakes(deps: AppDeps, s: Store, a: { id: string; work
         statusMessage: null,
         lastEventAt: null,
         eventCount: 0,
+        refusedCount: 0,
+        lastRefused: null,
         createdAt: at,
         updatedAt: at,
       });
@@ -107,6 +109,8 @@ function ensureSharedIntake(s: Store, workspaceId: string, connectionId: string,
     statusMessage: null,
     lastEventAt: null,
     eventCount: 0,
+    refusedCount: 0,
+    lastRefused: null,
     createdAt: at,
     updatedAt: at,
   };

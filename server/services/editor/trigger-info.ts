@@ -1,6 +1,7 @@
 /**
  * What the editor's trigger panel shows for one trigger node: its webhook URL (once saved and
- * enabled), the integration's set-up snippets (e.g. alertmanager.yml), and the last events received.
+ * enabled), the integration's set-up snippets (e.g. alertmanager.yml), the last events received, and the
+ * deliveries it refused (server/services/webhooks/refusals.ts).
  */
 import { findTrigger } from "@/integrations/registry";
 import { withLegacyDefaults, type ConnectionHandle } from "@/integrations/core/define";
@@ -29,11 +30,13 @@ export async function getTriggerInfo(deps: AppDeps, actor: Actor, workspaceId: s
     }
   }
 
-  const rows = await deps.store.automations.recentEvents(automationId, nodeId, 10);
+  const [rows, intake] = await Promise.all([deps.store.automations.recentEvents(automationId, nodeId, 10), deps.store.intakes.ofNode(automationId, nodeId)]);
   const runRows = rows.length ? await deps.store.automations.recentRuns(automationId, 50) : [];
   return {
     url,
     instructions,
     events: rows.map((r) => ({ ...r, runId: runRows.find((x) => x.eventId === r.id)?.id ?? null })),
+    /** Deliveries the URL refused (wrong secret, not JSON…): how many, and the latest with what the sender was told. */
+    refused: { count: Number(intake?.refusedCount ?? 0), last: intake?.lastRefused ?? null },
   };
 }

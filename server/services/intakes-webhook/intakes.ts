@@ -38,6 +38,8 @@ function toIntake(publicUrl: string, r: IntakeRow, reg: { upstreamId: string; ex
     statusMessage: r.statusMessage ?? null,
     lastEventAt: r.lastEventAt ?? null,
     eventCount: r.eventCount,
+    refusedCount: Number(r.refusedCount ?? 0),
+    lastRefused: r.lastRefused ?? null,
     registration: reg,
     createdAt: r.createdAt,
   };
@@ -107,6 +109,8 @@ export async function insertWebhookIntakeTx(
     statusMessage: null,
     lastEventAt: null,
     eventCount: 0,
+    refusedCount: 0,
+    lastRefused: null,
     createdAt: at,
     updatedAt: at,
   };

@@ -1,7 +1,7 @@
 import { runnerHooks } from "../../runner-hooks";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { jsonCol } from "@/db/testing";
 import { openStorage } from "@/db/open";
 import { createTestDeps } from "../../testing";
@@ -14,6 +14,8 @@ import { seedWorkspace } from "../../runner/testing/seed";
 import { waitForRun } from "../../runner/testing/wait";
 import { createHmac } from "node:crypto";
 import { createWebhookIntake } from "../intakes-webhook/intakes";
+import { getTriggerInfo } from "../editor/trigger-info";
+import { flushRefusals } from "./refusals";
 
 registerStubs();
 
@@ -93,6 +95,28 @@ describe("webhook ingress", () => {
     const sig = createHmac("sha256", "hmac-secret").update(body).digest("hex");
     expect((await post(hurl, body, { "content-type": "application/json", "x-signature-256": "sha256=" + sig })).status).toBe(202);
     expect((await post(hurl, body, { "content-type": "application/json", "x-signature-256": "sha256=" + "0".repeat(64) })).status).toBe(401);
+  });
+
+  it("keeps refused deliveries on the trigger for its panel: how many, and the latest with what the sender was told", async () => {
+    const a = await webhookAutomation({ authentication: "bearer", secret: "s3cret-token" });
+    const url = a.triggers[0]!.url!.replace("http://127.0.0.1:3999", base);
+    const info = () => getTriggerInfo(deps, ws.actor, ws.workspaceId, a.id, "t");
+    expect((await info()).refused).toEqual({ count: 0, last: null });
+    // A sender with the wrong secret, again and again: counted, the writes throttled.
+    const writes = vi.spyOn(deps.store.intakes, "noteRefused");
+    for (let i = 0; i < 5; i++) expect((await post(url, "{}", { "content-type": "application/json", authorization: "Bearer wrong" })).status).toBe(401);
+    expect((await post(url, "not json", { "content-type": "application/json", authorization: "Bearer s3cret-token" })).status).toBe(400);
+    await flushRefusals(deps);
+    const { refused } = await info();
+    expect(refused.count).toBe(6);
+    expect(writes).toHaveBeenCalledTimes(2); // the first at once, the other five together
+    expect(refused.last).toMatchObject({ status: 400, code: "bad_request" });
+    expect(refused.last!.detail).toContain("not valid JSON");
+    // Accepted deliveries and unknown URLs leave it as it is.
+    expect((await post(url, "{}", { "content-type": "application/json", authorization: "Bearer s3cret-token" })).status).toBe(202);
+    expect((await post(url.replace(/[^/]+$/, "unknown-token"), "{}")).status).toBe(404);
+    await flushRefusals(deps);
+    expect((await info()).refused.count).toBe(6);
   });
 
   it("refuses bad JSON (400 with the parse error), wrong content type (415), too large (413), unknown or disabled (404)", async () => {

@@ -19,6 +19,7 @@ import { nestsDeeperThan, tooDeepMessage } from "../../http/json-depth";
 import { IntakeDeliverySchema } from "../../contracts/intakes";
 import { createTaskFromIntake } from "../tasks/create-task";
 import { loadIntakeHead, sharedTargets, triggerTarget, type IntakeHead, type TriggerTarget } from "./intake-context";
+import { noteRefused } from "./refusals";
 
 export const DEFAULT_WEBHOOK_MAX_BYTES = 1024 * 1024;
 
@@ -79,12 +80,19 @@ export async function receiveWebhook(deps: AppDeps, req: WebhookRequest, opts: R
   if (!TOKEN_RE.test(req.token)) return hookProblem("not_found", "No active webhook at this URL.");
   const head = await loadIntakeHead(deps, req.token);
   const first = await receiveFor(deps, req, opts, head);
-  if (first !== STALE && (first.status === 202 || !head?.cached)) return first;
+  if (first !== STALE && (first.status === 202 || !head?.cached)) return refusalNoted(deps, head, first);
   // A head served from the engine's cache only ever leads to a guarded commit; a refusal made from
   // it, or a commit whose guard no longer matched, is decided again on the intake as it is now.
-  const again = await receiveFor(deps, req, opts, await loadIntakeHead(deps, req.token, { fresh: true }));
+  const fresh = await loadIntakeHead(deps, req.token, { fresh: true });
+  const again = await receiveFor(deps, req, opts, fresh);
   if (again === STALE) throw new Error("a fresh intake head was answered as stale");
-  return again;
+  return refusalNoted(deps, fresh, again);
+}
+
+/** A 4xx answered for a known intake is kept on it for the trigger panel (throttled: ./refusals.ts). */
+function refusalNoted(deps: AppDeps, intake: IntakeHead | undefined, res: WebhookResponse): WebhookResponse {
+  if (intake && res.status >= 400) noteRefused(deps, intake.id, res);
+  return res;
 }
 
 async function receiveFor(deps: AppDeps, req: WebhookRequest, opts: ReceiveOptions, intake: IntakeHead | undefined): Promise<WebhookResponse | typeof STALE> {
