@@ -5,6 +5,7 @@
  */
 import type { Db } from "../client";
 import type { ExistingStep, IntakeHead, IngestItem, IngestResult, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob, StepRowWrite } from "../engine";
+import { isoTime } from "../iso-time";
 import { sortableId } from "../sortable-id";
 import type { Envelope, NewRun } from "../stores/runs";
 import { epochOf } from "./backend";
@@ -17,7 +18,7 @@ type Created = { runId: string; finished: boolean } | null;
 /** Event + run + first jobs inside the caller's (synchronous) transaction; mirrors runsStore.create. */
 export function createRunSync(db: Db, r: NewRun): Created {
   const s = statements(db);
-  const iso = r.at.toISOString();
+  const iso = isoTime(r.at);
   let eventId = r.eventId;
   if (!eventId) {
     eventId = sortableId("evt");
@@ -111,16 +112,21 @@ function finishRunSync(db: Db, c: Pick<StepCommit, "nodeInfo">, run: RunRow, sta
 
 function commitSync(db: Db, c: StepCommit): StepCommitResult {
   const s = statements(db);
-  const iso = c.now.toISOString();
+  const iso = isoTime(c.now);
   const lease = s.jobLease.get(c.job.id) as { owner: string | null; token: string | null } | undefined;
-  const current = s.runStatus.get(c.run.id) as { status: string } | undefined;
-  if (!current || (current.status !== "running" && current.status !== "waiting" && current.status !== "queued")) {
-    // The run ended (cancelled) while the step ran: keep its record, drop its job.
-    writeStep(db, { ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso });
-    s.removeJob.run(c.job.id);
-    return { kind: "cancelled" };
+  const held = lease !== undefined && lease.owner === c.owner && lease.token === c.job.token;
+  // An ended run has no jobs (every way a run ends deletes them in the same transaction), so a lease
+  // still held means the run is active: its status is read only when the lease is gone or taken.
+  if (!held) {
+    const current = s.runStatus.get(c.run.id) as { status: string } | undefined;
+    if (!current || (current.status !== "running" && current.status !== "waiting" && current.status !== "queued")) {
+      // The run ended (cancelled) while the step ran: keep its record, drop its job.
+      writeStep(db, { ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso });
+      s.removeJob.run(c.job.id);
+      return { kind: "cancelled" };
+    }
+    return { kind: "fenced" };
   }
-  if (!lease || lease.owner !== c.owner || lease.token !== c.job.token) return { kind: "fenced" };
   writeStep(db, c.step);
   if (c.queue.kind === "complete") s.removeJob.run(c.job.id);
   else (c.queue.resetAttempts ? s.rescheduleFresh : s.reschedule).run(c.queue.atMs, c.job.id);
@@ -222,7 +228,7 @@ export function sqliteEngine(db: Db): RunEngine {
         let at: string | undefined;
         for (const r of item.runs) {
           const created = createRunSync(tx, r);
-          at = r.at.toISOString();
+          at = isoTime(r.at);
           if (!created) out.duplicates++;
           else {
             out.runIds.push(created.runId);

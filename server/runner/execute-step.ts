@@ -10,6 +10,7 @@ import { recordStepMetrics } from "../observability/metrics";
 import type { Envelope, RunRow, StepCommit, StepJob, StepLog } from "@/db/engine";
 import type { StepAttempt, StepOrigin } from "@/db/types";
 import { cancelledStepRow } from "@/db/types";
+import { isoTime } from "@/db/iso-time";
 import { envelope, withLegacyDefaults, type AnyComponent, type ComponentResult, type Logger } from "@/integrations/core/define";
 import { ExpressionError, resolveExpressions } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
@@ -137,6 +138,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const existing = item.fresh ? undefined : await engine.loadStep(job.id);
   const chain: Chain = item.chain ?? { trigger: await engine.loadEvent(run.eventId), steps: await engine.loadChain(job.parentStepId) };
   const startedAt = deps.now();
+  const startedIso = isoTime(startedAt);
   const logs: StepLog[] = existing?.logs ?? [];
   let input: unknown = null;
   let outcome: Outcome;
@@ -146,7 +148,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   } else if (pin) {
     outcome = { kind: "emit", output: { ...pin.output, data: pin.output.data ?? null } };
     origin = { kind: "pinned", version: run.version };
-    logs.push({ at: startedAt.toISOString(), level: "info", message: "test run: emitted this node's pinned output instead of running it" });
+    logs.push({ at: startedIso, level: "info", message: "test run: emitted this node's pinned output instead of running it" });
   } else if (job.stops >= opts.quarantineAfter) {
     // Its process died or hung while running it, again and again: resuming it would take the next one down too.
     outcome = {
@@ -157,7 +159,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   } else {
     if (job.stops > 0)
       logs.push({
-        at: startedAt.toISOString(),
+        at: startedIso,
         level: "warn",
         message: `resumed: the worker running this step stopped (${job.stops} of ${opts.quarantineAfter} allowed)`,
       });
@@ -257,8 +259,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   }
   const finishedAt = deps.now();
   const attempt: StepAttempt = {
-    startedAt: startedAt.toISOString(),
-    finishedAt: finishedAt.toISOString(),
+    startedAt: startedIso,
+    finishedAt: isoTime(finishedAt),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
   };
   if (outcome.kind === "error") Object.assign(attempt, { error: outcome.message, retryable: outcome.retryable });
@@ -286,7 +288,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const attempts = origin ? (existing?.attempts ?? []) : [...(existing?.attempts ?? []), attempt];
   const maxAttempts = unit?.retry?.maxAttempts ?? opts.retry.maxAttempts;
   const now = deps.now();
-  const iso = now.toISOString();
+  const iso = isoTime(now);
   const row = {
     id: job.id,
     runId: run.id,
@@ -297,8 +299,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     input,
     attempts,
     logs,
-    createdAt: existing?.createdAt ?? startedAt.toISOString(),
-    startedAt: existing?.startedAt ?? startedAt.toISOString(),
+    createdAt: existing?.createdAt ?? startedIso,
+    startedAt: existing?.startedAt ?? startedIso,
     origin,
   };
   const commit: Omit<StepCommit, "step" | "queue" | "runEffect"> = { ...base, now, run, nodeInfo: nodeInfoOf(graph) };
