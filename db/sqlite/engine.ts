@@ -90,6 +90,18 @@ export function insertJob(
   return id;
 }
 
+/** Rewrites the (leased) job row `fromId` as the next step's job, leased to the same owner; returns its id. */
+function advanceJob(
+  db: Db,
+  fromId: string,
+  j: { nodeId: string; parentStepId: string | null; atMs: number },
+  lease: { token: string; until: number },
+): string {
+  const id = sortableId("stp");
+  statements(db).advanceJob.run(id, id, JSON.stringify({ nodeId: j.nodeId, parentStepId: j.parentStepId }), j.atMs, lease.token, lease.until, j.atMs, fromId);
+  return id;
+}
+
 function writeStep(db: Db, w: StepRowWrite): void {
   statements(db).upsertStep.run(...stepRowParams(w));
 }
@@ -128,20 +140,21 @@ function commitSync(db: Db, c: StepCommit): StepCommitResult {
     return { kind: "fenced" };
   }
   writeStep(db, c.step);
-  if (c.queue.kind === "complete") s.removeJob.run(c.job.id);
-  else (c.queue.resetAttempts ? s.rescheduleFresh : s.reschedule).run(c.queue.atMs, c.job.id);
+  const children = c.children ?? [];
+  // A completed job's row becomes its first next step's (same run, same worker): the row is rewritten
+  // in place, which costs less than deleting it and inserting another.
+  let reuse = c.queue.kind === "complete" && children.length > 0;
+  if (c.queue.kind === "complete") {
+    if (!reuse) s.removeJob.run(c.job.id);
+  } else (c.queue.resetAttempts ? s.rescheduleFresh : s.reschedule).run(c.queue.atMs, c.job.id);
   const next: StepJob[] = [];
   const nowMs = c.now.getTime();
-  for (const nodeId of c.children ?? []) {
+  for (const nodeId of children) {
     const token = sortableId("lt");
-    const id = insertJob(db, {
-      runId: c.run.id,
-      automationId: c.run.automationId,
-      nodeId,
-      parentStepId: c.job.id,
-      atMs: nowMs,
-      lease: { owner: c.owner, token, until: nowMs + c.leaseMs },
-    });
+    const job = { runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, atMs: nowMs };
+    const lease = { owner: c.owner, token, until: nowMs + c.leaseMs };
+    const id = reuse ? advanceJob(db, c.job.id, job, lease) : insertJob(db, { ...job, lease });
+    reuse = false;
     next.push({ id, runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, attempts: 1, runStatus: "running", token, stops: 0 });
   }
   const effect = c.runEffect;

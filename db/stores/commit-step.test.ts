@@ -95,8 +95,27 @@ describe("engine: committing a step", () => {
     const next = r.kind === "ok" ? r.next : [];
     expect(next.map((j) => j.nodeId)).toEqual(["b"]);
     expect((await stepRows(run.id)).map((s) => s.status)).toEqual(["succeeded"]);
-    const jobs = await t.sql<{ id: string; status: string; lease_owner: string }>("select id, status, lease_owner from jobs where run_id = ?", run.id);
-    expect(jobs).toEqual([{ id: next[0]!.id, status: "leased", lease_owner: "w1" }]);
+    const jobs = await t.sql<{ id: string; step_id: string; status: string; lease_owner: string; lease_token: string; attempts: number; payload: unknown }>(
+      "select id, step_id, status, lease_owner, lease_token, attempts, payload from jobs where run_id = ?",
+      run.id,
+    );
+    expect(jobs.map((j) => ({ ...j, payload: json(j.payload) }))).toEqual([
+      { id: next[0]!.id, step_id: next[0]!.id, status: "leased", lease_owner: "w1", lease_token: next[0]!.token, attempts: 1, payload: { nodeId: "b", parentStepId: job.id } },
+    ]);
+    // The next step commits under its own lease and ends the run.
+    const last = await t.store.engine.commitStep({ ...succeeded(run, next[0]!), children: [], step: { ...succeeded(run, next[0]!).step, nodeId: "b", parentStepId: job.id } });
+    expect(last.kind === "ok" && last.finished?.status).toBe("succeeded");
+    expect(await t.sql("select id from jobs where run_id = ?", run.id)).toEqual([]);
+  });
+
+  it("fanning out: one job per next step, each leased to the worker, the finished step's job gone", async () => {
+    const { run, job } = await claimedStep();
+    const r = await t.store.engine.commitStep({ ...succeeded(run, job), children: ["b", "c", "d"] });
+    const next = r.kind === "ok" ? r.next : [];
+    expect(next.map((j) => j.nodeId)).toEqual(["b", "c", "d"]);
+    const jobs = await t.sql<{ id: string; lease_token: string }>("select id, lease_token from jobs where run_id = ? order by id", run.id);
+    expect(jobs).toEqual(next.map((j) => ({ id: j.id, lease_token: j.token })).sort((a, b) => a.id.localeCompare(b.id)));
+    expect(jobs.map((j) => j.id)).not.toContain(job.id);
   });
 
   it("after its run was cancelled: the step keeps its record (inputs, attempts) as cancelled, nothing is queued", async () => {
