@@ -16,7 +16,7 @@ import { ExpressionError, resolveExpressions } from "@/integrations/core/express
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
 import { createHttpClient } from "@/integrations/core/http";
 import { findComponent } from "@/integrations/registry";
-import { getVersionGraph, nodeInfoOf, pinnedOutputs, VersionMissingError, type IndexedGraph } from "../graphs";
+import { cachedVersionGraph, getVersionGraph, nodeInfoOf, pinnedOutputs, VersionMissingError, type IndexedGraph } from "../graphs";
 import { automaticRetryWaitMs, countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
 import type { RunnerHooks } from "./hooks";
 import { maskInputs } from "./mask";
@@ -81,6 +81,9 @@ export class ShutdownAbort extends Error {
   }
 }
 
+const waitResult = (delayMs: number, state: unknown, reason?: string) => ({ kind: "wait" as const, delayMs, state, reason });
+const stopResult = (reason?: string) => ({ kind: "stop" as const, reason });
+
 function stepLogger(logs: StepLog[], base: Logger, fields: Record<string, unknown>): Logger {
   const at = (level: "debug" | "info" | "warn" | "error") => (message: string, f?: Record<string, unknown>) => {
     if (logs.length < MAX_LOGS) logs.push({ at: new Date().toISOString(), level, message, ...(f ? { fields: f } : {}) });
@@ -109,7 +112,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   }
   let graph: IndexedGraph;
   try {
-    graph = await getVersionGraph(deps.store, run.automationId, run.version);
+    // The cached graph without an await (a promise and a turn of the microtask queue per step).
+    graph = cachedVersionGraph(run.automationId, run.version) ?? (await getVersionGraph(deps.store, run.automationId, run.version));
   } catch (e) {
     // A database that failed to answer is not a deleted automation: the step is given back and runs
     // again (found by the chaos suite: runs failed "automation deleted" on a loaded database).
@@ -199,9 +203,9 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       }
       const connection = node.connectionId ? await opts.hooks.loadConnection(node.connectionId) : undefined;
       if (unit.needsConnection !== false && !connection) throw Object.assign(new Error("this step needs a connection"), { permanent: true });
-      const log = stepLogger(logs, deps.log, { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: node.id });
       const now = () => deps.now();
       let http: ReturnType<typeof createHttpClient> | undefined;
+      let log: Logger | undefined;
       const result: ComponentResult = await Promise.race([
         unit.run({
           config: parsed.data,
@@ -210,7 +214,10 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
           get http() {
             return (http ??= createHttpClient({ signal }));
           },
-          log,
+          // Made on first use too: most steps never log.
+          get log() {
+            return (log ??= stepLogger(logs, deps.log, { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: node.id }));
+          },
           signal,
           run: {
             runId: run.id,
@@ -226,8 +233,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
           state: existing?.state,
           now,
           emit: (data) => envelope(unit.outputType, data, now()),
-          wait: (delayMs, state, reason) => ({ kind: "wait", delayMs, state, reason }),
-          stop: (reason) => ({ kind: "stop", reason }),
+          wait: waitResult,
+          stop: stopResult,
         }),
         aborted,
       ]);
