@@ -12,7 +12,7 @@ import type { StepAttempt, StepOrigin } from "@/db/types";
 import { cancelledStepRow } from "@/db/types";
 import { isoTime } from "@/db/iso-time";
 import { envelope, withLegacyDefaults, type AnyComponent, type ComponentResult, type Logger } from "@/integrations/core/define";
-import { ExpressionError, resolveExpressions } from "@/integrations/core/expressions";
+import { ExpressionError, NOT_DIRECT, resolveExpressions, resolveExpressionsDirect } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
 import { createHttpClient } from "@/integrations/core/http";
 import { findComponent } from "@/integrations/registry";
@@ -31,8 +31,12 @@ export interface ExecutorOptions {
   hooks: RunnerHooks;
   /** A step whose worker stopped this many times while running it fails instead of resuming again. */
   quarantineAfter: number;
-  /** Registers the step's abort controller so a cancel can stop it. */
-  track(runId: string, controller: AbortController): () => void;
+  /** Registers the step's abort so a cancel (or a stop that cannot wait: `ShutdownAbort`) can stop it. */
+  track(runId: string, step: StepAbort): () => void;
+}
+
+export interface StepAbort {
+  abort(reason?: unknown): void;
 }
 
 /** What a worker carries along when it continues a run locally (avoids reloading the chain). */
@@ -168,30 +172,36 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
         message: `resumed: the worker running this step stopped (${job.stops} of ${opts.quarantineAfter} allowed)`,
       });
     const controller = new AbortController();
-    const untrack = opts.track(run.id, controller);
+    const signal = controller.signal;
     let timedOut = false;
+    let rejectAborted: (e: Error) => void = () => undefined;
+    const aborted = new Promise<never>((_, reject) => (rejectAborted = reject));
+    aborted.catch(() => undefined);
+    // Whoever stops the step (its timeout, a cancel, a stop that cannot wait) calls this: the signal is
+    // aborted for the component and the step stops waiting for it (no listener on the signal needed).
+    const abort = (reason?: unknown) => {
+      if (signal.aborted) return;
+      controller.abort(reason);
+      rejectAborted(
+        signal.reason instanceof ShutdownAbort
+          ? signal.reason
+          : timedOut
+            ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`)
+            : new Error("cancelled"),
+      );
+    };
+    const untrack = opts.track(run.id, { abort });
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      abort();
     }, opts.stepTimeoutMs);
-    const signal = controller.signal;
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () =>
-        reject(
-          signal.reason instanceof ShutdownAbort
-            ? signal.reason
-            : timedOut
-              ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`)
-              : new Error("cancelled"),
-        );
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-    aborted.catch(() => undefined);
     try {
+      const config = opts.hooks.openSecrets(node.config);
+      // Most configs resolve on this thread without a promise (direct.ts); the others as before.
+      const direct = resolveExpressionsDirect(config, chain);
       const resolved = withLegacyDefaults(
         unit,
-        await Promise.race([resolveExpressions(opts.hooks.openSecrets(node.config), chain, { plain: true, signal }), aborted]),
+        direct !== NOT_DIRECT ? direct : await Promise.race([resolveExpressions(config, chain, { plain: true, signal }), aborted]),
       );
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
@@ -250,7 +260,6 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       outcome = { kind: "error", message, retryable: !err.permanent && isRetryable(e), retryAfterMs: retryAfterOf(e) };
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort!);
       untrack();
     }
   }

@@ -13,7 +13,7 @@ import { configureExpressionSandbox, type SandboxLimits } from "@/integrations/c
 import { getMetrics } from "../observability/metrics";
 import { registerAbort } from "../run-signals";
 import { flushUsage } from "../usage-counters";
-import { executeStep, ShutdownAbort, type ExecutorOptions, type LocalItem } from "./execute-step";
+import { executeStep, ShutdownAbort, type ExecutorOptions, type LocalItem, type StepAbort } from "./execute-step";
 import { runFollowups } from "./follow-ups";
 import type { RunnerHooks } from "./hooks";
 import { runMaintenance, type MaintenanceOptions } from "./maintenance";
@@ -48,7 +48,7 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
   const concurrency = options.concurrency ?? 16;
   const owner = options.workerId ?? `${os.hostname()}:${process.pid}:${newId("w", 6)}`;
   const leaseMs = options.leaseMs ?? 30_000;
-  const controllers = new Map<string, Set<AbortController>>();
+  const controllers = new Map<string, Set<StepAbort>>();
   configureExpressionSandbox({ ...options.expressions, onStop: (reason) => getMetrics().expressionStops.inc({ reason }) });
   const exec: ExecutorOptions = {
     owner,
