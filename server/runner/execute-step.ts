@@ -11,15 +11,15 @@ import type { Envelope, RunRow, StepCommit, StepJob, StepLog } from "@/db/engine
 import type { StepAttempt, StepOrigin } from "@/db/types";
 import { cancelledStepRow } from "@/db/types";
 import { isoTime } from "@/db/iso-time";
-import { envelope, withLegacyDefaults, type AnyComponent, type ComponentResult, type Logger } from "@/integrations/core/define";
+import { withLegacyDefaults, type AnyComponent, type ComponentResult } from "@/integrations/core/define";
 import { ExpressionError, NOT_DIRECT, resolveExpressions, resolveExpressionsDirect } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
-import { createHttpClient } from "@/integrations/core/http";
 import { findComponent } from "@/integrations/registry";
 import { cachedVersionGraph, getVersionGraph, nodeInfoOf, pinnedOutputs, VersionMissingError, type IndexedGraph } from "../graphs";
 import { automaticRetryWaitMs, countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
 import type { RunnerHooks } from "./hooks";
 import { maskInputs } from "./mask";
+import { StepContext } from "./step-context";
 import { retryDelayMs, type RetryOptions } from "./retry-policy";
 
 export interface ExecutorOptions {
@@ -74,7 +74,6 @@ type Outcome =
   | { kind: "wait"; delayMs: number; state: unknown; reason?: string }
   | { kind: "error"; message: string; retryable: boolean; retryAfterMs?: number };
 
-const MAX_LOGS = 200;
 const ACTIVE = ["running", "waiting", "queued"];
 
 /** Abort reason used when a worker stops and cannot wait any longer: the step is given back, not failed. */
@@ -83,17 +82,6 @@ export class ShutdownAbort extends Error {
     super("worker shutting down");
     this.name = "ShutdownAbort";
   }
-}
-
-const waitResult = (delayMs: number, state: unknown, reason?: string) => ({ kind: "wait" as const, delayMs, state, reason });
-const stopResult = (reason?: string) => ({ kind: "stop" as const, reason });
-
-function stepLogger(logs: StepLog[], base: Logger, fields: Record<string, unknown>): Logger {
-  const at = (level: "debug" | "info" | "warn" | "error") => (message: string, f?: Record<string, unknown>) => {
-    if (logs.length < MAX_LOGS) logs.push({ at: new Date().toISOString(), level, message, ...(f ? { fields: f } : {}) });
-    base[level](message, { ...fields, ...f });
-  };
-  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
 export async function executeStep(deps: AppDeps, item: LocalItem, opts: ExecutorOptions): Promise<StepResult> {
@@ -213,39 +201,29 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       }
       const connection = node.connectionId ? await opts.hooks.loadConnection(node.connectionId) : undefined;
       if (unit.needsConnection !== false && !connection) throw Object.assign(new Error("this step needs a connection"), { permanent: true });
-      const now = () => deps.now();
-      let http: ReturnType<typeof createHttpClient> | undefined;
-      let log: Logger | undefined;
       const result: ComponentResult = await Promise.race([
-        unit.run({
-          config: parsed.data,
-          connection,
-          // Made on first use: most steps (filters, transforms) never call out.
-          get http() {
-            return (http ??= createHttpClient({ signal }));
-          },
-          // Made on first use too: most steps never log.
-          get log() {
-            return (log ??= stepLogger(logs, deps.log, { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: node.id }));
-          },
-          signal,
-          run: {
-            runId: run.id,
-            automationId: run.automationId,
-            workspaceId: run.workspaceId,
-            nodeId: node.id,
-            nodeName: node.name,
-            attempt: job.attempts,
-            stepId: job.id,
-          },
-          trigger: chain.trigger,
-          steps: chain.steps,
-          state: existing?.state,
-          now,
-          emit: (data) => envelope(unit.outputType, data, now()),
-          wait: waitResult,
-          stop: stopResult,
-        }),
+        unit.run(
+          new StepContext(
+            parsed.data,
+            connection,
+            signal,
+            {
+              runId: run.id,
+              automationId: run.automationId,
+              workspaceId: run.workspaceId,
+              nodeId: node.id,
+              nodeName: node.name,
+              attempt: job.attempts,
+              stepId: job.id,
+            },
+            chain.trigger,
+            chain.steps,
+            existing?.state,
+            () => deps.now(),
+            unit.outputType,
+            { logs, base: deps.log, workspaceId: run.workspaceId },
+          ),
+        ),
         aborted,
       ]);
       if (!result || typeof result !== "object") throw new Error("component returned nothing");
