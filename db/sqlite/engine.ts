@@ -5,6 +5,7 @@
  */
 import type { Db } from "../client";
 import type { ExistingStep, IntakeHead, IngestItem, IngestResult, RunEngine, RunRow, StepCommit, StepCommitResult, StepJob, StepRowWrite } from "../engine";
+import { isoTime } from "../iso-time";
 import { sortableId } from "../sortable-id";
 import type { Envelope, NewRun } from "../stores/runs";
 import { epochOf } from "./backend";
@@ -17,7 +18,7 @@ type Created = { runId: string; finished: boolean } | null;
 /** Event + run + first jobs inside the caller's (synchronous) transaction; mirrors runsStore.create. */
 export function createRunSync(db: Db, r: NewRun): Created {
   const s = statements(db);
-  const iso = r.at.toISOString();
+  const iso = isoTime(r.at);
   let eventId = r.eventId;
   if (!eventId) {
     eventId = sortableId("evt");
@@ -89,6 +90,18 @@ export function insertJob(
   return id;
 }
 
+/** Rewrites the (leased) job row `fromId` as the next step's job, leased to the same owner; returns its id. */
+function advanceJob(
+  db: Db,
+  fromId: string,
+  j: { nodeId: string; parentStepId: string | null; atMs: number },
+  lease: { token: string; until: number },
+): string {
+  const id = sortableId("stp");
+  statements(db).advanceJob.run(id, id, JSON.stringify({ nodeId: j.nodeId, parentStepId: j.parentStepId }), j.atMs, lease.token, lease.until, j.atMs, fromId);
+  return id;
+}
+
 function writeStep(db: Db, w: StepRowWrite): void {
   statements(db).upsertStep.run(...stepRowParams(w));
 }
@@ -111,31 +124,37 @@ function finishRunSync(db: Db, c: Pick<StepCommit, "nodeInfo">, run: RunRow, sta
 
 function commitSync(db: Db, c: StepCommit): StepCommitResult {
   const s = statements(db);
-  const iso = c.now.toISOString();
+  const iso = isoTime(c.now);
   const lease = s.jobLease.get(c.job.id) as { owner: string | null; token: string | null } | undefined;
-  const current = s.runStatus.get(c.run.id) as { status: string } | undefined;
-  if (!current || (current.status !== "running" && current.status !== "waiting" && current.status !== "queued")) {
-    // The run ended (cancelled) while the step ran: keep its record, drop its job.
-    writeStep(db, { ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso });
-    s.removeJob.run(c.job.id);
-    return { kind: "cancelled" };
+  const held = lease !== undefined && lease.owner === c.owner && lease.token === c.job.token;
+  // An ended run has no jobs (every way a run ends deletes them in the same transaction), so a lease
+  // still held means the run is active: its status is read only when the lease is gone or taken.
+  if (!held) {
+    const current = s.runStatus.get(c.run.id) as { status: string } | undefined;
+    if (!current || (current.status !== "running" && current.status !== "waiting" && current.status !== "queued")) {
+      // The run ended (cancelled) while the step ran: keep its record, drop its job.
+      writeStep(db, { ...c.step, status: "cancelled", output: null, state: null, error: "run was cancelled", finishedAt: iso });
+      s.removeJob.run(c.job.id);
+      return { kind: "cancelled" };
+    }
+    return { kind: "fenced" };
   }
-  if (!lease || lease.owner !== c.owner || lease.token !== c.job.token) return { kind: "fenced" };
   writeStep(db, c.step);
-  if (c.queue.kind === "complete") s.removeJob.run(c.job.id);
-  else (c.queue.resetAttempts ? s.rescheduleFresh : s.reschedule).run(c.queue.atMs, c.job.id);
+  const children = c.children ?? [];
+  // A completed job's row becomes its first next step's (same run, same worker): the row is rewritten
+  // in place, which costs less than deleting it and inserting another.
+  let reuse = c.queue.kind === "complete" && children.length > 0;
+  if (c.queue.kind === "complete") {
+    if (!reuse) s.removeJob.run(c.job.id);
+  } else (c.queue.resetAttempts ? s.rescheduleFresh : s.reschedule).run(c.queue.atMs, c.job.id);
   const next: StepJob[] = [];
   const nowMs = c.now.getTime();
-  for (const nodeId of c.children ?? []) {
+  for (const nodeId of children) {
     const token = sortableId("lt");
-    const id = insertJob(db, {
-      runId: c.run.id,
-      automationId: c.run.automationId,
-      nodeId,
-      parentStepId: c.job.id,
-      atMs: nowMs,
-      lease: { owner: c.owner, token, until: nowMs + c.leaseMs },
-    });
+    const job = { runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, atMs: nowMs };
+    const lease = { owner: c.owner, token, until: nowMs + c.leaseMs };
+    const id = reuse ? advanceJob(db, c.job.id, job, lease) : insertJob(db, { ...job, lease });
+    reuse = false;
     next.push({ id, runId: c.run.id, automationId: c.run.automationId, nodeId, parentStepId: c.job.id, attempts: 1, runStatus: "running", token, stops: 0 });
   }
   const effect = c.runEffect;
@@ -222,7 +241,7 @@ export function sqliteEngine(db: Db): RunEngine {
         let at: string | undefined;
         for (const r of item.runs) {
           const created = createRunSync(tx, r);
-          at = r.at.toISOString();
+          at = isoTime(r.at);
           if (!created) out.duplicates++;
           else {
             out.runIds.push(created.runId);

@@ -9,6 +9,7 @@ import { EventEmitter } from "node:events";
 import type { Db } from "../client";
 import type { StepJob } from "../engine";
 import type { ConsumerOptions, WorkConsumer, WorkQueue } from "../queue/types";
+import { isoTime } from "../iso-time";
 import { sortableId } from "../sortable-id";
 import { gateOf } from "./backend";
 import { statements } from "./statements";
@@ -58,7 +59,7 @@ function claimInTx(db: Db, owner: string, limit: number, now: number, leaseMs: n
   if (!rows.length) return [];
   const admitted = new Set<string>();
   const claimed: StepJob[] = [];
-  const iso = new Date(now).toISOString();
+  const iso = isoTime(now);
   const token = sortableId("lt");
   for (const row of rows) {
     if (claimed.length >= limit) break;

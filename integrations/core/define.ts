@@ -12,6 +12,7 @@
  */
 import type { z } from "zod";
 import type { HttpClient } from "./http";
+import { isoTime } from "@/db/iso-time";
 
 // ---------------------------------------------------------------------------------------------
 // Events
@@ -24,7 +25,7 @@ export interface Envelope<TData = unknown> {
 }
 
 export function envelope<T>(type: string, data: T, at: Date = new Date()): Envelope<T> {
-  return { type, timestamp: at.toISOString(), data };
+  return { type, timestamp: isoTime(at), data };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { evaluateTemplate, ExpressionError, previewExpression, renameNodeInGraph, resolveExpressions, checkTemplate } from "./expressions";
+import {
+  evaluateTemplate,
+  ExpressionError,
+  NOT_DIRECT,
+  previewExpression,
+  renameNodeInGraph,
+  resolveExpressions,
+  resolveExpressionsDirect,
+  checkTemplate,
+} from "./expressions";
 import { configureExpressionSandbox, lastEvaluation } from "./sandbox";
 
 const ctx = {
@@ -13,6 +22,33 @@ describe("expressions", () => {
     expect(await evaluateTemplate("{{ $trigger.data.list }}", ctx)).toEqual([1, 2]);
     expect(await evaluateTemplate("n={{ $trigger.data.count }} id={{ $steps.silence.data.silenceID }}", ctx)).toBe("n=3 id=abc");
     expect(await evaluateTemplate("{{ {'a': {'b': 1}} }}", ctx)).toEqual({ a: { b: 1 } });
+  });
+
+  it("resolves a config without a promise exactly as resolveExpressions does, or says it cannot", async () => {
+    const configs: unknown[] = [
+      { condition: "{{ $trigger.data.count > 2 }}" },
+      { condition: "{{ $trigger.data.labels.alertname = 'DiskFull' and $exists($steps.silence.data.silenceID) }}" },
+      { matchers: [{ name: "alertname", value: "{{ $trigger.data.labels.alertname }}" }, "{{ $trigger.data.nope }}", 3], n: 1, skip: "{{ $trigger.data.nope }}" },
+      { text: "n={{ $trigger.data.count }} id={{ $steps.silence.data.silenceID }} none={{ $trigger.data.nope }} b={{ $trigger.data.count > 1 }}" },
+      { zero: "{{ -0 }}", s: "{{ 'x' }}", nothing: null, list: [], nested: { deep: ["{{ $count($trigger.data.list) }}"] } },
+      // Not the direct route: an object or array result, a function outside its subset, a syntax error.
+      { list: "{{ $trigger.data.list }}" },
+      { labels: "{{ $trigger.data.labels }}" },
+      { s: "{{ $string($trigger.data.count) }}", ok: "{{ 1 = 1 }}" },
+      { x: { y: "{{ $nope( }}" } },
+      "plain text",
+      ["{{ $trigger.data.count }}", { a: "{{ $steps.silence.type }}" }],
+    ];
+    const direct = configs.map((c) => resolveExpressionsDirect(c, ctx));
+    for (const [i, c] of configs.entries()) {
+      if (direct[i] === NOT_DIRECT) continue;
+      expect(direct[i], JSON.stringify(c)).toStrictEqual(await resolveExpressions(c, ctx, { plain: true }));
+      expect(Object.is(direct[i], await resolveExpressions(c, ctx, { plain: true })) || typeof direct[i] === "object").toBe(true);
+    }
+    // The direct ones resolve without a promise; the others are left to resolveExpressions (which names the failing field).
+    expect(direct.map((d) => d !== NOT_DIRECT)).toEqual([true, true, true, true, true, false, false, false, false, true, true]);
+    expect((direct[4] as { zero: number }).zero).toBe(0);
+    expect(Object.is((direct[4] as { zero: number }).zero, -0)).toBe(false);
   });
 
   it("resolves nested config and names the field on failure", async () => {

@@ -10,10 +10,10 @@
  * - Errors name the field and the reason (the runner adds the node); `stopped` marks a limit.
  */
 import { CORE_LIMITS, compileExpression } from "./sandbox/evaluate-core.mjs";
-import { BindingsText, evaluateSource, ExpressionFailed, ExpressionStopped, expressionSandboxLimits } from "./sandbox";
+import { BindingsText, evaluateDirect, evaluateSource, ExpressionFailed, ExpressionStopped, expressionSandboxLimits, NOT_DIRECT } from "./sandbox";
 import { hasExpression, parseTemplate, type Part } from "./templates";
 
-export { hasExpression, parseTemplate };
+export { hasExpression, parseTemplate, NOT_DIRECT };
 
 export const EXPRESSION_LIMITS = CORE_LIMITS;
 
@@ -148,4 +148,59 @@ export function renameNodeInGraph<G extends { nodes: Array<{ name: string; confi
     ...graph,
     nodes: graph.nodes.map((n) => ({ ...n, name: n.name === oldName ? newName : n.name, config: rewrite(n.config) as Record<string, unknown> })),
   };
+}
+
+/**
+ * `resolveExpressions(config, ctx, { plain: true })` without a promise, for the runner's steps: the
+ * resolved config when every `{{ }}` in it takes the direct route (most alert conditions), else
+ * NOT_DIRECT, and the caller resolves it with `resolveExpressions` (which also names the field of
+ * an expression that fails). `ctx` must be plain JSON data, as with `plain: true`.
+ */
+export function resolveExpressionsDirect(config: unknown, ctx: ExpressionContext): unknown {
+  if (!containsExpression(config)) return config;
+  const bindings = new BindingsText({ trigger: ctx.trigger, steps: ctx.steps });
+  try {
+    return walkDirect(config, bindings);
+  } catch {
+    return NOT_DIRECT; // resolveExpressions throws the same error, with the field named
+  }
+}
+
+function walkDirect(value: unknown, bindings: BindingsText): unknown {
+  if (hasExpression(value)) return templateDirect(value, bindings);
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const v of value) {
+      const r = walkDirect(v, bindings);
+      if (r === NOT_DIRECT) return NOT_DIRECT;
+      out.push(r);
+    }
+    return out;
+  }
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const r = walkDirect(v, bindings);
+      if (r === NOT_DIRECT) return NOT_DIRECT;
+      if (r !== undefined) out[k] = r;
+    }
+    return out;
+  }
+  return value;
+}
+
+function templateDirect(template: string, bindings: BindingsText): unknown {
+  const parts = parseTemplate(template);
+  if (parts.length === 1 && "expr" in parts[0]!) return evaluateDirect(parts[0].expr, bindings);
+  let out = "";
+  for (const part of parts) {
+    if ("text" in part) out += part.text;
+    else {
+      const v = evaluateDirect(part.expr, bindings);
+      if (v === NOT_DIRECT) return NOT_DIRECT;
+      out += v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v);
+    }
+    if (out.length > EXPRESSION_LIMITS.maxOutputBytes) return NOT_DIRECT;
+  }
+  return out;
 }

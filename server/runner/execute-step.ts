@@ -10,15 +10,16 @@ import { recordStepMetrics } from "../observability/metrics";
 import type { Envelope, RunRow, StepCommit, StepJob, StepLog } from "@/db/engine";
 import type { StepAttempt, StepOrigin } from "@/db/types";
 import { cancelledStepRow } from "@/db/types";
-import { envelope, withLegacyDefaults, type AnyComponent, type ComponentResult, type Logger } from "@/integrations/core/define";
-import { ExpressionError, resolveExpressions } from "@/integrations/core/expressions";
+import { isoTime } from "@/db/iso-time";
+import { withLegacyDefaults, type AnyComponent, type ComponentResult } from "@/integrations/core/define";
+import { ExpressionError, NOT_DIRECT, resolveExpressions, resolveExpressionsDirect } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
-import { createHttpClient } from "@/integrations/core/http";
 import { findComponent } from "@/integrations/registry";
-import { getVersionGraph, nodeInfoOf, pinnedOutputs, VersionMissingError, type IndexedGraph } from "../graphs";
+import { cachedVersionGraph, getVersionGraph, nodeInfoOf, pinnedOutputs, VersionMissingError, type IndexedGraph } from "../graphs";
 import { automaticRetryWaitMs, countFinishedRun, countStepAttempt, countUsage } from "../usage-counters";
 import type { RunnerHooks } from "./hooks";
 import { maskInputs } from "./mask";
+import { StepContext } from "./step-context";
 import { retryDelayMs, type RetryOptions } from "./retry-policy";
 import { describeInputIssues } from "./input-problems";
 
@@ -31,8 +32,12 @@ export interface ExecutorOptions {
   hooks: RunnerHooks;
   /** A step whose worker stopped this many times while running it fails instead of resuming again. */
   quarantineAfter: number;
-  /** Registers the step's abort controller so a cancel can stop it. */
-  track(runId: string, controller: AbortController): () => void;
+  /** Registers the step's abort so a cancel (or a stop that cannot wait: `ShutdownAbort`) can stop it. */
+  track(runId: string, step: StepAbort): () => void;
+}
+
+export interface StepAbort {
+  abort(reason?: unknown): void;
 }
 
 /** What a worker carries along when it continues a run locally (avoids reloading the chain). */
@@ -70,7 +75,6 @@ type Outcome =
   | { kind: "wait"; delayMs: number; state: unknown; reason?: string }
   | { kind: "error"; message: string; retryable: boolean; retryAfterMs?: number };
 
-const MAX_LOGS = 200;
 const ACTIVE = ["running", "waiting", "queued"];
 
 /** Abort reason used when a worker stops and cannot wait any longer: the step is given back, not failed. */
@@ -79,14 +83,6 @@ export class ShutdownAbort extends Error {
     super("worker shutting down");
     this.name = "ShutdownAbort";
   }
-}
-
-function stepLogger(logs: StepLog[], base: Logger, fields: Record<string, unknown>): Logger {
-  const at = (level: "debug" | "info" | "warn" | "error") => (message: string, f?: Record<string, unknown>) => {
-    if (logs.length < MAX_LOGS) logs.push({ at: new Date().toISOString(), level, message, ...(f ? { fields: f } : {}) });
-    base[level](message, { ...fields, ...f });
-  };
-  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }
 
 export async function executeStep(deps: AppDeps, item: LocalItem, opts: ExecutorOptions): Promise<StepResult> {
@@ -109,7 +105,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   }
   let graph: IndexedGraph;
   try {
-    graph = await getVersionGraph(deps.store, run.automationId, run.version);
+    // The cached graph without an await (a promise and a turn of the microtask queue per step).
+    graph = cachedVersionGraph(run.automationId, run.version) ?? (await getVersionGraph(deps.store, run.automationId, run.version));
   } catch (e) {
     // A database that failed to answer is not a deleted automation: the step is given back and runs
     // again (found by the chaos suite: runs failed "automation deleted" on a loaded database).
@@ -138,6 +135,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const existing = item.fresh ? undefined : await engine.loadStep(job.id);
   const chain: Chain = item.chain ?? { trigger: await engine.loadEvent(run.eventId), steps: await engine.loadChain(job.parentStepId) };
   const startedAt = deps.now();
+  const startedIso = isoTime(startedAt);
   const logs: StepLog[] = existing?.logs ?? [];
   let input: unknown = null;
   let outcome: Outcome;
@@ -147,7 +145,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   } else if (pin) {
     outcome = { kind: "emit", output: { ...pin.output, data: pin.output.data ?? null } };
     origin = { kind: "pinned", version: run.version };
-    logs.push({ at: startedAt.toISOString(), level: "info", message: "test run: emitted this node's pinned output instead of running it" });
+    logs.push({ at: startedIso, level: "info", message: "test run: emitted this node's pinned output instead of running it" });
   } else if (job.stops >= opts.quarantineAfter) {
     // Its process died or hung while running it, again and again: resuming it would take the next one down too.
     outcome = {
@@ -158,35 +156,41 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   } else {
     if (job.stops > 0)
       logs.push({
-        at: startedAt.toISOString(),
+        at: startedIso,
         level: "warn",
         message: `resumed: the worker running this step stopped (${job.stops} of ${opts.quarantineAfter} allowed)`,
       });
     const controller = new AbortController();
-    const untrack = opts.track(run.id, controller);
+    const signal = controller.signal;
     let timedOut = false;
+    let rejectAborted: (e: Error) => void = () => undefined;
+    const aborted = new Promise<never>((_, reject) => (rejectAborted = reject));
+    aborted.catch(() => undefined);
+    // Whoever stops the step (its timeout, a cancel, a stop that cannot wait) calls this: the signal is
+    // aborted for the component and the step stops waiting for it (no listener on the signal needed).
+    const abort = (reason?: unknown) => {
+      if (signal.aborted) return;
+      controller.abort(reason);
+      rejectAborted(
+        signal.reason instanceof ShutdownAbort
+          ? signal.reason
+          : timedOut
+            ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`)
+            : new Error("cancelled"),
+      );
+    };
+    const untrack = opts.track(run.id, { abort });
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      abort();
     }, opts.stepTimeoutMs);
-    const signal = controller.signal;
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () =>
-        reject(
-          signal.reason instanceof ShutdownAbort
-            ? signal.reason
-            : timedOut
-              ? new RetryableError(`step timed out after ${opts.stepTimeoutMs} ms`)
-              : new Error("cancelled"),
-        );
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-    aborted.catch(() => undefined);
     try {
+      const config = opts.hooks.openSecrets(node.config);
+      // Most configs resolve on this thread without a promise (direct.ts); the others as before.
+      const direct = resolveExpressionsDirect(config, chain);
       const resolved = withLegacyDefaults(
         unit,
-        await Promise.race([resolveExpressions(opts.hooks.openSecrets(node.config), chain, { plain: true, signal }), aborted]),
+        direct !== NOT_DIRECT ? direct : await Promise.race([resolveExpressions(config, chain, { plain: true, signal }), aborted]),
       );
       const parsed = unit.config.safeParse(resolved);
       input = maskInputs(unit, resolved);
@@ -196,36 +200,29 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       }
       const connection = node.connectionId ? await opts.hooks.loadConnection(node.connectionId) : undefined;
       if (unit.needsConnection !== false && !connection) throw Object.assign(new Error("this step needs a connection"), { permanent: true });
-      const log = stepLogger(logs, deps.log, { workspaceId: run.workspaceId, automationId: run.automationId, runId: run.id, nodeId: node.id });
-      const now = () => deps.now();
-      let http: ReturnType<typeof createHttpClient> | undefined;
       const result: ComponentResult = await Promise.race([
-        unit.run({
-          config: parsed.data,
-          connection,
-          // Made on first use: most steps (filters, transforms) never call out.
-          get http() {
-            return (http ??= createHttpClient({ signal }));
-          },
-          log,
-          signal,
-          run: {
-            runId: run.id,
-            automationId: run.automationId,
-            workspaceId: run.workspaceId,
-            nodeId: node.id,
-            nodeName: node.name,
-            attempt: job.attempts,
-            stepId: job.id,
-          },
-          trigger: chain.trigger,
-          steps: chain.steps,
-          state: existing?.state,
-          now,
-          emit: (data) => envelope(unit.outputType, data, now()),
-          wait: (delayMs, state, reason) => ({ kind: "wait", delayMs, state, reason }),
-          stop: (reason) => ({ kind: "stop", reason }),
-        }),
+        unit.run(
+          new StepContext(
+            parsed.data,
+            connection,
+            signal,
+            {
+              runId: run.id,
+              automationId: run.automationId,
+              workspaceId: run.workspaceId,
+              nodeId: node.id,
+              nodeName: node.name,
+              attempt: job.attempts,
+              stepId: job.id,
+            },
+            chain.trigger,
+            chain.steps,
+            existing?.state,
+            () => deps.now(),
+            unit.outputType,
+            { logs, base: deps.log, workspaceId: run.workspaceId },
+          ),
+        ),
         aborted,
       ]);
       if (!result || typeof result !== "object") throw new Error("component returned nothing");
@@ -240,7 +237,6 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       outcome = { kind: "error", message, retryable: !err.permanent && isRetryable(e), retryAfterMs: retryAfterOf(e) };
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort!);
       untrack();
     }
   }
@@ -256,8 +252,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   }
   const finishedAt = deps.now();
   const attempt: StepAttempt = {
-    startedAt: startedAt.toISOString(),
-    finishedAt: finishedAt.toISOString(),
+    startedAt: startedIso,
+    finishedAt: isoTime(finishedAt),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
   };
   if (outcome.kind === "error") Object.assign(attempt, { error: outcome.message, retryable: outcome.retryable });
@@ -285,7 +281,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
   const attempts = origin ? (existing?.attempts ?? []) : [...(existing?.attempts ?? []), attempt];
   const maxAttempts = unit?.retry?.maxAttempts ?? opts.retry.maxAttempts;
   const now = deps.now();
-  const iso = now.toISOString();
+  const iso = isoTime(now);
   const row = {
     id: job.id,
     runId: run.id,
@@ -296,8 +292,8 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
     input,
     attempts,
     logs,
-    createdAt: existing?.createdAt ?? startedAt.toISOString(),
-    startedAt: existing?.startedAt ?? startedAt.toISOString(),
+    createdAt: existing?.createdAt ?? startedIso,
+    startedAt: existing?.startedAt ?? startedIso,
     origin,
   };
   const commit: Omit<StepCommit, "step" | "queue" | "runEffect"> = { ...base, now, run, nodeInfo: nodeInfoOf(graph) };

@@ -13,7 +13,7 @@ import { configureExpressionSandbox, type SandboxLimits } from "@/integrations/c
 import { getMetrics } from "../observability/metrics";
 import { registerAbort } from "../run-signals";
 import { flushUsage } from "../usage-counters";
-import { executeStep, ShutdownAbort, type ExecutorOptions, type LocalItem } from "./execute-step";
+import { executeStep, ShutdownAbort, type ExecutorOptions, type LocalItem, type StepAbort } from "./execute-step";
 import { runFollowups } from "./follow-ups";
 import type { RunnerHooks } from "./hooks";
 import { runMaintenance, type MaintenanceOptions } from "./maintenance";
@@ -48,7 +48,7 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
   const concurrency = options.concurrency ?? 16;
   const owner = options.workerId ?? `${os.hostname()}:${process.pid}:${newId("w", 6)}`;
   const leaseMs = options.leaseMs ?? 30_000;
-  const controllers = new Map<string, Set<AbortController>>();
+  const controllers = new Map<string, Set<StepAbort>>();
   configureExpressionSandbox({ ...options.expressions, onStop: (reason) => getMetrics().expressionStops.inc({ reason }) });
   const exec: ExecutorOptions = {
     owner,
@@ -113,28 +113,43 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
     });
   };
 
+  const done = (item: LocalItem) => {
+    inFlight--;
+    executed++;
+    hold(item.job.runId, -1);
+    pump();
+    if (inFlight + local.length < concurrency) consumer.wake();
+  };
+  const failed = (item: LocalItem, e: unknown) => {
+    if (e instanceof ShutdownAbort) return void consumer.release(item.job, 0).catch(() => undefined);
+    // The outcome could not be recorded (e.g. the database was unreachable): give the job back so
+    // it runs again instead of staying leased to this live worker until its lease expires.
+    deps.log.error("step execution failed", { runId: item.job.runId, stepId: item.job.id, error: (e as Error).message });
+    giveBack(item.job, 5000);
+  };
+  // One reaction per step (then/catch/finally cost three promises and three turns of the microtask queue).
   const start = (item: LocalItem) => {
     inFlight++;
-    executeStep(deps, item, exec)
-      .then((r) => {
-        for (const n of r.next) hold(n.job.runId, 1);
-        local.push(...r.next);
-        if (r.finished) followups(r.finished.runId);
-      })
-      .catch((e) => {
-        if (e instanceof ShutdownAbort) return void consumer.release(item.job, 0).catch(() => undefined);
-        // The outcome could not be recorded (e.g. the database was unreachable): give the job back so
-        // it runs again instead of staying leased to this live worker until its lease expires.
-        deps.log.error("step execution failed", { runId: item.job.runId, stepId: item.job.id, error: (e as Error).message });
-        giveBack(item.job, 5000);
-      })
-      .finally(() => {
-        inFlight--;
-        executed++;
-        hold(item.job.runId, -1);
-        pump();
-        if (inFlight + local.length < concurrency) consumer.wake();
-      });
+    executeStep(deps, item, exec).then(
+      (r) => {
+        try {
+          for (const n of r.next) hold(n.job.runId, 1);
+          local.push(...r.next);
+          if (r.finished) followups(r.finished.runId);
+        } catch (e) {
+          failed(item, e);
+        } finally {
+          done(item);
+        }
+      },
+      (e) => {
+        try {
+          failed(item, e);
+        } finally {
+          done(item);
+        }
+      },
+    );
   };
 
   consumer.start(

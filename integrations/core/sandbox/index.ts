@@ -102,6 +102,32 @@ export let lastEvaluation: "direct" | "main" | "pool" = "main";
 /** Strings up to this length are under the output cap whatever they hold (JSON escapes a character in at most 6). */
 const DIRECT_MAX_STRING = Math.floor(CORE_LIMITS.maxOutputBytes / 6);
 
+/** What `evaluateDirect` answers for an expression the direct route does not take (then use `evaluateSource`). */
+export const NOT_DIRECT: unique symbol = Symbol("not direct");
+
+function directValue(analysis: CompiledExpression, bindings: Record<string, unknown>, smallEnough: () => boolean): unknown {
+  const direct = analysis.direct;
+  if (direct && (!direct.readsWhole || smallEnough())) {
+    // Scalars only: an object result takes the JSONata route, which copies it and applies the output cap.
+    const v = direct.run(bindings);
+    if (v !== FALLBACK && (v === null || typeof v !== "object") && (typeof v !== "string" || v.length <= DIRECT_MAX_STRING)) {
+      lastEvaluation = "direct";
+      return v === 0 ? 0 : v; // -0 reads as 0, as after the JSON round trip below
+    }
+  }
+  return NOT_DIRECT;
+}
+
+/**
+ * `evaluateSource`'s first route on its own, synchronously: the expression's value when the direct
+ * route (direct.ts) answers it, else NOT_DIRECT. Throws what that route throws (a syntax error).
+ */
+export function evaluateDirect(source: string, ctx: BindingsText): unknown {
+  const analysis = analyseExpression(source);
+  const bindings = ctx.bindings as unknown as Record<string, unknown>;
+  return directValue(analysis, bindings, () => reachWithin(analysis.accesses, bindings, MAX_FAST_PATH_VALUES));
+}
+
 /**
  * Evaluates one JSONata expression (the inside of a `{{ }}`) and returns a plain JSON value.
  * Throws ExpressionStopped (a limit stopped it), ExpressionFailed (JSONata's error; `stopped` when its
@@ -113,15 +139,8 @@ export async function evaluateSource(source: string, ctx: BindingsText, signal?:
   // The data-size check, counted at most once for both routes below.
   let within: boolean | undefined;
   const smallEnough = () => (within ??= reachWithin(analysis.accesses, bindings, MAX_FAST_PATH_VALUES));
-  const direct = analysis.direct;
-  if (direct && (!direct.readsWhole || smallEnough())) {
-    // Scalars only: an object result takes the JSONata route, which copies it and applies the output cap.
-    const v = direct.run(bindings);
-    if (v !== FALLBACK && (v === null || typeof v !== "object") && (typeof v !== "string" || v.length <= DIRECT_MAX_STRING)) {
-      lastEvaluation = "direct";
-      return v === 0 ? 0 : v; // -0 reads as 0, as after the JSON round trip below
-    }
-  }
+  const v = directValue(analysis, bindings, smallEnough);
+  if (v !== NOT_DIRECT) return v;
   let json: string | undefined;
   try {
     if (analysis.cheap && smallEnough()) {
