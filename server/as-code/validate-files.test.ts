@@ -154,6 +154,11 @@ describe("conveyor validate (offline)", () => {
     });
   }
 
+  it("reports an unknown input once, on its key (also when the rest of the node's config is valid)", () => {
+    const text = GOOD.replace("authentication: bearer", "authentication: bearer\n        signatureHeadr: x-sig");
+    expect(check(text)).toEqual([`automations/disk.yaml:${lineOf(text, "signatureHeadr")}:9 Unknown input "signatureHeadr" for core.webhook`]);
+  });
+
   // `$steps` reference checks belong to the shared validator (being added to validate-automation.ts); once it
   // reports them, the as-code layer must place them on the line of the expression.
   const stepsChecked = validateDocument(

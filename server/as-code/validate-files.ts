@@ -160,6 +160,8 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
     // Errors only: warnings (e.g. a reference the checker cannot prove) do not fail a build, as they do not block a save.
     const found: DocumentProblem[] = errorsOf(validateDocument(offlineDocument(spec), { automationExists, selfId: `key:${spec.key}` }));
     for (const p of found) {
+      // An unknown input is found above too (also when the rest of the config fails its schema): say it once.
+      if (problems.some((q) => q.file === file.file && q.path === specPath(p.path).join(".") && q.message === p.message)) continue;
       const message = p.path === "errorHandlerId" && /does not exist/.test(p.message) ? `No automation file has the key "${spec.errorHandler}"` : p.message;
       problems.push(problemAt(file, specPath(p.path), message));
     }

@@ -101,6 +101,19 @@ describe("automations as code over REST", () => {
     expect((await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data).toHaveLength(0);
   });
 
+  it("names an unknown node input once (the as-code check and the automation validator both find it)", async () => {
+    const apps = [
+      {
+        key: "stray-input",
+        name: "Stray input",
+        graph: { nodes: [{ id: "n1", name: "hook", key: "core.webhook", config: { authentication: "none", authentcation: "none" } }], edges: [] },
+      },
+    ];
+    const res = await importInto(s.other, { apps, dryRun: true });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ path: "apps.0.graph.nodes.0.config.authentcation", nodeId: "n1", message: 'Unknown input "authentcation" for core.webhook' }]);
+  });
+
   it("plans, refuses what cannot resolve (every problem at once), applies all or nothing, and a second apply changes nothing", async () => {
     const bundle = bundleOf((await exportOf(s.ws)).body);
     const missing = await importInto(s.other, { ...bundle, dryRun: true });

@@ -165,7 +165,10 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
     const found = validateDocument(doc, { connections, automationExists, selfId: id });
     for (const p of errorsOf(found)) {
       if (p.path.endsWith("connectionId") && /does not exist/.test(p.message)) continue; // reported above by name
-      problems.push({ path: `${at}.${specPath(p.path).join(".")}`, ...(p.nodeId ? { nodeId: p.nodeId } : {}), message: p.message });
+      const path = `${at}.${specPath(p.path).join(".")}`;
+      // An unknown input is found above too (also when the rest of the config fails its schema): say it once.
+      if (problems.some((q) => q.path === path && q.message === p.message)) continue;
+      problems.push({ path, ...(p.nodeId ? { nodeId: p.nodeId } : {}), message: p.message });
     }
     return { index, spec, id, existing, doc, secretRefs, secretChanges, warnings: found.filter((p) => p.severity === "warning") };
   });
