@@ -2,6 +2,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { MAX_GRAPH_NODES } from "../contracts/graph";
 import { validateDocument } from "../services/automations/validate-automation";
 import { buildFilesJsonSchema } from "./json-schema";
 import { validateFiles } from "./validate-files";
@@ -157,6 +158,20 @@ describe("conveyor validate (offline)", () => {
   it("reports an unknown input once, on its key (also when the rest of the node's config is valid)", () => {
     const text = GOOD.replace("authentication: bearer", "authentication: bearer\n        signatureHeadr: x-sig");
     expect(check(text)).toEqual([`automations/disk.yaml:${lineOf(text, "signatureHeadr")}:9 Unknown input "signatureHeadr" for core.webhook`]);
+  });
+
+  it("accepts an automation as large as the editor saves (1,000 nodes), and names the limit past it", () => {
+    const file = (n: number) => {
+      let t = "kind: automation\nkey: big\nname: Big\ngraph:\n  nodes:\n    - { id: t, name: hook, key: core.webhook }\n";
+      for (let i = 1; i < n; i++) t += `    - { id: f${i}, name: f${i}, key: core.filter, config: { condition: "{{ $trigger.data.body.n = ${i} }}" } }\n`;
+      t += "  edges:\n";
+      for (let i = 1; i < n; i++) t += `    - { from: ${i === 1 ? "t" : `f${i - 1}`}, to: f${i} }\n`;
+      return [{ file: "automations/big.yaml", text: t }];
+    };
+    expect(validateFiles(file(MAX_GRAPH_NODES)).problems).toEqual([]);
+    expect(validateFiles(file(MAX_GRAPH_NODES + 1)).problems.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
+      `6:5 An automation holds at most ${MAX_GRAPH_NODES} nodes`,
+    ]);
   });
 
   // `$steps` reference checks belong to the shared validator (being added to validate-automation.ts); once it

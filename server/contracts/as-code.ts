@@ -5,7 +5,7 @@
  * by a reference `{ secret: <name> }`, never by value. Isomorphic: no server-only imports.
  */
 import { z } from "zod";
-import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema } from "./graph";
+import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema, MAX_GRAPH_NODES } from "./graph";
 
 export const RESOURCE_KEY_RE = /^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/;
 export const SECRET_NAME_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9])?$/;
@@ -54,7 +54,8 @@ export const AppSpecSchema = z
     concurrency: z.number().int().min(1).max(1000).default(5),
     errorHandler: ResourceKeySchema.optional().meta({ description: "Key of the automation started with a failed run's summary." }),
     graph: z.strictObject({
-      nodes: z.array(SpecNodeSchema).max(500),
+      // The editor's own limit (GraphSchema): every automation it saves must export to a file that applies back.
+      nodes: z.array(SpecNodeSchema).max(MAX_GRAPH_NODES, `An automation holds at most ${MAX_GRAPH_NODES} nodes`),
       edges: z.array(GraphEdgeSchema.strict()).max(2000).default([]),
       notes: z.array(GraphNoteSchema.strict()).max(500).optional(),
     }),
