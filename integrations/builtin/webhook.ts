@@ -18,11 +18,18 @@ const config = z.object({
     .string()
     .min(8)
     .optional()
-    .meta(ui({ title: "Secret", sensitive: true, visibleWhen: { field: "authentication", equals: "bearer" } })),
+    // Both bearer and HMAC need it (validate below): shown for bearer only, HMAC left nowhere to type it.
+    .meta(ui({ title: "Secret", sensitive: true, visibleWhen: { field: "authentication", oneOf: ["bearer", "hmac"] } })),
   signatureHeader: z
     .string()
     .default("x-signature-256")
-    .meta(ui({ title: "Signature header", description: "Header carrying hex HMAC-SHA256 of the raw body (optionally prefixed sha256=)." })),
+    .meta(
+      ui({
+        title: "Signature header",
+        description: "Header carrying hex HMAC-SHA256 of the raw body (optionally prefixed sha256=).",
+        visibleWhen: { field: "authentication", equals: "hmac" },
+      }),
+    ),
   dedupeHeader: z
     .string()
     .default("idempotency-key")
