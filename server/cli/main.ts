@@ -13,27 +13,7 @@
  */
 import { parseArgs } from "node:util";
 import { formatCliError } from "./format-error";
-
-const USAGE = `Usage:
-  conveyor owner create --email EMAIL --password PASSWORD [--name NAME]
-  conveyor keys create --name NAME --role admin|editor|operator|viewer [--workspace ID]... [--expires ISO-DATE]
-  conveyor keys list                               id, prefix, name, role, workspaces, status, last used
-  conveyor keys revoke ID|PREFIX                   revoke a key (key_… or cvk_…)
-  conveyor workspaces list
-  conveyor migrate
-  conveyor migrate-to-postgres --to postgres://USER:PASSWORD@HOST:5432/DB [--from SQLITE-FILE] [--dry-run]
-      copies a stopped SQLite installation into an empty PostgreSQL database (docs/scale-out.md)
-  conveyor worker [--port N]     the runner alone (+ /api/health, /api/health/ready, /metrics on port N)
-  conveyor ingress [--port N]    webhook ingress alone: /hooks/… (+ health, readiness, metrics), default port $CONVEYOR_INGRESS_PORT or 3001
-
-Automations as code (docs/automations-as-code.md):
-  conveyor schema                                  print the JSON Schema of spec files
-  conveyor validate DIR [--format text|github]     check spec files offline (exit 1 on any problem)
-  conveyor export --workspace ID|NAME --out DIR    write one YAML file per automation, line and intake
-  conveyor plan DIR --workspace ID|NAME [--prune] [--force] [--verbose]
-  conveyor apply DIR --workspace ID|NAME [--prune] [--force] [--commit SHA] [--repository URL]
-  Server and key: --url (CONVEYOR_URL, default http://localhost:3000), --api-key (CONVEYOR_API_KEY);
-  secret references take their values from CONVEYOR_SECRET_<NAME>.`;
+import { helpFor } from "./help";
 
 async function main(argv: string[]) {
   const { positionals, values } = parseArgs({
@@ -62,8 +42,11 @@ async function main(argv: string[]) {
       help: { type: "boolean", short: "h" },
     },
   });
-  if (values.help || positionals.length === 0) {
-    console.log(USAGE);
+  if (values.help || positionals.length === 0 || positionals[0] === "help") {
+    const command = positionals[0] === "help" ? positionals[1] : positionals[0];
+    const help = helpFor(command);
+    if (help === null) throw new Error(`unknown command "${command}"; run conveyor --help`);
+    console.log(help);
     return 0;
   }
   // Client commands load neither the database nor the server's settings.

@@ -121,6 +121,24 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+describe("conveyor <command> --help", () => {
+  it("shows the command's own usage and options (each printed the overview), and refuses a command that does not exist", async () => {
+    const plan = await cli(["plan", "--help"]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/^Usage: conveyor plan DIR --workspace ID\|NAME/);
+    expect(plan.stdout).toContain("--prune");
+    expect(plan.stdout).toContain("CONVEYOR_SECRET_<NAME>");
+    expect(plan.stdout).not.toContain("owner create");
+    expect((await cli(["help", "export"])).stdout).toMatch(/^Usage: conveyor export --workspace ID\|NAME --out DIR/);
+    const overview = await cli(["--help"]);
+    expect(overview.stdout).toContain("conveyor owner create");
+    expect(overview.stdout).toContain("conveyor <command> --help");
+    const unknown = await cli(["diff", "--help"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown command "diff"; run conveyor --help');
+  });
+});
+
 describe("conveyor export / validate / plan / apply", () => {
   it("round-trips a workspace: export, apply into another, export again byte-identical; a second apply changes nothing", async () => {
     const exported = await cli(["export", "--workspace", s.ws, "--out", "exported"]);
