@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -139,6 +140,20 @@ describe("conveyor <command> --help", () => {
   });
 });
 
+describe("conveyor plan / export against the wrong address", () => {
+  it("says a web page answered (a proxy, a sign-in page, a wrong port) instead of a JSON parse error", async () => {
+    const page = http.createServer((_req, res) => res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<!DOCTYPE html><p>Not found</p>"));
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(page.address() as { port: number }).port}/w`;
+      const r = await cli(["export", "--workspace", "Other", "--out", "nowhere"], { CONVEYOR_URL: url });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${url}/api/v1/factories answered 404 with text/html, not JSON: is ${url} the address of the Conveyor server`);
+      expect(r.stderr).not.toContain("Unexpected token");
+    } finally {
+      await new Promise((resolve) => page.close(resolve));
+    }
+  });
 describe("conveyor export / validate / plan / apply", () => {
   it("round-trips a workspace: export, apply into another, export again byte-identical; a second apply changes nothing", async () => {
     const exported = await cli(["export", "--workspace", s.ws, "--out", "exported"]);

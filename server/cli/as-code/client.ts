@@ -29,7 +29,16 @@ export function createClient(opts: { url?: string; apiKey?: string }) {
       );
     }
     const text = await res.text();
-    const json = text ? (JSON.parse(text) as unknown) : null;
+    let json: unknown = null;
+    try {
+      json = text ? (JSON.parse(text) as unknown) : null;
+    } catch {
+      // A web page (a proxy, a sign-in page, the wrong port) rather than Conveyor's API.
+      const type = res.headers.get("content-type")?.split(";")[0] ?? "no content type";
+      throw new Error(
+        `${base}/api/v1${path.split("?")[0]} answered ${res.status} with ${type}, not JSON: is ${base} the address of the Conveyor server (without /api/v1)? Set CONVEYOR_URL or --url`,
+      );
+    }
     if (!res.ok) throw new ApiError({ status: res.status, ...((json ?? {}) as object) });
     return json as T;
   };
