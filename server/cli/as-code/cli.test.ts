@@ -140,7 +140,7 @@ describe("conveyor <command> --help", () => {
   });
 });
 
-describe("conveyor plan / export against the wrong address", () => {
+describe("conveyor plan / export against the wrong address or an oversized bundle", () => {
   it("says a web page answered (a proxy, a sign-in page, a wrong port) instead of a JSON parse error", async () => {
     const page = http.createServer((_req, res) => res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<!DOCTYPE html><p>Not found</p>"));
     await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
@@ -154,6 +154,26 @@ describe("conveyor plan / export against the wrong address", () => {
       await new Promise((resolve) => page.close(resolve));
     }
   });
+
+  it("names the server setting to raise when the bundle is over the API body limit (413)", async () => {
+    fs.mkdirSync(path.join(dir, "huge/automations"), { recursive: true });
+    const text = [
+      "kind: automation",
+      "key: huge",
+      "name: Huge",
+      `description: ${"x".repeat(4000)}`,
+      "graph:",
+      "  nodes:",
+      ...Array.from({ length: 300 }, (_, i) => `    - { id: n${i}, name: n${i}, key: core.manual, notes: ${"y".repeat(4000)} }`),
+      "",
+    ].join("\n");
+    fs.writeFileSync(path.join(dir, "huge/automations/huge.yaml"), text);
+    const r = await cli(["plan", "huge", "--workspace", "Other"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Plan failed: .*limit.* Raise CONVEYOR_API_MAX_BYTES on the server/);
+  });
+});
+
 describe("conveyor export / validate / plan / apply", () => {
   it("round-trips a workspace: export, apply into another, export again byte-identical; a second apply changes nothing", async () => {
     const exported = await cli(["export", "--workspace", s.ws, "--out", "exported"]);

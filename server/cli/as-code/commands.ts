@@ -98,7 +98,8 @@ async function planOrApply(dirArg: string | undefined, values: AsCodeValues, app
     if (!(e instanceof ApiError)) throw e;
     const errors = e.problem.errors ?? [];
     if (errors.length) printProblems(mapServerProblems(errors, v), format);
-    console.error(`${apply ? "Nothing was applied" : "Plan failed"}: ${e.problem.detail ?? e.message}`);
+    const hint = e.problem.status === 413 ? " Raise CONVEYOR_API_MAX_BYTES on the server for a workspace this large (docs/automations-as-code.md)." : "";
+    console.error(`${apply ? "Nothing was applied" : "Plan failed"}: ${e.problem.detail ?? e.message}${hint}`);
     return 1;
   }
 }
