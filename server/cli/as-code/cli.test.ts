@@ -155,6 +155,14 @@ describe("conveyor plan / export against the wrong address or an oversized bundl
     }
   });
 
+  it("takes the API's address (…/api/v1, as README's curl examples export it) for the server's", async () => {
+    fs.mkdirSync(path.join(dir, "empty"), { recursive: true });
+    const planned = await cli(["plan", "empty", "--workspace", "Other"], { CONVEYOR_URL: `${server.url}/api/v1/` });
+    expect(planned.stderr).toBe("");
+    expect(planned.stdout).toContain(`Workspace "Other" (${s.other}) at ${server.url}`);
+    expect(planned.code).toBe(0);
+  });
+
   it("names the server setting to raise when the bundle is over the API body limit (413)", async () => {
     fs.mkdirSync(path.join(dir, "huge/automations"), { recursive: true });
     const text = [

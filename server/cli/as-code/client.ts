@@ -13,7 +13,8 @@ export class ApiError extends Error {
 }
 
 export function createClient(opts: { url?: string; apiKey?: string }) {
-  const base = (opts.url ?? "http://localhost:3000").replace(/\/+$/, "");
+  // The API's own address (what README's curl examples export as $CONVEYOR) names the same server.
+  const base = (opts.url ?? "http://localhost:3000").replace(/\/+$/, "").replace(/\/api\/v1$/, "");
   if (!opts.apiKey) throw new Error("Set CONVEYOR_API_KEY (or --api-key) to an API key with the editor role: npx conveyor keys create --name ci --role editor");
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let res: Response;
