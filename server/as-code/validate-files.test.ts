@@ -215,6 +215,7 @@ describe("conveyor validate (offline)", () => {
       { file: "lines/follow-up.yaml", text: LINE.replace("automation: disk", "automation: disc") },
       { file: "intakes/inbox.yaml", text: INTAKE.replace("line: follow-up", "line: followup") },
       { file: "other.yaml", text: "kind: dashboard\n" },
+      { file: "kindless.yaml", text: "key: inbox\nname: Inbox\n" },
     ]).problems.map((p) => `${p.file}:${p.line} ${p.message}`);
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -222,6 +223,7 @@ describe("conveyor validate (offline)", () => {
         'lines/follow-up.yaml:6 No automation file has the key "disc"',
         'intakes/inbox.yaml:4 No line file has the key "followup"',
         'other.yaml:1 kind must be automation, line or intake (found "dashboard")',
+        "kindless.yaml:1 kind: Required (automation, line or intake)",
       ]),
     );
   });
