@@ -295,5 +295,8 @@ describe("conveyor export / validate / plan / apply", () => {
     const planned = await cli(["plan", "broken", "--workspace", "Other"]);
     expect(planned.code).toBe(1);
     expect(planned.stderr).toContain('broken/automations/broken.yaml:12:19 No connection named "staging prometheus" in this workspace');
+    // Said once, by file position; not again by the request body's path.
+    expect(planned.stderr).toContain("Plan failed: 1 problem (listed above)");
+    expect(planned.stderr).not.toContain("apps.0.graph");
   }, 120_000);
 });

@@ -99,7 +99,9 @@ async function planOrApply(dirArg: string | undefined, values: AsCodeValues, app
     const errors = e.problem.errors ?? [];
     if (errors.length) printProblems(mapServerProblems(errors, v), format);
     const hint = e.problem.status === 413 ? " Raise CONVEYOR_API_MAX_BYTES on the server for a workspace this large (docs/automations-as-code.md)." : "";
-    console.error(`${apply ? "Nothing was applied" : "Plan failed"}: ${e.problem.detail ?? e.message}${hint}`);
+    // The server's detail repeats the first problem by its body path (apps.1.graph.nodes.0.connection): the file positions above say it better.
+    const why = errors.length ? `${errors.length} problem${errors.length === 1 ? "" : "s"} (listed above)` : (e.problem.detail ?? e.message);
+    console.error(`${apply ? "Nothing was applied" : "Plan failed"}: ${why}${hint}`);
     return 1;
   }
 }
