@@ -187,6 +187,7 @@ describe("conveyor export / validate / plan / apply", () => {
     const exported = await cli(["export", "--workspace", s.ws, "--out", "exported"]);
     expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain(": 1 automation, 2 lines, 1 intake.");
     const files = readTree(path.join(dir, "exported"));
     expect(Object.keys(files).sort()).toEqual([
       "automations/silence-disk-alerts.yaml",

@@ -25,6 +25,9 @@ export type AsCodeValues = {
   verbose?: boolean;
 };
 
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const counts = (b: Bundle) => `${count(b.apps.length, "automation")}, ${count(b.lines.length, "line")}, ${count(b.intakes.length, "intake")}`;
+
 export const AS_CODE_COMMANDS = ["schema", "validate", "export", "plan", "apply"];
 
 function validateDir(
@@ -118,7 +121,7 @@ export async function runAsCodeCommand(positionals: string[], values: AsCodeValu
       const { ok, v, files } = validateDir(arg, format);
       if (ok)
         console.log(
-          `${files.length} file${files.length === 1 ? "" : "s"} valid: ${v.bundle.apps.length} automations, ${v.bundle.lines.length} lines, ${v.bundle.intakes.length} intakes.`,
+          `${files.length} file${files.length === 1 ? "" : "s"} valid: ${counts(v.bundle)}.`,
         );
       else console.error(`${v.problems.length} problem${v.problems.length === 1 ? "" : "s"} in ${new Set(v.problems.map((p) => p.file)).size} file(s).`);
       return ok ? 0 : 1;
@@ -131,7 +134,7 @@ export async function runAsCodeCommand(positionals: string[], values: AsCodeValu
       const out = path.resolve(env.cwd, values.out);
       const r = writeExport(out, bundle);
       console.log(
-        `Exported "${ws.name}" to ${path.relative(env.cwd, out) || "."}: ${bundle.apps.length} automations, ${bundle.lines.length} lines, ${bundle.intakes.length} intakes${r.removed.length ? `; removed ${r.removed.join(", ")}` : ""}.`,
+        `Exported "${ws.name}" to ${path.relative(env.cwd, out) || "."}: ${counts(bundle)}${r.removed.length ? `; removed ${r.removed.join(", ")}` : ""}.`,
       );
       return 0;
     }
