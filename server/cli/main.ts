@@ -15,6 +15,32 @@ import { parseArgs } from "node:util";
 import { formatCliError } from "./format-error";
 import { helpFor } from "./help";
 
+/** The options each command reads: any other is refused, not ignored (`apply --dry-run` applied for real). */
+const OPTIONS_OF: Record<string, string[]> = {
+  owner: ["email", "password", "name"],
+  keys: ["name", "role", "workspace", "expires"],
+  workspaces: [],
+  migrate: [],
+  "migrate-to-postgres": ["from", "to", "dry-run"],
+  worker: ["port"],
+  ingress: ["port"],
+  schema: [],
+  validate: ["format"],
+  export: ["workspace", "out", "url", "api-key"],
+  plan: ["workspace", "url", "api-key", "prune", "force", "verbose", "format", "commit", "repository"],
+  apply: ["workspace", "url", "api-key", "prune", "force", "verbose", "format", "commit", "repository"],
+};
+
+function refuseForeignOptions(command: string | undefined, values: Record<string, unknown>): void {
+  const allowed = command === undefined ? undefined : OPTIONS_OF[command];
+  if (!allowed) return;
+  const foreign = Object.keys(values).filter((k) => k !== "help" && values[k] !== undefined && !allowed.includes(k));
+  if (!foreign.length) return;
+  if (command === "apply" && foreign.includes("dry-run"))
+    throw new Error("apply has no --dry-run: conveyor plan shows what apply would change and writes nothing");
+  throw new Error(`${command} takes no ${foreign.map((k) => `--${k}`).join(", ")}; run conveyor ${command} --help`);
+}
+
 async function main(argv: string[]) {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -42,6 +68,7 @@ async function main(argv: string[]) {
       help: { type: "boolean", short: "h" },
     },
   });
+  refuseForeignOptions(positionals[0], values);
   if (values.help || positionals.length === 0 || positionals[0] === "help") {
     const command = positionals[0] === "help" ? positionals[1] : positionals[0];
     const help = helpFor(command);

@@ -134,6 +134,13 @@ describe("conveyor <command> --help", () => {
     const overview = await cli(["--help"]);
     expect(overview.stdout).toContain("conveyor owner create");
     expect(overview.stdout).toContain("conveyor <command> --help");
+    // An option the command does not read is refused, not ignored: `apply --dry-run` applied for real.
+    const dry = await cli(["apply", "nowhere", "--workspace", "Other", "--dry-run"]);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toContain("apply has no --dry-run: conveyor plan shows what apply would change and writes nothing");
+    const stray = await cli(["export", "--workspace", "Other", "--out", "x", "--prune"]);
+    expect(stray.code).toBe(1);
+    expect(stray.stderr).toContain("export takes no --prune; run conveyor export --help");
     const unknown = await cli(["diff", "--help"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('unknown command "diff"; run conveyor --help');
