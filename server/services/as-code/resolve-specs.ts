@@ -11,7 +11,7 @@ import { GraphSchema } from "../../contracts/graph";
 import type { FieldProblem } from "../../errors";
 import type { SecretBox } from "../../crypto/secret-box";
 import { newId } from "../../ids";
-import { isSealed, openConfigSecrets } from "../automations/node-secrets";
+import { isSealed, openConfigSecrets, SECRET_PLACEHOLDER } from "../automations/node-secrets";
 import { errorsOf, validateDocument, type ConnectionFacts } from "../automations/validate-automation";
 import { getPath, secretPathsFor, setPath, unknownInputs } from "../../as-code/units";
 import { specPath } from "../../as-code/validate-files";
@@ -131,7 +131,11 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
         const prevSealed = prevNode ? getPath(prevNode.config, p) : undefined;
         const sameName = existing && prevNode && isSealed(prevSealed) && nodeSecretName(existing, spec.key, prevNode, p) === ref.secret;
         const value = secretValue(ref.secret, `${nodeAt}.config.${p}`, sameName ? (prevSealed as string) : undefined);
-        if (value === undefined) continue;
+        if (value === undefined) {
+          // Reported above by name; the validator must not also call the reference "expected string, received object".
+          config = setPath(config, p, SECRET_PLACEHOLDER);
+          continue;
+        }
         secretRefs[`${node.id}:${p}`] = ref.secret;
         const plainBefore = isSealed(prevSealed) ? openSealed(box, prevSealed) : undefined;
         const plainAfter = isSealed(value) ? openSealed(box, value) : value;
