@@ -216,6 +216,7 @@ describe("conveyor validate (offline)", () => {
       { file: "intakes/inbox.yaml", text: INTAKE.replace("line: follow-up", "line: followup") },
       { file: "other.yaml", text: "kind: dashboard\n" },
       { file: "kindless.yaml", text: "key: inbox\nname: Inbox\n" },
+      { file: "graphless.yaml", text: "kind: automation\nkey: graphless\nname: No graph\n" },
     ]).problems.map((p) => `${p.file}:${p.line} ${p.message}`);
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -224,6 +225,7 @@ describe("conveyor validate (offline)", () => {
         'intakes/inbox.yaml:4 No line file has the key "followup"',
         'other.yaml:1 kind must be automation, line or intake (found "dashboard")',
         "kindless.yaml:1 kind: Required (automation, line or intake)",
+        "graphless.yaml:1 graph: Required",
       ]),
     );
   });

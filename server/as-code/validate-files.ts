@@ -19,6 +19,7 @@ import {
   type ResourceKind,
 } from "../contracts/as-code";
 import type { DocumentProblem } from "../contracts/automations";
+import { issueMessage } from "../errors";
 import { errorsOf, validateDocument } from "../services/automations/validate-automation";
 import { SECRET_PLACEHOLDER } from "../services/automations/node-secrets";
 import { parseYamlFile, type FileProblem, type ParsedFile } from "./yaml-files";
@@ -84,7 +85,7 @@ function zodFileProblems(file: ParsedFile, error: z.ZodError): FileProblem[] {
   return error.issues.map((i) => {
     const path = i.path as Array<string | number>;
     if (i.code === "unrecognized_keys") return problemAt(file, [...path, i.keys[0]!], `Unknown field "${i.keys.join('", "')}"`, true);
-    return problemAt(file, path, i.message);
+    return problemAt(file, path, issueMessage(i));
   });
 }
 
