@@ -40,6 +40,7 @@ export const SpecNodeSchema = z.strictObject({
   key: n.key,
   connection: z.string().min(1).max(200).optional().meta({ description: "Connection name in the workspace (resolved to its id at apply)." }),
   config: z.record(z.string(), z.unknown()).default({}).meta({ description: "Node settings; secret fields hold { secret: <name> }." }),
+  disabled: n.disabled,
   position: n.position,
   notes: n.notes,
 });

@@ -221,4 +221,29 @@ describe("automations as code over REST", () => {
     expect((await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data).toHaveLength(0);
     expect((await importInto(s.other, { ...without, prune: true }, s.keys.viewer)).status).toBe(403);
   });
+  it("keeps a disabled node disabled through export and apply (files dropped the flag: an apply re-enabled the step)", async () => {
+    const created = await api.post(`/api/v1/factories/${s.ws}/apps`, {
+      key: s.keys.editor,
+      body: {
+        name: "Disabled pause",
+        enabled: true,
+        graph: {
+          nodes: [
+            { id: "t", name: "hook", key: "core.webhook", config: {} },
+            { id: "w", name: "pause", key: "core.wait", config: { duration: "1s" }, disabled: true },
+          ],
+          edges: [{ from: "t", to: "w" }],
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const spec = (await exportOf(s.ws)).body.apps.find((a: { key: string }) => a.key === "disabled-pause");
+    expect(spec.graph.nodes[1]).toMatchObject({ name: "pause", disabled: true });
+    expect((await importInto(s.ws, { apps: [spec], dryRun: true })).body.summary).toMatchObject({ create: 0, update: 0 });
+    const applied = await importInto(s.ws, { apps: [{ ...spec, name: "Disabled pause, renamed" }] });
+    expect(applied.status).toBe(200);
+    const after = (await api.get(`/api/v1/factories/${s.ws}/apps/${created.body.id}`, { key: s.keys.viewer })).body;
+    expect(after.name).toBe("Disabled pause, renamed");
+    expect(after.graph.nodes[1].disabled).toBe(true);
+  });
 });

@@ -150,6 +150,7 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
         config,
         position: node.position,
         notes: node.notes,
+        ...(node.disabled ? { disabled: true } : {}),
       };
     });
     const id = appId.get(spec.key)!;
