@@ -221,7 +221,7 @@ describe("automations as code over REST", () => {
     expect((await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data).toHaveLength(0);
     expect((await importInto(s.other, { ...without, prune: true }, s.keys.viewer)).status).toBe(403);
   });
-  it("keeps a disabled node disabled through export and apply (files dropped the flag: an apply re-enabled the step)", async () => {
+  it("keeps a disabled node disabled through export and apply (files dropped the flag: an apply re-enabled the step), and the editor-only labels and pins", async () => {
     const created = await api.post(`/api/v1/factories/${s.ws}/apps`, {
       key: s.keys.editor,
       body: {
@@ -230,7 +230,15 @@ describe("automations as code over REST", () => {
         graph: {
           nodes: [
             { id: "t", name: "hook", key: "core.webhook", config: {} },
-            { id: "w", name: "pause", key: "core.wait", config: { duration: "1s" }, disabled: true },
+            {
+              id: "w",
+              name: "pause",
+              key: "core.wait",
+              config: { duration: "1s" },
+              disabled: true,
+              labels: { duration: { value: "1s", label: "One second" } },
+              pinned: { output: { type: "core.wait", timestamp: "2026-11-25T10:00:00.000Z", data: { waited: true } } },
+            },
           ],
           edges: [{ from: "t", to: "w" }],
         },
@@ -245,5 +253,12 @@ describe("automations as code over REST", () => {
     const after = (await api.get(`/api/v1/factories/${s.ws}/apps/${created.body.id}`, { key: s.keys.viewer })).body;
     expect(after.name).toBe("Disabled pause, renamed");
     expect(after.graph.nodes[1].disabled).toBe(true);
+    // Editor-only data that files do not carry stays as stored (an apply dropped both).
+    expect(after.graph.nodes[1].labels).toEqual({ duration: { value: "1s", label: "One second" } });
+    expect(after.graph.nodes[1].pinned.output.data).toEqual({ waited: true });
+    const changed = await importInto(s.ws, { apps: [{ ...spec, graph: { ...spec.graph, nodes: [spec.graph.nodes[0], { ...spec.graph.nodes[1], config: { duration: "2s" } }] } }] });
+    expect(changed.status).toBe(200);
+    const relabelled = (await api.get(`/api/v1/factories/${s.ws}/apps/${created.body.id}`, { key: s.keys.viewer })).body;
+    expect(relabelled.graph.nodes[1].labels).toBeUndefined(); // the label named the old value
   });
 });

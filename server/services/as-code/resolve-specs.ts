@@ -7,7 +7,7 @@
 import type { AppSpec, Bundle, IntakeSpec, LineSpec } from "../../contracts/as-code";
 import { isSecretRef, secretEnvName } from "../../contracts/as-code";
 import type { AutomationDocument, DocumentProblem } from "../../contracts/automations";
-import { GraphSchema } from "../../contracts/graph";
+import { configValueAt, GraphSchema, type GraphNode } from "../../contracts/graph";
 import type { FieldProblem } from "../../errors";
 import type { SecretBox } from "../../crypto/secret-box";
 import { newId } from "../../ids";
@@ -55,6 +55,17 @@ export interface Resolved {
 
 function byKey<T extends { id: string }>(rows: T[], keys: Map<string, string>): Map<string, T> {
   return new Map(rows.map((r) => [keys.get(r.id)!, r]));
+}
+
+/**
+ * What a node keeps from its stored version that files do not carry: picker labels whose value is
+ * still the config's (the editor shows names, not ids), and pinned test output. An apply replaced
+ * the graph and dropped both.
+ */
+function editorOnly(prev: GraphNode | undefined, config: Record<string, unknown>): Pick<GraphNode, "labels" | "pinned"> {
+  if (!prev) return {};
+  const labels = Object.fromEntries(Object.entries(prev.labels ?? {}).filter(([path, l]) => configValueAt(config, path) === l.value));
+  return { ...(Object.keys(labels).length ? { labels } : {}), ...(prev.pinned ? { pinned: prev.pinned } : {}) };
 }
 
 function duplicates(kind: string, specs: Array<{ key: string }>, problems: FieldProblem[]) {
@@ -151,6 +162,7 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
         position: node.position,
         notes: node.notes,
         ...(node.disabled ? { disabled: true } : {}),
+        ...editorOnly(before?.nodes.find((n) => n.id === node.id && n.key === node.key), config),
       };
     });
     const id = appId.get(spec.key)!;
