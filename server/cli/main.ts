@@ -41,33 +41,47 @@ function refuseForeignOptions(command: string | undefined, values: Record<string
   throw new Error(`${command} takes no ${foreign.map((k) => `--${k}`).join(", ")}; run conveyor ${command} --help`);
 }
 
+/** node:util's words for an unknown option ("To specify a positional argument starting with a '-'…") → ours. */
+function optionError(e: unknown, argv: string[]): unknown {
+  const unknown = (e as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && /option '([^']+)'/.exec((e as Error).message)?.[1];
+  if (!unknown) return e;
+  const command = argv.find((a) => !a.startsWith("-"));
+  return new Error(`unknown option ${unknown}; run conveyor ${command && OPTIONS_OF[command] ? `${command} ` : ""}--help`);
+}
+
 async function main(argv: string[]) {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      email: { type: "string" },
-      password: { type: "string" },
-      name: { type: "string" },
-      role: { type: "string" },
-      workspace: { type: "string", multiple: true },
-      expires: { type: "string" },
-      out: { type: "string" },
-      url: { type: "string" },
-      "api-key": { type: "string" },
-      prune: { type: "boolean" },
-      force: { type: "boolean" },
-      commit: { type: "string" },
-      repository: { type: "string" },
-      format: { type: "string" },
-      verbose: { type: "boolean", short: "v" },
-      from: { type: "string" },
-      to: { type: "string" },
-      "dry-run": { type: "boolean" },
-      port: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  const { positionals, values } = (() => {
+    try {
+      return parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          email: { type: "string" },
+          password: { type: "string" },
+          name: { type: "string" },
+          role: { type: "string" },
+          workspace: { type: "string", multiple: true },
+          expires: { type: "string" },
+          out: { type: "string" },
+          url: { type: "string" },
+          "api-key": { type: "string" },
+          prune: { type: "boolean" },
+          force: { type: "boolean" },
+          commit: { type: "string" },
+          repository: { type: "string" },
+          format: { type: "string" },
+          verbose: { type: "boolean", short: "v" },
+          from: { type: "string" },
+          to: { type: "string" },
+          "dry-run": { type: "boolean" },
+          port: { type: "string" },
+          help: { type: "boolean", short: "h" },
+        },
+      });
+    } catch (e) {
+      throw optionError(e, argv);
+    }
+  })();
   refuseForeignOptions(positionals[0], values);
   if (values.help || positionals.length === 0 || positionals[0] === "help") {
     const command = positionals[0] === "help" ? positionals[1] : positionals[0];

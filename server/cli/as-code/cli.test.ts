@@ -141,6 +141,9 @@ describe("conveyor <command> --help", () => {
     const stray = await cli(["export", "--workspace", "Other", "--out", "x", "--prune"]);
     expect(stray.code).toBe(1);
     expect(stray.stderr).toContain("export takes no --prune; run conveyor export --help");
+    const typo = await cli(["export", "--wrokspace", "Other", "--out", "x"]);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toBe("conveyor: unknown option --wrokspace; run conveyor export --help\n");
     const unknown = await cli(["diff", "--help"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('unknown command "diff"; run conveyor --help');
