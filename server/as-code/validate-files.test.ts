@@ -177,12 +177,16 @@ describe("conveyor validate (offline)", () => {
   it("reports a YAML mistake once, where to look: an unclosed quote where it opens, a tab without ten follow-on errors, two documents in words", () => {
     const unclosed = GOOD.replace('value: "{{ $trigger.data.body.alert }}"', 'value: "{{ $trigger.data.body.alert }}');
     expect(check(unclosed, [])).toEqual([
-      `automations/disk.yaml:${lineOf(unclosed, "value: \"{{")}:20 YAML: The string quoted with " that starts here is never closed`,
+      `automations/disk.yaml:${lineOf(unclosed, 'value: "{{')}:20 YAML: The string quoted with " that starts here is never closed`,
     ]);
     const tab = GOOD.replace("    - id: s\n", "\t- id: s\n");
     const tabbed = check(tab, []);
     expect(tabbed).toHaveLength(1);
-    expect(tabbed[0]).toMatch(new RegExp(`^automations/disk.yaml:${lineOf(tab, "\t- id: s")}:1 YAML: Tabs are not allowed as indentation \\(and \\d+ more YAML errors after it, often caused by this one\\)$`));
+    expect(tabbed[0]).toMatch(
+      new RegExp(
+        `^automations/disk.yaml:${lineOf(tab, "\t- id: s")}:1 YAML: Tabs are not allowed as indentation \\(and \\d+ more YAML errors after it, often caused by this one\\)$`,
+      ),
+    );
     expect(check(`${LINE}---\n${LINE}`, [])).toEqual([
       "automations/disk.yaml:7:1 YAML: One resource per file: this file holds more than one YAML document (a --- line); put each in a file of its own",
     ]);

@@ -127,7 +127,9 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
     const kind = value.kind as ResourceKind;
     if (typeof kind !== "string" || !Object.hasOwn(FILE_SCHEMAS, kind)) {
       const message =
-        value.kind === undefined ? "kind: Required (automation, line or intake)" : `kind must be automation, line or intake (found ${JSON.stringify(value.kind)})`;
+        value.kind === undefined
+          ? "kind: Required (automation, line or intake)"
+          : `kind must be automation, line or intake (found ${JSON.stringify(value.kind)})`;
       problems.push(problemAt(parsed, ["kind"], message));
       continue;
     }

@@ -69,7 +69,11 @@ function yamlProblems(doc: Document.Parsed, file: string, pos: (offset: number |
       }
     }
     const more = doc.errors.length - shown.length;
-    return { file, ...at, message: `YAML: ${message}${more > 0 ? ` (and ${more} more YAML error${more === 1 ? "" : "s"} after it, often caused by this one)` : ""}` };
+    return {
+      file,
+      ...at,
+      message: `YAML: ${message}${more > 0 ? ` (and ${more} more YAML error${more === 1 ? "" : "s"} after it, often caused by this one)` : ""}`,
+    };
   });
 }
 

@@ -111,7 +111,9 @@ describe("automations as code over REST", () => {
     ];
     const res = await importInto(s.other, { apps, dryRun: true });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual([{ path: "apps.0.graph.nodes.0.config.authentcation", nodeId: "n1", message: 'Unknown input "authentcation" for core.webhook' }]);
+    expect(res.body.errors).toEqual([
+      { path: "apps.0.graph.nodes.0.config.authentcation", nodeId: "n1", message: 'Unknown input "authentcation" for core.webhook' },
+    ]);
   });
 
   it("plans, refuses what cannot resolve (every problem at once), applies all or nothing, and a second apply changes nothing", async () => {
@@ -256,7 +258,9 @@ describe("automations as code over REST", () => {
     // Editor-only data that files do not carry stays as stored (an apply dropped both).
     expect(after.graph.nodes[1].labels).toEqual({ duration: { value: "1s", label: "One second" } });
     expect(after.graph.nodes[1].pinned.output.data).toEqual({ waited: true });
-    const changed = await importInto(s.ws, { apps: [{ ...spec, graph: { ...spec.graph, nodes: [spec.graph.nodes[0], { ...spec.graph.nodes[1], config: { duration: "2s" } }] } }] });
+    const changed = await importInto(s.ws, {
+      apps: [{ ...spec, graph: { ...spec.graph, nodes: [spec.graph.nodes[0], { ...spec.graph.nodes[1], config: { duration: "2s" } }] } }],
+    });
     expect(changed.status).toBe(200);
     const relabelled = (await api.get(`/api/v1/factories/${s.ws}/apps/${created.body.id}`, { key: s.keys.viewer })).body;
     expect(relabelled.graph.nodes[1].labels).toBeUndefined(); // the label named the old value

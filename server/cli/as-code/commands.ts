@@ -119,10 +119,7 @@ export async function runAsCodeCommand(positionals: string[], values: AsCodeValu
       return 0;
     case "validate": {
       const { ok, v, files } = validateDir(arg, format);
-      if (ok)
-        console.log(
-          `${files.length} file${files.length === 1 ? "" : "s"} valid: ${counts(v.bundle)}.`,
-        );
+      if (ok) console.log(`${files.length} file${files.length === 1 ? "" : "s"} valid: ${counts(v.bundle)}.`);
       else console.error(`${v.problems.length} problem${v.problems.length === 1 ? "" : "s"} in ${new Set(v.problems.map((p) => p.file)).size} file(s).`);
       return ok ? 0 : 1;
     }

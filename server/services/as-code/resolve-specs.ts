@@ -162,7 +162,10 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
         position: node.position,
         notes: node.notes,
         ...(node.disabled ? { disabled: true } : {}),
-        ...editorOnly(before?.nodes.find((n) => n.id === node.id && n.key === node.key), config),
+        ...editorOnly(
+          before?.nodes.find((n) => n.id === node.id && n.key === node.key),
+          config,
+        ),
       };
     });
     const id = appId.get(spec.key)!;
