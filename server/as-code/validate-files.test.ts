@@ -2,6 +2,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { MAX_BUNDLE_RESOURCES } from "../contracts/as-code";
 import { MAX_GRAPH_NODES } from "../contracts/graph";
 import { validateDocument } from "../services/automations/validate-automation";
 import { buildFilesJsonSchema } from "./json-schema";
@@ -189,6 +190,18 @@ describe("conveyor validate (offline)", () => {
     );
     expect(check(`${LINE}---\n${LINE}`, [])).toEqual([
       "automations/disk.yaml:7:1 YAML: One resource per file: this file holds more than one YAML document (a --- line); put each in a file of its own",
+    ]);
+  });
+
+  it("refuses more files of a kind than one apply takes (1,000), offline, instead of passing what the server then refuses", () => {
+    const files = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        file: `automations/a${String(i).padStart(4, "0")}.yaml`,
+        text: `kind: automation\nkey: a${i}\nname: A${i}\ngraph:\n  nodes:\n    - { id: t, name: t, key: core.manual }\n`,
+      }));
+    expect(validateFiles(files(MAX_BUNDLE_RESOURCES)).problems).toEqual([]);
+    expect(validateFiles(files(MAX_BUNDLE_RESOURCES + 1)).problems.map((p) => `${p.file}:${p.line} ${p.message}`)).toEqual([
+      `automations/a${MAX_BUNDLE_RESOURCES}.yaml:1 ${MAX_BUNDLE_RESOURCES + 1} automation files: one apply takes at most ${MAX_BUNDLE_RESOURCES}`,
     ]);
   });
 

@@ -11,6 +11,7 @@ import {
   IntakeSpecSchema,
   isSecretRef,
   LineSpecSchema,
+  MAX_BUNDLE_RESOURCES,
   secretEnvName,
   type AppSpec,
   type Bundle,
@@ -151,6 +152,14 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
     if (kind === "automation") bundle.apps.push(spec as AppSpec);
     else if (kind === "line") bundle.lines.push(spec as unknown as LineSpec);
     else bundle.intakes.push(spec as unknown as IntakeSpec);
+  }
+  // The server takes at most MAX_BUNDLE_RESOURCES of each kind per apply: say so offline, on the first file past it.
+  for (const [kind, list] of [["automation", bundle.apps], ["line", bundle.lines], ["intake", bundle.intakes]] as const) {
+    const past = list[MAX_BUNDLE_RESOURCES];
+    if (past) {
+      const file = byResource.get(`${kind}/${past.key}`)!.parsed;
+      problems.push(problemAt(file, [], `${list.length} ${kind} files: one apply takes at most ${MAX_BUNDLE_RESOURCES}`));
+    }
   }
   const has = (kind: ResourceKind, key: string) => byResource.has(`${kind}/${key}`);
   // Offline: connections are not known (no existence checks); error handlers are other files' keys.

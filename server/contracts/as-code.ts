@@ -92,10 +92,13 @@ export const IntakeSpecSchema = z
   .meta({ id: "IntakeSpec", description: "A webhook intake as a file (a JSON POST creates a task on the line)." });
 export type IntakeSpec = z.output<typeof IntakeSpecSchema>;
 
+/** Automations, lines and intakes per import (each kind). */
+export const MAX_BUNDLE_RESOURCES = 1000;
+const bundleMax = (what: string) => [MAX_BUNDLE_RESOURCES, `At most ${MAX_BUNDLE_RESOURCES} ${what} per apply`] as const;
 export const BundleSchema = z.object({
-  apps: z.array(AppSpecSchema).max(1000).default([]),
-  lines: z.array(LineSpecSchema).max(1000).default([]),
-  intakes: z.array(IntakeSpecSchema).max(1000).default([]),
+  apps: z.array(AppSpecSchema).max(...bundleMax("automations")).default([]),
+  lines: z.array(LineSpecSchema).max(...bundleMax("lines")).default([]),
+  intakes: z.array(IntakeSpecSchema).max(...bundleMax("intakes")).default([]),
 });
 export type Bundle = z.output<typeof BundleSchema>;
 
