@@ -154,7 +154,11 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
     else bundle.intakes.push(spec as unknown as IntakeSpec);
   }
   // The server takes at most MAX_BUNDLE_RESOURCES of each kind per apply: say so offline, on the first file past it.
-  for (const [kind, list] of [["automation", bundle.apps], ["line", bundle.lines], ["intake", bundle.intakes]] as const) {
+  for (const [kind, list] of [
+    ["automation", bundle.apps],
+    ["line", bundle.lines],
+    ["intake", bundle.intakes],
+  ] as const) {
     const past = list[MAX_BUNDLE_RESOURCES];
     if (past) {
       const file = byResource.get(`${kind}/${past.key}`)!.parsed;

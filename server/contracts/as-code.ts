@@ -96,9 +96,18 @@ export type IntakeSpec = z.output<typeof IntakeSpecSchema>;
 export const MAX_BUNDLE_RESOURCES = 1000;
 const bundleMax = (what: string) => [MAX_BUNDLE_RESOURCES, `At most ${MAX_BUNDLE_RESOURCES} ${what} per apply`] as const;
 export const BundleSchema = z.object({
-  apps: z.array(AppSpecSchema).max(...bundleMax("automations")).default([]),
-  lines: z.array(LineSpecSchema).max(...bundleMax("lines")).default([]),
-  intakes: z.array(IntakeSpecSchema).max(...bundleMax("intakes")).default([]),
+  apps: z
+    .array(AppSpecSchema)
+    .max(...bundleMax("automations"))
+    .default([]),
+  lines: z
+    .array(LineSpecSchema)
+    .max(...bundleMax("lines"))
+    .default([]),
+  intakes: z
+    .array(IntakeSpecSchema)
+    .max(...bundleMax("intakes"))
+    .default([]),
 });
 export type Bundle = z.output<typeof BundleSchema>;
 
