@@ -94,20 +94,11 @@ export type IntakeSpec = z.output<typeof IntakeSpecSchema>;
 
 /** Automations, lines and intakes per import (each kind). */
 export const MAX_BUNDLE_RESOURCES = 1000;
-const bundleMax = (what: string) => [MAX_BUNDLE_RESOURCES, `At most ${MAX_BUNDLE_RESOURCES} ${what} per apply`] as const;
+const tooMany = (what: string) => `At most ${MAX_BUNDLE_RESOURCES} ${what} per apply`;
 export const BundleSchema = z.object({
-  apps: z
-    .array(AppSpecSchema)
-    .max(...bundleMax("automations"))
-    .default([]),
-  lines: z
-    .array(LineSpecSchema)
-    .max(...bundleMax("lines"))
-    .default([]),
-  intakes: z
-    .array(IntakeSpecSchema)
-    .max(...bundleMax("intakes"))
-    .default([]),
+  apps: z.array(AppSpecSchema).max(MAX_BUNDLE_RESOURCES, tooMany("automations")).default([]),
+  lines: z.array(LineSpecSchema).max(MAX_BUNDLE_RESOURCES, tooMany("lines")).default([]),
+  intakes: z.array(IntakeSpecSchema).max(MAX_BUNDLE_RESOURCES, tooMany("intakes")).default([]),
 });
 export type Bundle = z.output<typeof BundleSchema>;
 
