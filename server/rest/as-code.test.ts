@@ -116,6 +116,26 @@ describe("automations as code over REST", () => {
     ]);
   });
 
+  it("names the secret whose given value breaks the field's rule (the file holds only the reference)", async () => {
+    const apps = [
+      {
+        key: "short-secret",
+        name: "Short secret",
+        graph: { nodes: [{ id: "n1", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: { secret: "short-hook" } } }], edges: [] },
+      },
+    ];
+    const res = await importInto(s.other, { apps, secrets: { "short-hook": "x" }, dryRun: true });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      {
+        path: "apps.0.graph.nodes.0.config.secret",
+        nodeId: "n1",
+        message: expect.stringMatching(/^The value given for secret "short-hook" \(CONVEYOR_SECRET_SHORT_HOOK\): Too small/),
+      },
+    ]);
+    expect(res.text).not.toContain('"x"');
+  });
+
   it("plans, refuses what cannot resolve (every problem at once), applies all or nothing, and a second apply changes nothing", async () => {
     const bundle = bundleOf((await exportOf(s.ws)).body);
     const missing = await importInto(s.other, { ...bundle, dryRun: true });

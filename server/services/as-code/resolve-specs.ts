@@ -112,6 +112,8 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
     const existing = apps.get(spec.key);
     const before = existing ? GraphSchema.parse(existing.graph) : undefined;
     const secretRefs: Record<string, string> = {};
+    /** Document path of a secret field → the name of the value given with the request (CONVEYOR_SECRET_<NAME>). */
+    const givenSecrets = new Map<string, string>();
     const secretChanges: string[] = [];
     const nodes = spec.graph.nodes.map((node, j) => {
       const nodeAt = `${at}.graph.nodes.${j}`;
@@ -148,6 +150,7 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
           continue;
         }
         secretRefs[`${node.id}:${p}`] = ref.secret;
+        if (secrets[ref.secret] !== undefined) givenSecrets.set(`graph.nodes.${j}.config.${p}`, ref.secret);
         const plainBefore = isSealed(prevSealed) ? openSealed(box, prevSealed) : undefined;
         const plainAfter = isSealed(value) ? openSealed(box, value) : value;
         if (existing && prevNode && plainBefore !== plainAfter) secretChanges.push(`graph.nodes[${node.name}].config.${p}`);
@@ -188,7 +191,10 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
       const path = `${at}.${specPath(p.path).join(".")}`;
       // An unknown input is found above too (also when the rest of the config fails its schema): say it once.
       if (problems.some((q) => q.path === path && q.message === p.message)) continue;
-      problems.push({ path, ...(p.nodeId ? { nodeId: p.nodeId } : {}), message: p.message });
+      // A given secret value that fails the field's rule: the file only holds its name, so name where the value came from.
+      const given = givenSecrets.get(p.path);
+      const message = given ? `The value given for secret "${given}" (${secretEnvName(given)}): ${p.message}` : p.message;
+      problems.push({ path, ...(p.nodeId ? { nodeId: p.nodeId } : {}), message });
     }
     return { index, spec, id, existing, doc, secretRefs, secretChanges, warnings: found.filter((p) => p.severity === "warning") };
   });
