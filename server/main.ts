@@ -93,6 +93,8 @@ async function main() {
   console.log(
     `Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT} in ${Math.round(process.uptime() * 1000)} ms  (public URL ${deps.publicUrl}, data ${env.dataDir})`,
   );
+  const hint = await (await import("./first-run-hint")).firstRunHint(deps.store, deps.publicUrl).catch(() => null);
+  if (hint) console.log(hint);
 
   // The runner starts once the doors are open (work committed meanwhile waits in the queue).
   let runner: { stop(): Promise<void> } | undefined;

@@ -1,5 +1,6 @@
 "use client";
 import { useState, type FormEvent, type ReactNode } from "react";
+import { MIN_PASSWORD_LENGTH } from "@/server/contracts/password";
 
 export interface CredentialsValues {
   email: string;
@@ -74,8 +75,15 @@ export function CredentialsForm(props: {
           autoComplete={props.withName ? "new-password" : "current-password"}
           required
           aria-invalid={Boolean(fe.password)}
+          aria-describedby={props.withName && !fe.password ? "password-help" : undefined}
         />
         {fe.password && <p className="field-error">{fe.password}</p>}
+        {/* A new password's rule, said before the first try (it was only said once refused). */}
+        {props.withName && !fe.password && (
+          <p id="password-help" className="help">
+            At least {MIN_PASSWORD_LENGTH} characters.
+          </p>
+        )}
       </div>
       {props.error && (
         <p role="alert" data-testid="form-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger">

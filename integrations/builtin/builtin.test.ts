@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext } from "../core/testing";
@@ -90,6 +91,23 @@ describe("core blocks", () => {
     const events = await webhookTrigger.match(delivery(body, { authorization: "Bearer abcdefgh", "idempotency-key": "k", "x-other": "1" }), bearer);
     expect(events).toEqual([{ data: { body: { a: 1 }, headers: { "idempotency-key": "k", "x-other": "1" }, query: {} }, dedupeKey: "k" }]);
     expect(webhookTrigger.validate!(webhookTrigger.config.parse({ authentication: "hmac" }), {})).toEqual([{ path: "secret", message: expect.any(String) }]);
+  });
+
+  it("core.webhook's trigger panel gives a first delivery to paste whose signature the trigger accepts, never the secret", () => {
+    const url = "http://localhost:3000/hooks/tok";
+    const ins = (config: Record<string, unknown>) => webhookTrigger.setupInstructions!({ url, config: webhookTrigger.config.parse(config) })[0]!.text;
+    expect(ins({})).toBe(`curl -i -X POST -H 'content-type: application/json' --data '{"hello":"world"}' ${url}`);
+    expect(ins({ authentication: "bearer", secret: "abcdefgh-secret" })).toContain('-H "Authorization: Bearer $SECRET"');
+    const hmacText = ins({ authentication: "hmac", secret: "abcdefgh-secret", signatureHeader: "x-hub-signature-256" });
+    expect(hmacText).not.toContain("abcdefgh-secret");
+    // Run it with the secret filled in and curl printing its arguments: the header it sends verifies.
+    const script = `curl() { printf '%s\\n' "$@"; }\n${hmacText.replace("<the secret of this node>", "abcdefgh-secret")}`;
+    const args = execFileSync("bash", ["-c", script], { encoding: "utf8" }).split("\n");
+    const header = args.find((a) => a.startsWith("x-hub-signature-256: "))!;
+    const sent = args[args.indexOf("--data") + 1]!;
+    const hmac = matchCtx({ authentication: "hmac", secret: "abcdefgh-secret", signatureHeader: "x-hub-signature-256" });
+    webhookTrigger.verify!(delivery(sent, { "x-hub-signature-256": header.slice("x-hub-signature-256: ".length) }), hmac);
+    expect(args.at(-2)).toBe(url);
   });
 
   it("core.schedule computes the next tick in its time zone and rejects bad cron", () => {

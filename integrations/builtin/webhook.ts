@@ -18,11 +18,18 @@ const config = z.object({
     .string()
     .min(8)
     .optional()
-    .meta(ui({ title: "Secret", sensitive: true, visibleWhen: { field: "authentication", equals: "bearer" } })),
+    // Both bearer and HMAC need it (validate below): shown for bearer only, HMAC left nowhere to type it.
+    .meta(ui({ title: "Secret", sensitive: true, visibleWhen: { field: "authentication", oneOf: ["bearer", "hmac"] } })),
   signatureHeader: z
     .string()
     .default("x-signature-256")
-    .meta(ui({ title: "Signature header", description: "Header carrying hex HMAC-SHA256 of the raw body (optionally prefixed sha256=)." })),
+    .meta(
+      ui({
+        title: "Signature header",
+        description: "Header carrying hex HMAC-SHA256 of the raw body (optionally prefixed sha256=).",
+        visibleWhen: { field: "authentication", equals: "hmac" },
+      }),
+    ),
   dedupeHeader: z
     .string()
     .default("idempotency-key")
@@ -68,6 +75,18 @@ export const webhookTrigger = defineTrigger({
     const sig = (delivery.headers[cfg.signatureHeader.toLowerCase()] ?? "").replace(/^sha256=/i, "").toLowerCase();
     const expected = createHmac("sha256", secret).update(delivery.rawBody).digest("hex");
     if (!safeEqual(sig, expected)) throw new DeliveryUnauthorizedError("Missing or wrong HMAC-SHA256 signature");
+  },
+  // The first delivery, ready to paste (the panel otherwise only said "give this URL to the sender"); never the secret itself.
+  setupInstructions({ url, config: cfg }) {
+    const body = `body='{"hello":"world"}'`;
+    const post = `curl -i -X POST -H 'content-type: application/json'`;
+    const text =
+      cfg.authentication === "bearer"
+        ? `SECRET='<the secret of this node>'\n${post} -H "Authorization: Bearer $SECRET" \\\n  --data '{"hello":"world"}' ${url}`
+        : cfg.authentication === "hmac"
+          ? `SECRET='<the secret of this node>'\n${body}\n${post} \\\n  -H "${cfg.signatureHeader}: sha256=$(printf %s "$body" | openssl dgst -sha256 -hmac "$SECRET" -r | cut -d' ' -f1)" \\\n  --data "$body" ${url}`
+          : `${post} --data '{"hello":"world"}' ${url}`;
+    return [{ title: "Send a test delivery (JSON, answered 202)", language: "bash", text }];
   },
   match(delivery, { config: cfg }) {
     const headers: Record<string, string> = {};

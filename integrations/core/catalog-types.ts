@@ -27,7 +27,7 @@ export interface JsonSchema {
   sensitive?: boolean;
   expression?: boolean;
   resource?: { type: string; dependsOn?: string[]; allowCustom?: boolean };
-  visibleWhen?: { field: string; equals: unknown };
+  visibleWhen?: { field: string; equals?: unknown; oneOf?: unknown[] };
   togglable?: boolean;
   /** Form-only starting value (new node, enabled section, new row); not a schema default. */
   prefill?: unknown;

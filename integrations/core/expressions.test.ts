@@ -56,6 +56,7 @@ describe("expressions", () => {
     expect(out).toEqual({ matchers: [{ name: "alertname", value: "DiskFull" }], n: 1 });
     await expect(resolveExpressions({ x: { y: "{{ $nope( }}" } }, ctx)).rejects.toThrow(/^x\.y: syntax error/);
     expect(checkTemplate("{{ 1 + }}")).toMatch(/syntax error/);
+    expect(checkTemplate("{{ $trigger.data = 'x' ) }}")).toBe('syntax error: ")" (at position 21)');
     expect(checkTemplate("a {{ 1 + 1 }}")).toBeNull();
   });
 

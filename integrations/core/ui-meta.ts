@@ -25,8 +25,8 @@ export interface UiMeta {
   /** The field accepts `{{ … }}` expressions (evaluated at run time, validated after resolution). */
   expression?: boolean;
   resource?: ResourceRef;
-  /** Show the field only when another field has the given value. */
-  visibleWhen?: { field: string; equals: unknown };
+  /** Show the field only when another field has the given value (`equals`) or one of the given values (`oneOf`). */
+  visibleWhen?: { field: string; equals?: unknown; oneOf?: unknown[] };
   /** An on/off switch that omits the field from the config when off (Update Alert sections). */
   togglable?: boolean;
   /**

@@ -55,6 +55,7 @@ export function canonicalApp(s: AppSpec, schemaFor: SchemaFor): AppSpec {
   const graph: Obj = {
     nodes: s.graph.nodes.map((node) => {
       const nd: Obj = { id: node.id, name: node.name, key: node.key };
+      if (node.disabled) nd.disabled = true;
       if (node.connection) nd.connection = node.connection;
       nd.config = orderBySchema(node.config ?? {}, schemaFor(node.key));
       if (node.position) nd.position = { x: node.position.x, y: node.position.y };

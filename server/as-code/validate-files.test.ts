@@ -2,6 +2,8 @@
 import Ajv2020 from "ajv/dist/2020";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { MAX_BUNDLE_RESOURCES } from "../contracts/as-code";
+import { MAX_GRAPH_NODES } from "../contracts/graph";
 import { validateDocument } from "../services/automations/validate-automation";
 import { buildFilesJsonSchema } from "./json-schema";
 import { validateFiles } from "./validate-files";
@@ -154,6 +156,57 @@ describe("conveyor validate (offline)", () => {
     });
   }
 
+  it("reports an unknown input once, on its key (also when the rest of the node's config is valid)", () => {
+    const text = GOOD.replace("authentication: bearer", "authentication: bearer\n        signatureHeadr: x-sig");
+    expect(check(text)).toEqual([`automations/disk.yaml:${lineOf(text, "signatureHeadr")}:9 Unknown input "signatureHeadr" for core.webhook`]);
+  });
+
+  it("accepts an automation as large as the editor saves (1,000 nodes), and names the limit past it", () => {
+    const file = (n: number) => {
+      let t = "kind: automation\nkey: big\nname: Big\ngraph:\n  nodes:\n    - { id: t, name: hook, key: core.webhook }\n";
+      for (let i = 1; i < n; i++) t += `    - { id: f${i}, name: f${i}, key: core.filter, config: { condition: "{{ $trigger.data.body.n = ${i} }}" } }\n`;
+      t += "  edges:\n";
+      for (let i = 1; i < n; i++) t += `    - { from: ${i === 1 ? "t" : `f${i - 1}`}, to: f${i} }\n`;
+      return [{ file: "automations/big.yaml", text: t }];
+    };
+    expect(validateFiles(file(MAX_GRAPH_NODES)).problems).toEqual([]);
+    expect(validateFiles(file(MAX_GRAPH_NODES + 1)).problems.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
+      `6:5 An automation holds at most ${MAX_GRAPH_NODES} nodes`,
+    ]);
+  });
+
+  it("reports a YAML mistake once, where to look: an unclosed quote where it opens, a tab without ten follow-on errors, two documents in words", () => {
+    const unclosed = GOOD.replace('value: "{{ $trigger.data.body.alert }}"', 'value: "{{ $trigger.data.body.alert }}');
+    // The line names the automation of the unreadable file: said with that possibility, not as a second mistake.
+    expect(check(unclosed)).toContain('lines/follow-up.yaml:6:17 No automation file has the key "disk" (unless it is in a file with an error above)');
+    expect(check(unclosed, [])).toEqual([
+      `automations/disk.yaml:${lineOf(unclosed, 'value: "{{')}:20 YAML: The string quoted with " that starts here is never closed`,
+    ]);
+    const tab = GOOD.replace("    - id: s\n", "\t- id: s\n");
+    const tabbed = check(tab, []);
+    expect(tabbed).toHaveLength(1);
+    expect(tabbed[0]).toMatch(
+      new RegExp(
+        `^automations/disk.yaml:${lineOf(tab, "\t- id: s")}:1 YAML: Tabs are not allowed as indentation \\(and \\d+ more YAML errors after it, often caused by this one\\)$`,
+      ),
+    );
+    expect(check(`${LINE}---\n${LINE}`, [])).toEqual([
+      "automations/disk.yaml:7:1 YAML: One resource per file: this file holds more than one YAML document (a --- line); put each in a file of its own",
+    ]);
+  });
+
+  it("refuses more files of a kind than one apply takes (1,000), offline, instead of passing what the server then refuses", () => {
+    const files = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        file: `automations/a${String(i).padStart(4, "0")}.yaml`,
+        text: `kind: automation\nkey: a${i}\nname: A${i}\ngraph:\n  nodes:\n    - { id: t, name: t, key: core.manual }\n`,
+      }));
+    expect(validateFiles(files(MAX_BUNDLE_RESOURCES)).problems).toEqual([]);
+    expect(validateFiles(files(MAX_BUNDLE_RESOURCES + 1)).problems.map((p) => `${p.file}:${p.line} ${p.message}`)).toEqual([
+      `automations/a${MAX_BUNDLE_RESOURCES}.yaml:1 ${MAX_BUNDLE_RESOURCES + 1} automation files: one apply takes at most ${MAX_BUNDLE_RESOURCES}`,
+    ]);
+  });
+
   // `$steps` reference checks belong to the shared validator (being added to validate-automation.ts); once it
   // reports them, the as-code layer must place them on the line of the expression.
   const stepsChecked = validateDocument(
@@ -181,13 +234,18 @@ describe("conveyor validate (offline)", () => {
       { file: "lines/follow-up.yaml", text: LINE.replace("automation: disk", "automation: disc") },
       { file: "intakes/inbox.yaml", text: INTAKE.replace("line: follow-up", "line: followup") },
       { file: "other.yaml", text: "kind: dashboard\n" },
+      { file: "kindless.yaml", text: "key: inbox\nname: Inbox\n" },
+      { file: "graphless.yaml", text: "kind: automation\nkey: graphless\nname: No graph\n" },
     ]).problems.map((p) => `${p.file}:${p.line} ${p.message}`);
     expect(problems).toEqual(
       expect.arrayContaining([
         'automations/copy.yaml:2 Another automation file (automations/disk.yaml) has the key "disk"',
-        'lines/follow-up.yaml:6 No automation file has the key "disc"',
+        // graphless.yaml is an automation file that could not be read: it might have been "disc".
+        'lines/follow-up.yaml:6 No automation file has the key "disc" (unless it is in a file with an error above)',
         'intakes/inbox.yaml:4 No line file has the key "followup"',
         'other.yaml:1 kind must be automation, line or intake (found "dashboard")',
+        "kindless.yaml:1 kind: Required (automation, line or intake)",
+        "graphless.yaml:1 graph: Required",
       ]),
     );
   });

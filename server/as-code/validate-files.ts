@@ -11,6 +11,7 @@ import {
   IntakeSpecSchema,
   isSecretRef,
   LineSpecSchema,
+  MAX_BUNDLE_RESOURCES,
   secretEnvName,
   type AppSpec,
   type Bundle,
@@ -19,6 +20,7 @@ import {
   type ResourceKind,
 } from "../contracts/as-code";
 import type { DocumentProblem } from "../contracts/automations";
+import { issueMessage } from "../errors";
 import { errorsOf, validateDocument } from "../services/automations/validate-automation";
 import { SECRET_PLACEHOLDER } from "../services/automations/node-secrets";
 import { parseYamlFile, type FileProblem, type ParsedFile } from "./yaml-files";
@@ -84,7 +86,7 @@ function zodFileProblems(file: ParsedFile, error: z.ZodError): FileProblem[] {
   return error.issues.map((i) => {
     const path = i.path as Array<string | number>;
     if (i.code === "unrecognized_keys") return problemAt(file, [...path, i.keys[0]!], `Unknown field "${i.keys.join('", "')}"`, true);
-    return problemAt(file, path, i.message);
+    return problemAt(file, path, issueMessage(i));
   });
 }
 
@@ -111,13 +113,18 @@ function secretProblems(file: ParsedFile, spec: AppSpec): FileProblem[] {
 /** Validates spec files (`file` is the path shown in problems). */
 export function validateFiles(files: Array<{ file: string; text: string }>): ValidatedFiles {
   const problems: FileProblem[] = [];
+  // Kinds of the files that could not be read ("any": a YAML error hides even the kind).
+  const unreadable = new Set<ResourceKind | "any">();
   const specs: SpecFile[] = [];
   const bundle: Bundle = { apps: [], lines: [], intakes: [] };
   const byResource = new Map<string, SpecFile>();
   for (const { file, text } of files) {
     const parsed = parseYamlFile(file, text);
     problems.push(...parsed.problems);
-    if (parsed.problems.length) continue;
+    if (parsed.problems.length) {
+      unreadable.add("any");
+      continue;
+    }
     const value = parsed.value as Record<string, unknown> | null;
     if (!value || typeof value !== "object" || Array.isArray(value)) {
       problems.push(problemAt(parsed, [], "Expected a mapping with kind: automation, line or intake"));
@@ -125,12 +132,17 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
     }
     const kind = value.kind as ResourceKind;
     if (typeof kind !== "string" || !Object.hasOwn(FILE_SCHEMAS, kind)) {
-      problems.push(problemAt(parsed, ["kind"], `kind must be automation, line or intake (found ${JSON.stringify(value.kind ?? null)})`));
+      const message =
+        value.kind === undefined
+          ? "kind: Required (automation, line or intake)"
+          : `kind must be automation, line or intake (found ${JSON.stringify(value.kind)})`;
+      problems.push(problemAt(parsed, ["kind"], message));
       continue;
     }
     const r = FILE_SCHEMAS[kind].safeParse(value);
     if (!r.success) {
       problems.push(...zodFileProblems(parsed, r.error));
+      unreadable.add(kind);
       continue;
     }
     const { $schema: _s, kind: _k, ...spec } = r.data as Record<string, unknown> & { key: string };
@@ -147,7 +159,22 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
     else if (kind === "line") bundle.lines.push(spec as unknown as LineSpec);
     else bundle.intakes.push(spec as unknown as IntakeSpec);
   }
+  // The server takes at most MAX_BUNDLE_RESOURCES of each kind per apply: say so offline, on the first file past it.
+  for (const [kind, list] of [
+    ["automation", bundle.apps],
+    ["line", bundle.lines],
+    ["intake", bundle.intakes],
+  ] as const) {
+    const past = list[MAX_BUNDLE_RESOURCES];
+    if (past) {
+      const file = byResource.get(`${kind}/${past.key}`)!.parsed;
+      problems.push(problemAt(file, [], `${list.length} ${kind} files: one apply takes at most ${MAX_BUNDLE_RESOURCES}`));
+    }
+  }
   const has = (kind: ResourceKind, key: string) => byResource.has(`${kind}/${key}`);
+  // A key may be defined by a file that could not be read: say so, or fixing that file looks like fixing two problems.
+  const noFile = (kind: ResourceKind, key: string) =>
+    `No ${kind} file has the key "${key}"${unreadable.has(kind) || unreadable.has("any") ? " (unless it is in a file with an error above)" : ""}`;
   // Offline: connections are not known (no existence checks); error handlers are other files' keys.
   const automationExists = (id: string) => has("automation", id.replace(/^key:/, ""));
   for (const spec of bundle.apps) {
@@ -160,19 +187,21 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
     // Errors only: warnings (e.g. a reference the checker cannot prove) do not fail a build, as they do not block a save.
     const found: DocumentProblem[] = errorsOf(validateDocument(offlineDocument(spec), { automationExists, selfId: `key:${spec.key}` }));
     for (const p of found) {
-      const message = p.path === "errorHandlerId" && /does not exist/.test(p.message) ? `No automation file has the key "${spec.errorHandler}"` : p.message;
+      // An unknown input is found above too (also when the rest of the config fails its schema): say it once.
+      if (problems.some((q) => q.file === file.file && q.path === specPath(p.path).join(".") && q.message === p.message)) continue;
+      const message = p.path === "errorHandlerId" && /does not exist/.test(p.message) ? noFile("automation", spec.errorHandler!) : p.message;
       problems.push(problemAt(file, specPath(p.path), message));
     }
   }
   for (const line of bundle.lines) {
     const file = byResource.get(`line/${line.key}`)!.parsed;
     line.steps.forEach((s, i) => {
-      if (!has("automation", s.automation)) problems.push(problemAt(file, ["steps", i, "automation"], `No automation file has the key "${s.automation}"`));
+      if (!has("automation", s.automation)) problems.push(problemAt(file, ["steps", i, "automation"], noFile("automation", s.automation)));
     });
   }
   for (const intake of bundle.intakes) {
     const file = byResource.get(`intake/${intake.key}`)!.parsed;
-    if (!has("line", intake.line)) problems.push(problemAt(file, ["line"], `No line file has the key "${intake.line}"`));
+    if (!has("line", intake.line)) problems.push(problemAt(file, ["line"], noFile("line", intake.line)));
   }
   problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
   return { problems, bundle, byResource };

@@ -43,6 +43,40 @@ export interface ParsedFile {
   positionOf(path: Array<string | number>, preferKey?: boolean): { line: number; column: number; missing: Array<string | number> };
 }
 
+/**
+ * The file's YAML errors as problems: the first error only (a tab or a bad indent makes the parser
+ * report ten more that follow from it), placed where the user must look: an unclosed quote at the
+ * quote that opens it (the parser places it at the end of the file). Warnings when there is no error.
+ */
+function yamlProblems(doc: Document.Parsed, file: string, pos: (offset: number | undefined) => { line: number; column: number }): FileProblem[] {
+  const found = doc.errors.length ? doc.errors : doc.warnings;
+  const shown = doc.errors.length ? found.slice(0, 1) : found;
+  return shown.map((e) => {
+    let at = e.linePos?.[0] ? { line: e.linePos[0].line, column: e.linePos[0].col } : { line: 1, column: 1 };
+    let message = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+    if (e.code === "MULTIPLE_DOCS") message = "One resource per file: this file holds more than one YAML document (a --- line); put each in a file of its own";
+    if (e.code === "MISSING_CHAR" && /quote/.test(message)) {
+      let opening: { at: number; quote: string } | undefined;
+      visit(doc, {
+        Scalar(_, n) {
+          if ((n.type === "QUOTE_DOUBLE" || n.type === "QUOTE_SINGLE") && n.range && n.range[0] < e.pos[0] && n.range[1] >= e.pos[0])
+            opening = { at: n.range[0], quote: n.type === "QUOTE_DOUBLE" ? '"' : "'" };
+        },
+      });
+      if (opening) {
+        at = pos(opening.at);
+        message = `The string quoted with ${opening.quote} that starts here is never closed`;
+      }
+    }
+    const more = doc.errors.length - shown.length;
+    return {
+      file,
+      ...at,
+      message: `YAML: ${message}${more > 0 ? ` (and ${more} more YAML error${more === 1 ? "" : "s"} after it, often caused by this one)` : ""}`,
+    };
+  });
+}
+
 export function parseYamlFile(file: string, text: string): ParsedFile {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
@@ -50,11 +84,7 @@ export function parseYamlFile(file: string, text: string): ParsedFile {
     const p = lineCounter.linePos(offset ?? 0);
     return { line: p.line, column: p.col };
   };
-  const problems: FileProblem[] = [...doc.errors, ...doc.warnings].map((e) => ({
-    file,
-    ...(e.linePos?.[0] ? { line: e.linePos[0].line, column: e.linePos[0].col } : { line: 1, column: 1 }),
-    message: `YAML: ${e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`,
-  }));
+  const problems: FileProblem[] = yamlProblems(doc, file, pos);
   let value: unknown = null;
   if (!doc.errors.length) {
     try {

@@ -13,57 +13,81 @@
  */
 import { parseArgs } from "node:util";
 import { formatCliError } from "./format-error";
+import { helpFor } from "./help";
 
-const USAGE = `Usage:
-  conveyor owner create --email EMAIL --password PASSWORD [--name NAME]
-  conveyor keys create --name NAME --role admin|editor|operator|viewer [--workspace ID]... [--expires ISO-DATE]
-  conveyor keys list                               id, prefix, name, role, workspaces, status, last used
-  conveyor keys revoke ID|PREFIX                   revoke a key (key_… or cvk_…)
-  conveyor workspaces list
-  conveyor migrate
-  conveyor migrate-to-postgres --to postgres://USER:PASSWORD@HOST:5432/DB [--from SQLITE-FILE] [--dry-run]
-      copies a stopped SQLite installation into an empty PostgreSQL database (docs/scale-out.md)
-  conveyor worker [--port N]     the runner alone (+ /api/health, /api/health/ready, /metrics on port N)
-  conveyor ingress [--port N]    webhook ingress alone: /hooks/… (+ health, readiness, metrics), default port $CONVEYOR_INGRESS_PORT or 3001
+/** The options each command reads: any other is refused, not ignored (`apply --dry-run` applied for real). */
+const OPTIONS_OF: Record<string, string[]> = {
+  owner: ["email", "password", "name"],
+  keys: ["name", "role", "workspace", "expires"],
+  workspaces: [],
+  migrate: [],
+  "migrate-to-postgres": ["from", "to", "dry-run"],
+  worker: ["port"],
+  ingress: ["port"],
+  schema: [],
+  validate: ["format"],
+  export: ["workspace", "out", "url", "api-key"],
+  plan: ["workspace", "url", "api-key", "prune", "force", "verbose", "format", "commit", "repository"],
+  apply: ["workspace", "url", "api-key", "prune", "force", "verbose", "format", "commit", "repository"],
+};
 
-Automations as code (docs/automations-as-code.md):
-  conveyor schema                                  print the JSON Schema of spec files
-  conveyor validate DIR [--format text|github]     check spec files offline (exit 1 on any problem)
-  conveyor export --workspace ID|NAME --out DIR    write one YAML file per automation, line and intake
-  conveyor plan DIR --workspace ID|NAME [--prune] [--force] [--verbose]
-  conveyor apply DIR --workspace ID|NAME [--prune] [--force] [--commit SHA] [--repository URL]
-  Server and key: --url (CONVEYOR_URL, default http://localhost:3000), --api-key (CONVEYOR_API_KEY);
-  secret references take their values from CONVEYOR_SECRET_<NAME>.`;
+function refuseForeignOptions(command: string | undefined, values: Record<string, unknown>): void {
+  const allowed = command === undefined ? undefined : OPTIONS_OF[command];
+  if (!allowed) return;
+  const foreign = Object.keys(values).filter((k) => k !== "help" && values[k] !== undefined && !allowed.includes(k));
+  if (!foreign.length) return;
+  if (command === "apply" && foreign.includes("dry-run"))
+    throw new Error("apply has no --dry-run: conveyor plan shows what apply would change and writes nothing");
+  throw new Error(`${command} takes no ${foreign.map((k) => `--${k}`).join(", ")}; run conveyor ${command} --help`);
+}
+
+/** node:util's words for an unknown option ("To specify a positional argument starting with a '-'…") → ours. */
+function optionError(e: unknown, argv: string[]): unknown {
+  const unknown = (e as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && /option '([^']+)'/.exec((e as Error).message)?.[1];
+  if (!unknown) return e;
+  const command = argv.find((a) => !a.startsWith("-"));
+  return new Error(`unknown option ${unknown}; run conveyor ${command && OPTIONS_OF[command] ? `${command} ` : ""}--help`);
+}
 
 async function main(argv: string[]) {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      email: { type: "string" },
-      password: { type: "string" },
-      name: { type: "string" },
-      role: { type: "string" },
-      workspace: { type: "string", multiple: true },
-      expires: { type: "string" },
-      out: { type: "string" },
-      url: { type: "string" },
-      "api-key": { type: "string" },
-      prune: { type: "boolean" },
-      force: { type: "boolean" },
-      commit: { type: "string" },
-      repository: { type: "string" },
-      format: { type: "string" },
-      verbose: { type: "boolean", short: "v" },
-      from: { type: "string" },
-      to: { type: "string" },
-      "dry-run": { type: "boolean" },
-      port: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help || positionals.length === 0) {
-    console.log(USAGE);
+  const { positionals, values } = (() => {
+    try {
+      return parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          email: { type: "string" },
+          password: { type: "string" },
+          name: { type: "string" },
+          role: { type: "string" },
+          workspace: { type: "string", multiple: true },
+          expires: { type: "string" },
+          out: { type: "string" },
+          url: { type: "string" },
+          "api-key": { type: "string" },
+          prune: { type: "boolean" },
+          force: { type: "boolean" },
+          commit: { type: "string" },
+          repository: { type: "string" },
+          format: { type: "string" },
+          verbose: { type: "boolean", short: "v" },
+          from: { type: "string" },
+          to: { type: "string" },
+          "dry-run": { type: "boolean" },
+          port: { type: "string" },
+          help: { type: "boolean", short: "h" },
+        },
+      });
+    } catch (e) {
+      throw optionError(e, argv);
+    }
+  })();
+  refuseForeignOptions(positionals[0], values);
+  if (values.help || positionals.length === 0 || positionals[0] === "help") {
+    const command = positionals[0] === "help" ? positionals[1] : positionals[0];
+    const help = helpFor(command);
+    if (help === null) throw new Error(`unknown command "${command}"; run conveyor --help`);
+    console.log(help);
     return 0;
   }
   // Client commands load neither the database nor the server's settings.

@@ -5,7 +5,7 @@
  * by a reference `{ secret: <name> }`, never by value. Isomorphic: no server-only imports.
  */
 import { z } from "zod";
-import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema } from "./graph";
+import { GraphEdgeSchema, GraphNodeSchema, GraphNoteSchema, MAX_GRAPH_NODES } from "./graph";
 
 export const RESOURCE_KEY_RE = /^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/;
 export const SECRET_NAME_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9])?$/;
@@ -40,6 +40,7 @@ export const SpecNodeSchema = z.strictObject({
   key: n.key,
   connection: z.string().min(1).max(200).optional().meta({ description: "Connection name in the workspace (resolved to its id at apply)." }),
   config: z.record(z.string(), z.unknown()).default({}).meta({ description: "Node settings; secret fields hold { secret: <name> }." }),
+  disabled: n.disabled,
   position: n.position,
   notes: n.notes,
 });
@@ -54,7 +55,8 @@ export const AppSpecSchema = z
     concurrency: z.number().int().min(1).max(1000).default(5),
     errorHandler: ResourceKeySchema.optional().meta({ description: "Key of the automation started with a failed run's summary." }),
     graph: z.strictObject({
-      nodes: z.array(SpecNodeSchema).max(500),
+      // The editor's own limit (GraphSchema): every automation it saves must export to a file that applies back.
+      nodes: z.array(SpecNodeSchema).max(MAX_GRAPH_NODES, `An automation holds at most ${MAX_GRAPH_NODES} nodes`),
       edges: z.array(GraphEdgeSchema.strict()).max(2000).default([]),
       notes: z.array(GraphNoteSchema.strict()).max(500).optional(),
     }),
@@ -90,10 +92,13 @@ export const IntakeSpecSchema = z
   .meta({ id: "IntakeSpec", description: "A webhook intake as a file (a JSON POST creates a task on the line)." });
 export type IntakeSpec = z.output<typeof IntakeSpecSchema>;
 
+/** Automations, lines and intakes per import (each kind). */
+export const MAX_BUNDLE_RESOURCES = 1000;
+const tooMany = (what: string) => `At most ${MAX_BUNDLE_RESOURCES} ${what} per apply`;
 export const BundleSchema = z.object({
-  apps: z.array(AppSpecSchema).max(1000).default([]),
-  lines: z.array(LineSpecSchema).max(1000).default([]),
-  intakes: z.array(IntakeSpecSchema).max(1000).default([]),
+  apps: z.array(AppSpecSchema).max(MAX_BUNDLE_RESOURCES, tooMany("automations")).default([]),
+  lines: z.array(LineSpecSchema).max(MAX_BUNDLE_RESOURCES, tooMany("lines")).default([]),
+  intakes: z.array(IntakeSpecSchema).max(MAX_BUNDLE_RESOURCES, tooMany("intakes")).default([]),
 });
 export type Bundle = z.output<typeof BundleSchema>;
 

@@ -101,6 +101,41 @@ describe("automations as code over REST", () => {
     expect((await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data).toHaveLength(0);
   });
 
+  it("names an unknown node input once (the as-code check and the automation validator both find it)", async () => {
+    const apps = [
+      {
+        key: "stray-input",
+        name: "Stray input",
+        graph: { nodes: [{ id: "n1", name: "hook", key: "core.webhook", config: { authentication: "none", authentcation: "none" } }], edges: [] },
+      },
+    ];
+    const res = await importInto(s.other, { apps, dryRun: true });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      { path: "apps.0.graph.nodes.0.config.authentcation", nodeId: "n1", message: 'Unknown input "authentcation" for core.webhook' },
+    ]);
+  });
+
+  it("names the secret whose given value breaks the field's rule (the file holds only the reference)", async () => {
+    const apps = [
+      {
+        key: "short-secret",
+        name: "Short secret",
+        graph: { nodes: [{ id: "n1", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: { secret: "short-hook" } } }], edges: [] },
+      },
+    ];
+    const res = await importInto(s.other, { apps, secrets: { "short-hook": "x" }, dryRun: true });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      {
+        path: "apps.0.graph.nodes.0.config.secret",
+        nodeId: "n1",
+        message: expect.stringMatching(/^The value given for secret "short-hook" \(CONVEYOR_SECRET_SHORT_HOOK\): Too small/),
+      },
+    ]);
+    expect(res.text).not.toContain('"x"');
+  });
+
   it("plans, refuses what cannot resolve (every problem at once), applies all or nothing, and a second apply changes nothing", async () => {
     const bundle = bundleOf((await exportOf(s.ws)).body);
     const missing = await importInto(s.other, { ...bundle, dryRun: true });
@@ -111,6 +146,8 @@ describe("automations as code over REST", () => {
       /apps\.0\.graph\.nodes\.0\.config\.secret: Secret "silence-disk-alerts-hook" has no value in this workspace: set CONVEYOR_SECRET_SILENCE_DISK_ALERTS_HOOK/,
     );
     expect(paths).toMatch(/intakes\.0\.secret: Secret "intake-disk-inbox"/);
+    // Once, by name: not again as the validator's "expected string, received object" for the reference.
+    expect(missing.body.errors.filter((e: { path: string }) => e.path === "apps.0.graph.nodes.0.config.secret")).toHaveLength(1);
     expect(missing.text).not.toContain(HOOK_SECRET);
     expect((await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data).toHaveLength(0);
 
@@ -205,5 +242,47 @@ describe("automations as code over REST", () => {
     expect(pruned.body.summary).toMatchObject({ delete: 3 });
     expect((await api.get(`/api/v1/factories/${s.other}/apps`, { key: s.keys.viewer })).body.data).toHaveLength(0);
     expect((await importInto(s.other, { ...without, prune: true }, s.keys.viewer)).status).toBe(403);
+  });
+  it("keeps a disabled node disabled through export and apply (files dropped the flag: an apply re-enabled the step), and the editor-only labels and pins", async () => {
+    const created = await api.post(`/api/v1/factories/${s.ws}/apps`, {
+      key: s.keys.editor,
+      body: {
+        name: "Disabled pause",
+        enabled: true,
+        graph: {
+          nodes: [
+            { id: "t", name: "hook", key: "core.webhook", config: {} },
+            {
+              id: "w",
+              name: "pause",
+              key: "core.wait",
+              config: { duration: "1s" },
+              disabled: true,
+              labels: { duration: { value: "1s", label: "One second" } },
+              pinned: { output: { type: "core.wait", timestamp: "2026-11-25T10:00:00.000Z", data: { waited: true } } },
+            },
+          ],
+          edges: [{ from: "t", to: "w" }],
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const spec = (await exportOf(s.ws)).body.apps.find((a: { key: string }) => a.key === "disabled-pause");
+    expect(spec.graph.nodes[1]).toMatchObject({ name: "pause", disabled: true });
+    expect((await importInto(s.ws, { apps: [spec], dryRun: true })).body.summary).toMatchObject({ create: 0, update: 0 });
+    const applied = await importInto(s.ws, { apps: [{ ...spec, name: "Disabled pause, renamed" }] });
+    expect(applied.status).toBe(200);
+    const after = (await api.get(`/api/v1/factories/${s.ws}/apps/${created.body.id}`, { key: s.keys.viewer })).body;
+    expect(after.name).toBe("Disabled pause, renamed");
+    expect(after.graph.nodes[1].disabled).toBe(true);
+    // Editor-only data that files do not carry stays as stored (an apply dropped both).
+    expect(after.graph.nodes[1].labels).toEqual({ duration: { value: "1s", label: "One second" } });
+    expect(after.graph.nodes[1].pinned.output.data).toEqual({ waited: true });
+    const changed = await importInto(s.ws, {
+      apps: [{ ...spec, graph: { ...spec.graph, nodes: [spec.graph.nodes[0], { ...spec.graph.nodes[1], config: { duration: "2s" } }] } }],
+    });
+    expect(changed.status).toBe(200);
+    const relabelled = (await api.get(`/api/v1/factories/${s.ws}/apps/${created.body.id}`, { key: s.keys.viewer })).body;
+    expect(relabelled.graph.nodes[1].labels).toBeUndefined(); // the label named the old value
   });
 });

@@ -3,6 +3,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useState } from "react";
+import { webhookTrigger } from "@/integrations/builtin/webhook";
+import { toJsonSchema } from "@/integrations/core/catalog";
 import { SchemaForm } from "./schema-form";
 import { singular } from "./fields/list-field";
 import { FormEnvProvider, type FormEnv } from "./form-context";
@@ -44,12 +46,12 @@ const schema: JsonSchema = {
   required: ["matchers", "duration", "selector"],
 };
 
-function Harness({ initial = {}, env = {} }: { initial?: Record<string, unknown>; env?: Partial<FormEnv> }) {
+function Harness({ initial = {}, env = {}, form = schema }: { initial?: Record<string, unknown>; env?: Partial<FormEnv>; form?: JsonSchema }) {
   const [value, setValue] = useState<Record<string, unknown>>(initial);
   return (
     <QueryClientProvider client={new QueryClient()}>
       <FormEnvProvider value={{ idPrefix: "t", config: value, problems: {}, expressionPaths: [], sample: { steps: {} }, ...env }}>
-        <SchemaForm schema={schema} value={value} onChange={(p) => setValue((v) => ({ ...v, ...p }))} />
+        <SchemaForm schema={form} value={value} onChange={(p) => setValue((v) => ({ ...v, ...p }))} />
         <output data-testid="value">{JSON.stringify(value)}</output>
       </FormEnvProvider>
     </QueryClientProvider>
@@ -117,6 +119,20 @@ describe("SchemaForm", () => {
     expect(current().description).toBe("hello");
     fireEvent.click(screen.getByRole("switch", { name: "Enable Description" }));
     expect("description" in current()).toBe(false);
+  });
+
+  it("the Webhook trigger asks for its secret with bearer and with HMAC (which saved as a problem with nowhere to type the secret)", () => {
+    render(<Harness form={toJsonSchema(webhookTrigger.config) as JsonSchema} />);
+    const auth = screen.getByLabelText(/^Authentication/);
+    expect(screen.queryByLabelText(/^Secret/)).toBeNull();
+    expect(screen.queryByLabelText(/^Signature header/)).toBeNull();
+    fireEvent.change(auth, { target: { value: "bearer" } });
+    expect(screen.getByLabelText(/^Secret/)).toBeTruthy();
+    expect(screen.queryByLabelText(/^Signature header/)).toBeNull();
+    fireEvent.change(auth, { target: { value: "hmac" } });
+    fireEvent.change(screen.getByLabelText(/^Secret/), { target: { value: "a-long-shared-secret" } });
+    expect(screen.getByLabelText(/^Signature header/)).toBeTruthy();
+    expect(current()).toMatchObject({ authentication: "hmac", secret: "a-long-shared-secret" });
   });
 
   it("loads resource options from the connection, and dependent pickers wait for their parent", async () => {

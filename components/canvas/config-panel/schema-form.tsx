@@ -85,7 +85,8 @@ function FieldRenderer(props: FieldProps) {
   const [exprMode, setExprMode] = useState(isExpression(value) || (value === undefined && !!s.expression && s.type === undefined && !s.widget));
   // Switched to an expression by the toggle: the editor takes the focus, the caret inside the new `{{ }}`.
   const [focusExpr, setFocusExpr] = useState(false);
-  if (s.visibleWhen && siblings[s.visibleWhen.field] !== s.visibleWhen.equals) return null;
+  const shownFor = s.visibleWhen && siblings[s.visibleWhen.field];
+  if (s.visibleWhen && (s.visibleWhen.oneOf ? !s.visibleWhen.oneOf.includes(shownFor) : shownFor !== s.visibleWhen.equals)) return null;
 
   const id = fieldId(env, path);
   const label = labelOf(name, schema);

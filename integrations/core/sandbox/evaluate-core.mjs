@@ -23,7 +23,8 @@ export function compileExpression(source, timeoutMs) {
     try {
       expr = jsonata(source, { timeout: timeoutMs, stack: CORE_LIMITS.maxDepth });
     } catch (e) {
-      throw new Error(`syntax error: ${describeError(e, timeoutMs).message}`);
+      // JSONata's own S0201 message starts "Syntax error: ", which read "syntax error: Syntax error: …".
+      throw new Error(`syntax error: ${describeError(e, timeoutMs).message.replace(/^Syntax error: /, "")}`);
     }
     if (cache.size > 5000) cache.clear();
     cache.set(key, expr);

@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,11 +122,82 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+describe("conveyor <command> --help", () => {
+  it("shows the command's own usage and options (each printed the overview), and refuses a command that does not exist", async () => {
+    const plan = await cli(["plan", "--help"]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/^Usage: conveyor plan DIR --workspace ID\|NAME/);
+    expect(plan.stdout).toContain("--prune");
+    expect(plan.stdout).toContain("CONVEYOR_SECRET_<NAME>");
+    expect(plan.stdout).not.toContain("owner create");
+    expect((await cli(["help", "export"])).stdout).toMatch(/^Usage: conveyor export --workspace ID\|NAME --out DIR/);
+    const overview = await cli(["--help"]);
+    expect(overview.stdout).toContain("conveyor owner create");
+    expect(overview.stdout).toContain("conveyor <command> --help");
+    // An option the command does not read is refused, not ignored: `apply --dry-run` applied for real.
+    const dry = await cli(["apply", "nowhere", "--workspace", "Other", "--dry-run"]);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toContain("apply has no --dry-run: conveyor plan shows what apply would change and writes nothing");
+    const stray = await cli(["export", "--workspace", "Other", "--out", "x", "--prune"]);
+    expect(stray.code).toBe(1);
+    expect(stray.stderr).toContain("export takes no --prune; run conveyor export --help");
+    const typo = await cli(["export", "--wrokspace", "Other", "--out", "x"]);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toBe("conveyor: unknown option --wrokspace; run conveyor export --help\n");
+    const unknown = await cli(["diff", "--help"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown command "diff"; run conveyor --help');
+  });
+});
+
+describe("conveyor plan / export against the wrong address or an oversized bundle", () => {
+  it("says a web page answered (a proxy, a sign-in page, a wrong port) instead of a JSON parse error", async () => {
+    const page = http.createServer((_req, res) => res.writeHead(404, { "content-type": "text/html; charset=utf-8" }).end("<!DOCTYPE html><p>Not found</p>"));
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(page.address() as { port: number }).port}/w`;
+      const r = await cli(["export", "--workspace", "Other", "--out", "nowhere"], { CONVEYOR_URL: url });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${url}/api/v1/factories answered 404 with text/html, not JSON: is ${url} the address of the Conveyor server`);
+      expect(r.stderr).not.toContain("Unexpected token");
+    } finally {
+      await new Promise((resolve) => page.close(resolve));
+    }
+  });
+
+  it("takes the API's address (…/api/v1, as README's curl examples export it) for the server's", async () => {
+    fs.mkdirSync(path.join(dir, "empty"), { recursive: true });
+    const planned = await cli(["plan", "empty", "--workspace", "Other"], { CONVEYOR_URL: `${server.url}/api/v1/` });
+    expect(planned.stderr).toBe("");
+    expect(planned.stdout).toContain(`Workspace "Other" (${s.other}) at ${server.url}`);
+    expect(planned.code).toBe(0);
+  });
+
+  it("names the server setting to raise when the bundle is over the API body limit (413)", async () => {
+    fs.mkdirSync(path.join(dir, "huge/automations"), { recursive: true });
+    const text = [
+      "kind: automation",
+      "key: huge",
+      "name: Huge",
+      `description: ${"x".repeat(4000)}`,
+      "graph:",
+      "  nodes:",
+      ...Array.from({ length: 300 }, (_, i) => `    - { id: n${i}, name: n${i}, key: core.manual, notes: ${"y".repeat(4000)} }`),
+      "",
+    ].join("\n");
+    fs.writeFileSync(path.join(dir, "huge/automations/huge.yaml"), text);
+    const r = await cli(["plan", "huge", "--workspace", "Other"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Plan failed: .*limit.* Raise CONVEYOR_API_MAX_BYTES on the server/);
+  });
+});
+
 describe("conveyor export / validate / plan / apply", () => {
   it("round-trips a workspace: export, apply into another, export again byte-identical; a second apply changes nothing", async () => {
     const exported = await cli(["export", "--workspace", s.ws, "--out", "exported"]);
     expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain(": 1 automation, 2 lines, 1 intake.");
     const files = readTree(path.join(dir, "exported"));
     expect(Object.keys(files).sort()).toEqual([
       "automations/silence-disk-alerts.yaml",
@@ -234,5 +306,8 @@ describe("conveyor export / validate / plan / apply", () => {
     const planned = await cli(["plan", "broken", "--workspace", "Other"]);
     expect(planned.code).toBe(1);
     expect(planned.stderr).toContain('broken/automations/broken.yaml:12:19 No connection named "staging prometheus" in this workspace');
+    // Said once, by file position; not again by the request body's path.
+    expect(planned.stderr).toContain("Plan failed: 1 problem (listed above)");
+    expect(planned.stderr).not.toContain("apps.0.graph");
   }, 120_000);
 });

@@ -13,7 +13,8 @@ export class ApiError extends Error {
 }
 
 export function createClient(opts: { url?: string; apiKey?: string }) {
-  const base = (opts.url ?? "http://localhost:3000").replace(/\/+$/, "");
+  // The API's own address (what README's curl examples export as $CONVEYOR) names the same server.
+  const base = (opts.url ?? "http://localhost:3000").replace(/\/+$/, "").replace(/\/api\/v1$/, "");
   if (!opts.apiKey) throw new Error("Set CONVEYOR_API_KEY (or --api-key) to an API key with the editor role: npx conveyor keys create --name ci --role editor");
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let res: Response;
@@ -29,7 +30,16 @@ export function createClient(opts: { url?: string; apiKey?: string }) {
       );
     }
     const text = await res.text();
-    const json = text ? (JSON.parse(text) as unknown) : null;
+    let json: unknown = null;
+    try {
+      json = text ? (JSON.parse(text) as unknown) : null;
+    } catch {
+      // A web page (a proxy, a sign-in page, the wrong port) rather than Conveyor's API.
+      const type = res.headers.get("content-type")?.split(";")[0] ?? "no content type";
+      throw new Error(
+        `${base}/api/v1${path.split("?")[0]} answered ${res.status} with ${type}, not JSON: is ${base} the address of the Conveyor server (without /api/v1)? Set CONVEYOR_URL or --url`,
+      );
+    }
     if (!res.ok) throw new ApiError({ status: res.status, ...((json ?? {}) as object) });
     return json as T;
   };

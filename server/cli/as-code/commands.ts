@@ -25,6 +25,9 @@ export type AsCodeValues = {
   verbose?: boolean;
 };
 
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const counts = (b: Bundle) => `${count(b.apps.length, "automation")}, ${count(b.lines.length, "line")}, ${count(b.intakes.length, "intake")}`;
+
 export const AS_CODE_COMMANDS = ["schema", "validate", "export", "plan", "apply"];
 
 function validateDir(
@@ -98,7 +101,10 @@ async function planOrApply(dirArg: string | undefined, values: AsCodeValues, app
     if (!(e instanceof ApiError)) throw e;
     const errors = e.problem.errors ?? [];
     if (errors.length) printProblems(mapServerProblems(errors, v), format);
-    console.error(`${apply ? "Nothing was applied" : "Plan failed"}: ${e.problem.detail ?? e.message}`);
+    const hint = e.problem.status === 413 ? " Raise CONVEYOR_API_MAX_BYTES on the server for a workspace this large (docs/automations-as-code.md)." : "";
+    // The server's detail repeats the first problem by its body path (apps.1.graph.nodes.0.connection): the file positions above say it better.
+    const why = errors.length ? `${errors.length} problem${errors.length === 1 ? "" : "s"} (listed above)` : (e.problem.detail ?? e.message);
+    console.error(`${apply ? "Nothing was applied" : "Plan failed"}: ${why}${hint}`);
     return 1;
   }
 }
@@ -113,10 +119,7 @@ export async function runAsCodeCommand(positionals: string[], values: AsCodeValu
       return 0;
     case "validate": {
       const { ok, v, files } = validateDir(arg, format);
-      if (ok)
-        console.log(
-          `${files.length} file${files.length === 1 ? "" : "s"} valid: ${v.bundle.apps.length} automations, ${v.bundle.lines.length} lines, ${v.bundle.intakes.length} intakes.`,
-        );
+      if (ok) console.log(`${files.length} file${files.length === 1 ? "" : "s"} valid: ${counts(v.bundle)}.`);
       else console.error(`${v.problems.length} problem${v.problems.length === 1 ? "" : "s"} in ${new Set(v.problems.map((p) => p.file)).size} file(s).`);
       return ok ? 0 : 1;
     }
@@ -128,7 +131,7 @@ export async function runAsCodeCommand(positionals: string[], values: AsCodeValu
       const out = path.resolve(env.cwd, values.out);
       const r = writeExport(out, bundle);
       console.log(
-        `Exported "${ws.name}" to ${path.relative(env.cwd, out) || "."}: ${bundle.apps.length} automations, ${bundle.lines.length} lines, ${bundle.intakes.length} intakes${r.removed.length ? `; removed ${r.removed.join(", ")}` : ""}.`,
+        `Exported "${ws.name}" to ${path.relative(env.cwd, out) || "."}: ${counts(bundle)}${r.removed.length ? `; removed ${r.removed.join(", ")}` : ""}.`,
       );
       return 0;
     }

@@ -22,7 +22,8 @@ export function formatPlan(r: ImportResult, opts: { verbose?: boolean } = {}): s
     out.push(`${SIGN[e.action]} ${e.kind} ${e.key}${where}`);
     for (const c of e.changes) {
       if (c.secret) out.push(`    ~ ${c.path}: (secret value changes)`);
-      else if (c.op === "add") out.push(`    + ${c.path}: ${show(c.after)}`);
+      // An edge is its path (graph.edges[n1→n2]); its value is only a marker (true).
+      else if (c.op === "add") out.push(`    + ${c.path}${c.path.startsWith("graph.edges[") ? "" : `: ${show(c.after)}`}`);
       else if (c.op === "remove") out.push(`    - ${c.path}`);
       else out.push(`    ~ ${c.path}: ${show(c.before)} → ${show(c.after)}`);
     }

@@ -7,11 +7,11 @@
 import type { AppSpec, Bundle, IntakeSpec, LineSpec } from "../../contracts/as-code";
 import { isSecretRef, secretEnvName } from "../../contracts/as-code";
 import type { AutomationDocument, DocumentProblem } from "../../contracts/automations";
-import { GraphSchema } from "../../contracts/graph";
+import { configValueAt, GraphSchema, type GraphNode } from "../../contracts/graph";
 import type { FieldProblem } from "../../errors";
 import type { SecretBox } from "../../crypto/secret-box";
 import { newId } from "../../ids";
-import { isSealed, openConfigSecrets } from "../automations/node-secrets";
+import { isSealed, openConfigSecrets, SECRET_PLACEHOLDER } from "../automations/node-secrets";
 import { errorsOf, validateDocument, type ConnectionFacts } from "../automations/validate-automation";
 import { getPath, secretPathsFor, setPath, unknownInputs } from "../../as-code/units";
 import { specPath } from "../../as-code/validate-files";
@@ -55,6 +55,17 @@ export interface Resolved {
 
 function byKey<T extends { id: string }>(rows: T[], keys: Map<string, string>): Map<string, T> {
   return new Map(rows.map((r) => [keys.get(r.id)!, r]));
+}
+
+/**
+ * What a node keeps from its stored version that files do not carry: picker labels whose value is
+ * still the config's (the editor shows names, not ids), and pinned test output. An apply replaced
+ * the graph and dropped both.
+ */
+function editorOnly(prev: GraphNode | undefined, config: Record<string, unknown>): Pick<GraphNode, "labels" | "pinned"> {
+  if (!prev) return {};
+  const labels = Object.fromEntries(Object.entries(prev.labels ?? {}).filter(([path, l]) => configValueAt(config, path) === l.value));
+  return { ...(Object.keys(labels).length ? { labels } : {}), ...(prev.pinned ? { pinned: prev.pinned } : {}) };
 }
 
 function duplicates(kind: string, specs: Array<{ key: string }>, problems: FieldProblem[]) {
@@ -101,6 +112,8 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
     const existing = apps.get(spec.key);
     const before = existing ? GraphSchema.parse(existing.graph) : undefined;
     const secretRefs: Record<string, string> = {};
+    /** Document path of a secret field → the name of the value given with the request (CONVEYOR_SECRET_<NAME>). */
+    const givenSecrets = new Map<string, string>();
     const secretChanges: string[] = [];
     const nodes = spec.graph.nodes.map((node, j) => {
       const nodeAt = `${at}.graph.nodes.${j}`;
@@ -131,8 +144,13 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
         const prevSealed = prevNode ? getPath(prevNode.config, p) : undefined;
         const sameName = existing && prevNode && isSealed(prevSealed) && nodeSecretName(existing, spec.key, prevNode, p) === ref.secret;
         const value = secretValue(ref.secret, `${nodeAt}.config.${p}`, sameName ? (prevSealed as string) : undefined);
-        if (value === undefined) continue;
+        if (value === undefined) {
+          // Reported above by name; the validator must not also call the reference "expected string, received object".
+          config = setPath(config, p, SECRET_PLACEHOLDER);
+          continue;
+        }
         secretRefs[`${node.id}:${p}`] = ref.secret;
+        if (secrets[ref.secret] !== undefined) givenSecrets.set(`graph.nodes.${j}.config.${p}`, ref.secret);
         const plainBefore = isSealed(prevSealed) ? openSealed(box, prevSealed) : undefined;
         const plainAfter = isSealed(value) ? openSealed(box, value) : value;
         if (existing && prevNode && plainBefore !== plainAfter) secretChanges.push(`graph.nodes[${node.name}].config.${p}`);
@@ -146,6 +164,11 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
         config,
         position: node.position,
         notes: node.notes,
+        ...(node.disabled ? { disabled: true } : {}),
+        ...editorOnly(
+          before?.nodes.find((n) => n.id === node.id && n.key === node.key),
+          config,
+        ),
       };
     });
     const id = appId.get(spec.key)!;
@@ -165,7 +188,13 @@ export function resolveBundle(state: WorkspaceState, bundle: Bundle, secrets: Re
     const found = validateDocument(doc, { connections, automationExists, selfId: id });
     for (const p of errorsOf(found)) {
       if (p.path.endsWith("connectionId") && /does not exist/.test(p.message)) continue; // reported above by name
-      problems.push({ path: `${at}.${specPath(p.path).join(".")}`, ...(p.nodeId ? { nodeId: p.nodeId } : {}), message: p.message });
+      const path = `${at}.${specPath(p.path).join(".")}`;
+      // An unknown input is found above too (also when the rest of the config fails its schema): say it once.
+      if (problems.some((q) => q.path === path && q.message === p.message)) continue;
+      // A given secret value that fails the field's rule: the file only holds its name, so name where the value came from.
+      const given = givenSecrets.get(p.path);
+      const message = given ? `The value given for secret "${given}" (${secretEnvName(given)}): ${p.message}` : p.message;
+      problems.push({ path, ...(p.nodeId ? { nodeId: p.nodeId } : {}), message });
     }
     return { index, spec, id, existing, doc, secretRefs, secretChanges, warnings: found.filter((p) => p.severity === "warning") };
   });

@@ -75,7 +75,16 @@ export class WorkspaceState {
             if (isSealed(getPath(config, p))) config = setPath(config, p, { secret: nodeSecretName(row, key, node, p) });
           }
           const connection = node.connectionId ? (this.connectionName.get(node.connectionId) ?? node.connectionId) : undefined;
-          return { id: node.id, name: node.name, key: node.key, connection, config, position: node.position, notes: node.notes };
+          return {
+            id: node.id,
+            name: node.name,
+            key: node.key,
+            connection,
+            config,
+            position: node.position,
+            notes: node.notes,
+            disabled: node.disabled || undefined,
+          };
         }),
         edges: graph.edges,
         notes: graph.notes,
