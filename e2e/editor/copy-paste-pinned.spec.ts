@@ -1,25 +1,22 @@
 /** Copy → paste of a node carries its pinned output (badge on the canvas, kept in the saved document). */
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
+import { createApp } from "../support/apps";
 
 test("a pasted node keeps the pinned output of the one copied", async ({ page, api, seed }) => {
   const ws = seed.workspaceId;
   const pinned = { output: { type: "core.http.response", timestamp: "2026-11-25T02:00:00.000Z", data: { status: 200, body: { silenceID: "pinned-7" } } } };
-  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
-    data: {
-      name: `Pinned copy ${Date.now().toString(36)}`,
-      enabled: false,
-      graph: {
-        nodes: [
-          { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-          { id: "n2", name: "silence", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/x" }, position: { x: 320, y: 0 }, pinned },
-        ],
-        edges: [{ from: "n1", to: "n2" }],
-      },
+  const app = await createApp(api, ws, {
+    name: `Pinned copy ${Date.now().toString(36)}`,
+    enabled: false,
+    graph: {
+      nodes: [
+        { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+        { id: "n2", name: "silence", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/x" }, position: { x: 320, y: 0 }, pinned },
+      ],
+      edges: [{ from: "n1", to: "n2" }],
     },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const app = await created.json();
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
   await expect(canvas.nodeByName("silence").getByTestId("node-pinned")).toBeVisible();

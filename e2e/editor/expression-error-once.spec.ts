@@ -5,24 +5,21 @@
  */
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
+import { createApp } from "../support/apps";
 
 test("a bad expression shows one error on its field, the server's once saved", async ({ page, api, seed }) => {
   const ws = seed.workspaceId;
-  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
-    data: {
-      name: "Bad expression",
-      enabled: false,
-      graph: {
-        nodes: [
-          { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-          { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: 0 } },
-        ],
-        edges: [{ from: "n1", to: "n2" }],
-      },
+  const app = await createApp(api, ws, {
+    name: "Bad expression",
+    enabled: false,
+    graph: {
+      nodes: [
+        { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+        { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: 0 } },
+      ],
+      edges: [{ from: "n1", to: "n2" }],
     },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const app = await created.json();
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
   await canvas.select("gate");

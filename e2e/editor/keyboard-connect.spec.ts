@@ -4,29 +4,26 @@
  */
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
+import { createApp } from "../support/apps";
 
 test("keyboard: accessible names, connect with C, menu with Shift+F10, disable with D", async ({ page, api, seed }) => {
   const ws = seed.workspaceId;
-  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
-    data: {
-      name: "Keyboard only",
-      graph: {
-        nodes: [
-          { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-          { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: -120 } },
-          { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/" }, position: { x: 320, y: 20 } },
-          { id: "n4", name: "tail", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: 160 } },
-        ],
-        edges: [
-          { from: "n1", to: "n2" },
-          { from: "n1", to: "n3" },
-          { from: "n1", to: "n4" },
-        ],
-      },
+  const app = await createApp(api, ws, {
+    name: "Keyboard only",
+    graph: {
+      nodes: [
+        { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+        { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: -120 } },
+        { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: "http://127.0.0.1:9/" }, position: { x: 320, y: 20 } },
+        { id: "n4", name: "tail", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: 160 } },
+      ],
+      edges: [
+        { from: "n1", to: "n2" },
+        { from: "n1", to: "n3" },
+        { from: "n1", to: "n4" },
+      ],
     },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const app = await created.json();
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
 

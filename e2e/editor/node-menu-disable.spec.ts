@@ -4,28 +4,25 @@
  */
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
+import { createApp } from "../support/apps";
 
 test("node menu: duplicate, copy/paste, disable (skipped in the run, greyed in the run view), delete", async ({ page, api, seed, probe }) => {
   const ws = seed.workspaceId;
-  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
-    data: {
-      name: "Disable a middle node",
-      enabled: true,
-      graph: {
-        nodes: [
-          { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-          { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ false }}" }, position: { x: 320, y: 0 } },
-          { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: `${probe}/health` }, position: { x: 640, y: 0 } },
-        ],
-        edges: [
-          { from: "n1", to: "n2" },
-          { from: "n2", to: "n3" },
-        ],
-      },
+  const app = await createApp(api, ws, {
+    name: "Disable a middle node",
+    enabled: true,
+    graph: {
+      nodes: [
+        { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+        { id: "n2", name: "gate", key: "core.filter", config: { condition: "{{ false }}" }, position: { x: 320, y: 0 } },
+        { id: "n3", name: "probe", key: "core.http", config: { method: "GET", url: `${probe}/health` }, position: { x: 640, y: 0 } },
+      ],
+      edges: [
+        { from: "n1", to: "n2" },
+        { from: "n2", to: "n3" },
+      ],
     },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const app = await created.json();
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
 

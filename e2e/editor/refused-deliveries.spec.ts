@@ -4,21 +4,18 @@
  */
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
+import { createApp } from "../support/apps";
 
 test("a delivery refused for a wrong secret shows in the trigger panel", async ({ page, api, seed }) => {
   const ws = seed.workspaceId;
-  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
-    data: {
-      name: "Guarded hook",
-      enabled: true,
-      graph: {
-        nodes: [{ id: "n1", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: "right-secret" }, position: { x: 0, y: 0 } }],
-        edges: [],
-      },
+  const app = await createApp(api, ws, {
+    name: "Guarded hook",
+    enabled: true,
+    graph: {
+      nodes: [{ id: "n1", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: "right-secret" }, position: { x: 0, y: 0 } }],
+      edges: [],
     },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const app = await created.json();
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
   await canvas.select("hook");

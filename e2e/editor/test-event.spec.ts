@@ -4,24 +4,21 @@
  */
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
+import { createApp } from "../support/apps";
 
 test("a test event feeds the expression autocomplete", async ({ page, api, seed }) => {
   const ws = seed.workspaceId;
-  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
-    data: {
-      name: "Webhook to filter",
-      enabled: true,
-      graph: {
-        nodes: [
-          { id: "n1", name: "hook", key: "core.webhook", config: {}, position: { x: 0, y: 0 } },
-          { id: "n2", name: "onlyGold", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: 0 } },
-        ],
-        edges: [{ from: "n1", to: "n2" }],
-      },
+  const app = await createApp(api, ws, {
+    name: "Webhook to filter",
+    enabled: true,
+    graph: {
+      nodes: [
+        { id: "n1", name: "hook", key: "core.webhook", config: {}, position: { x: 0, y: 0 } },
+        { id: "n2", name: "onlyGold", key: "core.filter", config: { condition: "{{ true }}" }, position: { x: 320, y: 0 } },
+      ],
+      edges: [{ from: "n1", to: "n2" }],
     },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const app = await created.json();
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
   await canvas.select("hook");

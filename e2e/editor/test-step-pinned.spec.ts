@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { test, expect } from "../fixtures";
 import { CanvasPage } from "../support/canvas-page";
+import { createApp } from "../support/apps";
 
 let server: http.Server;
 let upstream = "";
@@ -38,31 +39,27 @@ const shot = (name: string) => path.join(process.cwd(), "docs", "screenshots", `
 test("pin a node's output and run the next step alone with it; production runs ignore the pin", async ({ page, api, seed }) => {
   test.setTimeout(90_000);
   const ws = seed.workspaceId;
-  const created = await api.post(`/api/v1/factories/${ws}/apps`, {
-    data: {
-      name: `Pinned silence ${Date.now().toString(36)}`,
-      enabled: true,
-      graph: {
-        nodes: [
-          { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
-          { id: "n2", name: "silence", key: "core.http", config: { method: "GET", url: `${upstream}/silence` }, position: { x: 320, y: 0 } },
-          {
-            id: "n3",
-            name: "issue",
-            key: "core.http",
-            config: { method: "GET", url: `${upstream}/issue`, query: { silence: "{{ $steps.silence.data.body.silenceID }}" } },
-            position: { x: 640, y: 0 },
-          },
-        ],
-        edges: [
-          { from: "n1", to: "n2" },
-          { from: "n2", to: "n3" },
-        ],
-      },
+  const app = await createApp(api, ws, {
+    name: `Pinned silence ${Date.now().toString(36)}`,
+    enabled: true,
+    graph: {
+      nodes: [
+        { id: "n1", name: "start", key: "core.manual", config: {}, position: { x: 0, y: 0 } },
+        { id: "n2", name: "silence", key: "core.http", config: { method: "GET", url: `${upstream}/silence` }, position: { x: 320, y: 0 } },
+        {
+          id: "n3",
+          name: "issue",
+          key: "core.http",
+          config: { method: "GET", url: `${upstream}/issue`, query: { silence: "{{ $steps.silence.data.body.silenceID }}" } },
+          position: { x: 640, y: 0 },
+        },
+      ],
+      edges: [
+        { from: "n1", to: "n2" },
+        { from: "n2", to: "n3" },
+      ],
     },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const app = await created.json();
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);
 
