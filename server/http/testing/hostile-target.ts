@@ -50,7 +50,8 @@ export async function startHostileTarget() {
   /**
    * Row count and content hash of every table (the runner is not running, so nothing moves on its
    * own). Metering is left out: an authenticated call counts towards `api.calls` and stamps the key's
-   * `last_used_at` whether or not it was refused.
+   * `last_used_at` whether or not it was refused, and a refused delivery to a known intake is counted
+   * on it (`refused_count`, `last_refused`: what the trigger panel shows; server/services/webhooks/refusals.ts).
    */
   async function fingerprint(): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
@@ -59,7 +60,7 @@ export async function startHostileTarget() {
       if (name === "rate_limits") continue;
       const rows = (await deps.sql(`select * from "${name}"`))
         .filter((r) => !(name === "usage_counters" && r.metric === "api.calls"))
-        .map(({ last_used_at: _skip, ...r }) => JSON.stringify(r))
+        .map(({ last_used_at: _used, refused_count: _refused, last_refused: _last, ...r }) => JSON.stringify(r))
         .sort();
       out[name] = `${rows.length}:${createHash("sha256").update(rows.join("\n")).digest("hex").slice(0, 16)}`;
     }
