@@ -72,7 +72,7 @@ function send(deps: AppDeps, intakeId: string, entry: Pending): void {
   flights.add(done);
 }
 
-/** Writes what is pending now and waits for every write under way (tests, shutdown). */
+/** Writes what is pending now and waits for every write under way (tests; a stopping process does not wait for it). */
 export async function flushRefusals(deps: AppDeps): Promise<void> {
   const pending = byDeps.get(deps);
   for (const [intakeId, entry] of pending ?? []) {
