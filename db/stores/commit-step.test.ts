@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunRow, StepCommit, StepJob } from "../engine";
 import { createTestStorage, type TestStorage } from "../testing";
-import { iso, seedWorkspace } from "./testing/fixtures";
+import { envOf, iso, queuedRun, seedWorkspace } from "./testing/fixtures";
 
 let t: TestStorage;
 let ws: string;
@@ -18,32 +18,21 @@ afterEach(async () => {
   await t.close();
 });
 
-const env = (data: unknown) => ({ type: "x", timestamp: iso(0), data });
 const nodeInfo = (nodeId: string) => ({ name: nodeId, key: "k" });
 
 /** A run whose first step ("a") is claimed by worker w1 with token tok1. */
 async function claimedStep(): Promise<{ run: RunRow; job: StepJob }> {
-  const made = (await t.store.runs.create({
-    workspaceId: ws,
-    automationId: "aut_1",
-    version: 1,
-    triggerNodeId: "t",
-    envelope: env(1),
-    source: "manual",
-    firstNodes: ["a"],
-    at: new Date(),
-  }))!;
-  const [job] = await t.sql<{ id: string }>("select id from jobs where run_id = ?", made.runId);
+  const made = await queuedRun(t, ws);
   await t.sql(
     "update jobs set status = 'leased', lease_owner = 'w1', lease_token = 'tok1', lease_until = ?, attempts = 1 where id = ?",
     Date.now() + 60_000,
-    job!.id,
+    made.jobId,
   );
   await t.sql("update runs set status = 'running', started_at = ? where id = ?", iso(), made.runId);
   const run = (await t.store.engine.loadRun(made.runId))!;
   return {
     run,
-    job: { id: job!.id, runId: run.id, automationId: "aut_1", nodeId: "a", parentStepId: null, attempts: 1, runStatus: "running", token: "tok1", stops: 0 },
+    job: { id: made.jobId, runId: run.id, automationId: "aut_1", nodeId: "a", parentStepId: null, attempts: 1, runStatus: "running", token: "tok1", stops: 0 },
   };
 }
 
@@ -64,7 +53,7 @@ function succeeded(run: RunRow, job: StepJob, owner = "w1"): StepCommit {
       parentStepId: null,
       status: "succeeded",
       input: { value: 7 },
-      output: env("A"),
+      output: envOf("A"),
       state: null,
       attempts: [{ startedAt: at, finishedAt: at, durationMs: 3 }],
       logs: [],
@@ -100,10 +89,22 @@ describe("engine: committing a step", () => {
       run.id,
     );
     expect(jobs.map((j) => ({ ...j, payload: json(j.payload) }))).toEqual([
-      { id: next[0]!.id, step_id: next[0]!.id, status: "leased", lease_owner: "w1", lease_token: next[0]!.token, attempts: 1, payload: { nodeId: "b", parentStepId: job.id } },
+      {
+        id: next[0]!.id,
+        step_id: next[0]!.id,
+        status: "leased",
+        lease_owner: "w1",
+        lease_token: next[0]!.token,
+        attempts: 1,
+        payload: { nodeId: "b", parentStepId: job.id },
+      },
     ]);
     // The next step commits under its own lease and ends the run.
-    const last = await t.store.engine.commitStep({ ...succeeded(run, next[0]!), children: [], step: { ...succeeded(run, next[0]!).step, nodeId: "b", parentStepId: job.id } });
+    const last = await t.store.engine.commitStep({
+      ...succeeded(run, next[0]!),
+      children: [],
+      step: { ...succeeded(run, next[0]!).step, nodeId: "b", parentStepId: job.id },
+    });
     expect(last.kind === "ok" && last.finished?.status).toBe("succeeded");
     expect(await t.sql("select id from jobs where run_id = ?", run.id)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { createTestStorage, jsonCol, type TestStorage } from "../testing";
 import type { Store } from "../store";
 import type { DerivedResult } from "../types";
 import { anotherProcess, race } from "./testing";
-import { iso, seedWorkspace, uid } from "./testing/fixtures";
+import { envOf, iso, queuedRun, seedWorkspace, uid } from "./testing/fixtures";
 
 let t: TestStorage;
 let ws: string;
@@ -19,21 +19,9 @@ afterEach(async () => {
   await t.close();
 });
 
-const env = (data: unknown) => ({ type: "x", timestamp: iso(0), data });
-
 /** A finished run with one succeeded and one failed step (the failed one queued again by `requeue`). */
 async function failedRun(status: "failed" | "succeeded" = "failed") {
-  const made = (await t.store.runs.create({
-    workspaceId: ws,
-    automationId: "aut_1",
-    version: 1,
-    triggerNodeId: "t",
-    envelope: env(1),
-    source: "manual",
-    firstNodes: ["a"],
-    at: new Date(),
-  }))!;
-  const [job] = await t.sql<{ id: string }>("select id from jobs where run_id = ?", made.runId);
+  const made = await queuedRun(t, ws);
   await t.sql("delete from jobs where run_id = ?", made.runId);
   const now = iso();
   const step = (id: string, nodeId: string, st: string, parent: string | null, output: unknown) =>
@@ -49,10 +37,10 @@ async function failedRun(status: "failed" | "succeeded" = "failed") {
       JSON.stringify([{ startedAt: now, finishedAt: now, durationMs: 7 }]),
       now,
     );
-  await step(job!.id, "a", "succeeded", null, env("A"));
-  await step(uid("stp"), "b", status, job!.id, null);
+  await step(made.jobId, "a", "succeeded", null, envOf("A"));
+  await step(uid("stp"), "b", status, made.jobId, null);
   await t.sql("update runs set status = ?, finished_at = ? where id = ?", status, now, made.runId);
-  return { runId: made.runId, eventId: made.eventId, stepA: job!.id };
+  return { runId: made.runId, eventId: made.eventId, stepA: made.jobId };
 }
 
 describe("runs store: derived runs and retries", () => {
@@ -74,10 +62,10 @@ describe("runs store: derived runs and retries", () => {
           name: "renamed",
           key: "k",
           input: { q: 1 },
-          output: env("A"),
+          output: envOf("A"),
           origin: { kind: "run", runId: prev.runId, stepId: prev.stepA, version: 1 },
         },
-        { ref: "y", parentRef: "x", nodeId: "c", name: "c", key: "k", input: null, output: env("C"), origin: { kind: "pinned", version: 2 } },
+        { ref: "y", parentRef: "x", nodeId: "c", name: "c", key: "k", input: null, output: envOf("C"), origin: { kind: "pinned", version: 2 } },
       ],
       start: [
         { nodeId: "b", parentRef: "y" },
@@ -110,7 +98,7 @@ describe("runs store: derived runs and retries", () => {
       ]),
     );
     // The engine reads the seeds as the chain of a queued step.
-    expect(await t.store.engine.loadChain(steps[1]!.id)).toEqual({ renamed: env("A"), c: env("C") });
+    expect(await t.store.engine.loadChain(steps[1]!.id)).toEqual({ renamed: envOf("A"), c: envOf("C") });
     expect(await t.store.runs.retriedBy(prev.runId)).toBe(r.runId);
     expect((await t.store.runs.stepTimings([prev.runId, r.runId])).map((x) => [x.runId === r.runId, x.origin?.kind ?? null, x.attempts.length]).sort()).toEqual(
       [
@@ -174,7 +162,7 @@ describe("runs store: derived runs and retries", () => {
       automationId: "aut_1",
       version: 1,
       triggerNodeId: "t",
-      event: { envelope: env({ pinned: true }), source: "test" },
+      event: { envelope: envOf({ pinned: true }), source: "test" },
       mode: "test",
       test: { nodeId: "t", single: false },
       taskId: "tsk_1",
@@ -188,7 +176,7 @@ describe("runs store: derived runs and retries", () => {
     expect(await t.store.runs.get(r.runId)).toMatchObject({ status: "succeeded", mode: "test", test: { nodeId: "t", single: false } });
     expect((await t.store.runs.get(r.runId))!.followupAt).not.toBeNull();
     const [ev] = await t.sql<{ source: string; envelope: unknown }>("select source, envelope from events where id = ?", r.eventId);
-    expect({ source: ev!.source, envelope: jsonCol(ev!.envelope) }).toEqual({ source: "test", envelope: env({ pinned: true }) });
+    expect({ source: ev!.source, envelope: jsonCol(ev!.envelope) }).toEqual({ source: "test", envelope: envOf({ pinned: true }) });
     expect(await t.store.runs.pendingJobs(r.runId)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /** Rows for the store contract tests (db/stores/*.test.ts): a workspace, connections, automations, intakes. */
 import { randomUUID } from "node:crypto";
 import type { Store } from "../../store";
+import type { TestStorage } from "../../testing";
 import type { AutomationRow, ConnectionRow, IntakeRow, StoredGraph } from "../../types";
 
 export const uid = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
@@ -86,4 +87,23 @@ export function intakeRow(workspaceId: string, over: Partial<IntakeRow> = {}): I
     updatedAt: iso(),
     ...over,
   };
+}
+
+/** A step's or event's envelope with fixed type and time. */
+export const envOf = (data: unknown) => ({ type: "x", timestamp: iso(0), data });
+
+/** A queued manual run of `aut_1` whose first step is node "a": the run's and its event's ids and that step's job id. */
+export async function queuedRun(t: TestStorage, workspaceId: string): Promise<{ runId: string; eventId: string; jobId: string }> {
+  const made = (await t.store.runs.create({
+    workspaceId,
+    automationId: "aut_1",
+    version: 1,
+    triggerNodeId: "t",
+    envelope: envOf(1),
+    source: "manual",
+    firstNodes: ["a"],
+    at: new Date(),
+  }))!;
+  const [job] = await t.sql<{ id: string }>("select id from jobs where run_id = ?", made.runId);
+  return { runId: made.runId, eventId: made.eventId, jobId: job!.id };
 }
