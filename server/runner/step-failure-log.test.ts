@@ -5,12 +5,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestDeps } from "../testing";
 import { createLogger } from "../logger";
-import { createAutomation } from "../services/automations";
-import { startRun } from "../services/runs";
 import { startRunner } from "./runner-loop";
 import { registerStubs } from "./testing/stub-integration";
-import { linearGraph, seedWorkspace } from "./testing/seed";
-import { waitForRun } from "./testing/wait";
+import { runLinear, seedWorkspace } from "./testing/seed";
 
 registerStubs();
 let server: http.Server;
@@ -31,21 +28,14 @@ it("logs the failure once with run, node and reason", async () => {
   const ws = await seedWorkspace(deps);
   const runner = startRunner(deps, runnerHooks(deps), { concurrency: 2, pollMs: 20, maintenance: false });
   try {
-    const a = await createAutomation(
-      deps,
-      ws.actor,
-      ws.workspaceId,
-      linearGraph([{ key: "stub.fetch", name: "get", config: { url: `${base}/bad?token=s3cr3t-token` } }]),
-    );
-    const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id, payload: {} });
-    await waitForRun(deps, r.id);
+    const r = await runLinear(deps, ws, [{ key: "stub.fetch", name: "get", config: { url: `${base}/bad?token=s3cr3t-token` } }]);
     const failures = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === "step failed");
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({
       level: "error",
       runId: r.id,
       nodeId: "n1",
-      automationId: a.id,
+      automationId: r.automationId,
       retryable: false,
       reason: expect.stringContaining("matchers are invalid"),
     });

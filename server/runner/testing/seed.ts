@@ -3,6 +3,9 @@ import type { Actor } from "../../auth/permissions";
 import type { AppDeps } from "../../deps";
 import { newId } from "../../ids";
 import { createWorkspaceRow } from "../../services/workspaces/create-workspace";
+import { createAutomation } from "../../services/automations";
+import { getRunOrThrow, startRun } from "../../services/runs";
+import { waitForRun } from "./wait";
 
 export async function seedWorkspace(deps: Pick<AppDeps, "store">): Promise<{ workspaceId: string; organizationId: string; actor: Actor }> {
   const organizationId = newId("org");
@@ -25,4 +28,12 @@ export function linearGraph(
   ];
   const edges = nodes.slice(1).map((node, i) => ({ from: nodes[i]!.id, to: node.id }));
   return { name: `test ${++n}`, concurrency: 100, graph: { nodes, edges } };
+}
+
+/** Saves `linearGraph(steps)`, starts it by hand with `payload`, waits for the run to end (a runner must be running) and returns it. */
+export async function runLinear(deps: AppDeps, ws: { workspaceId: string; actor: Actor }, steps: Parameters<typeof linearGraph>[0], payload: unknown = {}) {
+  const a = await createAutomation(deps, ws.actor, ws.workspaceId, linearGraph(steps));
+  const r = await startRun(deps, ws.actor, { workspaceId: ws.workspaceId, automationId: a.id, payload });
+  await waitForRun(deps, r.id);
+  return getRunOrThrow(deps, ws.actor, ws.workspaceId, r.id);
 }
