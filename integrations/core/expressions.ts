@@ -11,7 +11,7 @@
  */
 import { CORE_LIMITS, compileExpression } from "./sandbox/evaluate-core.mjs";
 import { BindingsText, evaluateDirect, evaluateSource, ExpressionFailed, ExpressionStopped, expressionSandboxLimits, NOT_DIRECT } from "./sandbox";
-import { hasExpression, parseTemplate, type Part } from "./templates";
+import { hasExpression, parseTemplate, textInTemplate, type Part } from "./templates";
 
 export { hasExpression, parseTemplate, NOT_DIRECT };
 
@@ -74,8 +74,7 @@ export async function evaluateTemplate(
     for (const part of parts) {
       if ("text" in part) out += part.text;
       else {
-        const v = await evaluateSource(part.expr, bindings, signal);
-        out += v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v);
+        out += textInTemplate(await evaluateSource(part.expr, bindings, signal));
       }
       if (out.length > EXPRESSION_LIMITS.maxOutputBytes) throw new Error(`result is larger than ${EXPRESSION_LIMITS.maxOutputBytes} bytes`);
     }
@@ -198,7 +197,7 @@ function templateDirect(template: string, bindings: BindingsText): unknown {
     else {
       const v = evaluateDirect(part.expr, bindings);
       if (v === NOT_DIRECT) return NOT_DIRECT;
-      out += v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v);
+      out += textInTemplate(v);
     }
     if (out.length > EXPRESSION_LIMITS.maxOutputBytes) return NOT_DIRECT;
   }

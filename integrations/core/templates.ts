@@ -5,6 +5,9 @@
  */
 export type Part = { text: string } | { expr: string };
 
+/** How an expression's value reads among text in a template: nothing for null or undefined, a string as is, JSON otherwise (runner and editor preview alike). */
+export const textInTemplate = (v: unknown): string => (v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v));
+
 /** Splits a template into text and expression parts (braces inside the expression are balanced, strings skipped). */
 export function parseTemplate(template: string): Part[] {
   const parts: Part[] = [];

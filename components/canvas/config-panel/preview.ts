@@ -4,6 +4,7 @@
  * mixed text becomes a string. JSONata runs in the browser here; it only sees the sample data.
  */
 import jsonata from "jsonata";
+import { textInTemplate } from "@/integrations/core/templates";
 
 const ONE = /^\s*\{\{([\s\S]*?)\}\}\s*$/;
 const ANY = /\{\{([\s\S]*?)\}\}/g;
@@ -27,7 +28,7 @@ export async function previewTemplate(
     for (const m of template.matchAll(ANY)) {
       parts.push(template.slice(last, m.index));
       const v = await evalOne(m[1], sample);
-      parts.push(v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v));
+      parts.push(textInTemplate(v));
       last = (m.index ?? 0) + m[0].length;
     }
     parts.push(template.slice(last));
