@@ -16,7 +16,7 @@ export async function getTriggerInfo(deps: AppDeps, actor: Actor, workspaceId: s
   const node = a.graph.nodes.find((n) => n.id === nodeId);
   const trigger = node && findTrigger(node.key);
   if (!node || !trigger) throw new AppError("not_found", `Node ${nodeId} is not a saved trigger of this automation; save first.`);
-  const url = a.triggers.find((t) => t.nodeId === nodeId)?.url ?? null;
+  const { url = null, intakeId = null } = a.triggers.find((t) => t.nodeId === nodeId) ?? {};
 
   let instructions: Array<{ title: string; language?: string; text: string }> = [];
   if (url && trigger.setupInstructions) {
@@ -30,13 +30,17 @@ export async function getTriggerInfo(deps: AppDeps, actor: Actor, workspaceId: s
     }
   }
 
-  const [rows, intake] = await Promise.all([deps.store.automations.recentEvents(automationId, nodeId, 10), deps.store.intakes.ofNode(automationId, nodeId)]);
+  // The node's intake: its own, or the connection's shared one (where a shared webhook's refusals are counted).
+  const [rows, intake] = await Promise.all([
+    deps.store.automations.recentEvents(automationId, nodeId, 10),
+    intakeId ? deps.store.intakes.get(workspaceId, intakeId) : undefined,
+  ]);
   const runRows = rows.length ? await deps.store.automations.recentRuns(automationId, 50) : [];
   return {
     url,
     instructions,
     events: rows.map((r) => ({ ...r, runId: runRows.find((x) => x.eventId === r.id)?.id ?? null })),
     /** Deliveries the URL refused (wrong secret, not JSON…): how many, and the latest with what the sender was told. */
-    refused: { count: Number(intake?.refusedCount ?? 0), last: intake?.lastRefused ?? null },
+    refused: { count: intake?.refusedCount ?? 0, last: intake?.lastRefused ?? null },
   };
 }

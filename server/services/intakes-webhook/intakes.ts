@@ -38,7 +38,7 @@ function toIntake(publicUrl: string, r: IntakeRow, reg: { upstreamId: string; ex
     statusMessage: r.statusMessage ?? null,
     lastEventAt: r.lastEventAt ?? null,
     eventCount: r.eventCount,
-    refusedCount: Number(r.refusedCount ?? 0),
+    refusedCount: r.refusedCount,
     lastRefused: r.lastRefused ?? null,
     registration: reg,
     createdAt: r.createdAt,
