@@ -106,8 +106,9 @@ export async function buildServer({ quiet = false } = {}) {
 }
 
 /** Builds unless up to date (with a lock, so parallel test workers build once). */
+/** Builds the server bundle when it is missing or stale; true when this call built it. */
 export async function ensureServerBundle({ quiet = false } = {}) {
-  if (!serverBundleStale()) return;
+  if (!serverBundleStale()) return false;
   fs.mkdirSync(path.dirname(SERVER_DIST), { recursive: true });
   const lock = `${SERVER_DIST}.lock`;
   for (const until = Date.now() + 120_000; ; ) {
@@ -130,7 +131,9 @@ export async function ensureServerBundle({ quiet = false } = {}) {
     if (why) {
       if (!quiet) process.stderr.write(`Building the server (${why})…\n`);
       await buildServer({ quiet });
+      return true;
     }
+    return false;
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
   }

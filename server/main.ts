@@ -35,6 +35,17 @@ function applyBuiltNextConfig(): void {
   }
 }
 
+/**
+ * "in N ms" for the ready line: the start-up of this process, counted from the end of the build when
+ * `npm start` built first (scripts/start.mjs and serve.mjs mark it), with the build named apart.
+ */
+function startupTook(): string {
+  const built = performance.getEntriesByName("conveyor:built")[0];
+  const buildMs = (globalThis as { conveyorBuildMs?: number }).conveyorBuildMs;
+  const ms = Math.round(performance.now() - (built?.startTime ?? 0));
+  return built && buildMs ? `in ${ms} ms (after building for ${(buildMs / 1000).toFixed(1)} s)` : `in ${ms} ms`;
+}
+
 async function main() {
   const dev = process.argv.includes("--dev");
   setProcessRole("web");
@@ -88,11 +99,9 @@ async function main() {
   });
   server.keepAliveTimeout = 65_000;
 
-  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+  await (await import("./http/listen")).listen(server, env.PORT, env.HOST, "PORT");
   const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
-  console.log(
-    `Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT} in ${Math.round(process.uptime() * 1000)} ms  (public URL ${deps.publicUrl}, data ${env.dataDir})`,
-  );
+  console.log(`Conveyor ${dev ? "(dev) " : ""}ready on http://${shown}:${env.PORT} ${startupTook()}  (public URL ${deps.publicUrl}, data ${env.dataDir})`);
   const hint = await (await import("./first-run-hint")).firstRunHint(deps.store, deps.publicUrl).catch(() => null);
   if (hint) console.log(hint);
 
@@ -120,6 +129,7 @@ async function main() {
     stopping = true;
     console.log(`${signal}: stopping (finishing in-flight work)…`);
     server.close();
+    await (await import("./services/webhooks/refusals")).flushRefusals(deps);
     await runner?.stop();
     await stopFlusher?.();
     await stopSweeper();

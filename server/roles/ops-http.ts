@@ -14,6 +14,7 @@ import { liveness, readiness, RETRY_AFTER_S, type HealthAnswer } from "../observ
 import { getMetrics } from "../observability/metrics";
 import { problemBody } from "../rest/problem";
 import { handleHookRequest, type HookOptions } from "../webhooks/lean-listener";
+import { listen } from "../http/listen";
 import type { ProcessRole } from "./process-role";
 
 export interface OpsContext {
@@ -107,13 +108,7 @@ export async function startRoleServer(o: RoleServerOptions): Promise<RoleServer>
     );
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(o.port, o.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  await listen(server, o.port, o.host, o.role().role === "worker" ? "--port or CONVEYOR_WORKER_PORT" : "--port or CONVEYOR_INGRESS_PORT");
   return {
     server,
     port: (server.address() as AddressInfo).port,

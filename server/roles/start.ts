@@ -9,6 +9,7 @@
 import type { AppDeps } from "../deps";
 import type { Env } from "../env";
 import { runnerHooks } from "../runner-hooks";
+import { flushRefusals } from "../services/webhooks/refusals";
 import { runnerOptionsFromEnv } from "../runner/runner-env";
 import { startRunner, type Runner, type RunnerOptions } from "../runner/runner-loop";
 import { startUsageFlusher } from "../usage-counters";
@@ -47,6 +48,7 @@ export async function startIngress(deps: AppDeps, env: RoleEnv, opts: { port: nu
     port: server.port,
     async stop() {
       await server.close();
+      await flushRefusals(deps);
       await stopFlusher();
       await stopSweeper();
       await deps.queue.close();

@@ -7,8 +7,8 @@
  * Writes are throttled per intake and per process: the first refusal is written at once, the ones
  * that follow within WINDOW_MS are added up and written together when the window ends. A sender
  * hammering a URL with a wrong secret costs one UPDATE every few seconds, never one per request, and
- * a refusal never waits for (or fails because of) that write. Counts still pending when a process
- * stops are not written.
+ * a refusal never waits for (or fails because of) that write. A stopping process writes what is
+ * still pending (flushRefusals, from the web and ingress processes' shutdown).
  */
 import type { AppDeps } from "../../deps";
 import type { RefusedDelivery } from "@/db/types";
@@ -72,7 +72,7 @@ function send(deps: AppDeps, intakeId: string, entry: Pending): void {
   flights.add(done);
 }
 
-/** Writes what is pending now and waits for every write under way (tests; a stopping process does not wait for it). */
+/** Writes what is pending now and waits for every write under way (a stopping process; tests). */
 export async function flushRefusals(deps: AppDeps): Promise<void> {
   const pending = byDeps.get(deps);
   for (const [intakeId, entry] of pending ?? []) {
