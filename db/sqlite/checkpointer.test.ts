@@ -49,20 +49,27 @@ describe("SQLite background thread", () => {
     expect(backend.scan).toBeDefined();
     // The same read on the main connection stalls the loop for its whole duration.
     const mainStall = await longestStall(async () => sqlite!.$client.prepare(SLOW).get());
+    // The scan on the background thread, with store calls on the connection meanwhile. On a loaded
+    // machine another process can pause this one for a while whatever it runs, so the scan gets up to
+    // three tries to show a loop that keeps ticking (a scan on the main thread stalls every try).
     let storeCalls = 0;
-    const stall = await longestStall(async () => {
-      const scanning = backend.scan!<{ n: number }>(SLOW);
-      // Meanwhile the connection serves store calls.
-      const busy = (async () => {
-        for (let done = false; !done; ) {
-          await opened!.store.ping();
-          storeCalls++;
-          done = await Promise.race([scanning.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1))]);
-        }
-      })();
-      expect((await scanning)[0]!.n).toBe(3_000_000);
-      await busy;
-    });
+    const scanWhileBusy = () =>
+      longestStall(async () => {
+        storeCalls = 0;
+        const scanning = backend.scan!<{ n: number }>(SLOW);
+        // Meanwhile the connection serves store calls.
+        const busy = (async () => {
+          for (let done = false; !done; ) {
+            await opened!.store.ping();
+            storeCalls++;
+            done = await Promise.race([scanning.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1))]);
+          }
+        })();
+        expect((await scanning)[0]!.n).toBe(3_000_000);
+        await busy;
+      });
+    let stall = await scanWhileBusy();
+    for (let tries = 1; tries < 3 && stall >= mainStall / 3; tries++) stall = Math.min(stall, await scanWhileBusy());
     expect(mainStall).toBeGreaterThan(100);
     expect(stall).toBeLessThan(mainStall / 3);
     expect(storeCalls).toBeGreaterThan(10);
