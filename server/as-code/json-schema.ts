@@ -5,7 +5,7 @@
  * that accepts expressions also takes a `{{ … }}` string and a secret field takes `{ secret: name }`.
  */
 import { z } from "zod";
-import { AppSpecSchema, IntakeSpecSchema, LineSpecSchema } from "../contracts/as-code";
+import { AppSpecSchema, FILES_API_VERSION, IntakeSpecSchema, LineSpecSchema } from "../contracts/as-code";
 import { listIntegrations } from "@/integrations/registry";
 import type { JsonSchema } from "./canonical";
 import { configSchemaFor } from "./units";
@@ -41,7 +41,7 @@ function fileSchema(kind: string, spec: z.ZodType): JsonSchema {
   delete s.$schema;
   delete s.$defs;
   const props = s.properties as Record<string, JsonSchema>;
-  s.properties = { $schema: { type: "string" }, kind: { const: kind }, ...props };
+  s.properties = { $schema: { type: "string" }, apiVersion: { const: FILES_API_VERSION }, kind: { const: kind }, ...props };
   s.required = ["kind", ...((s.required as string[] | undefined) ?? [])];
   return s;
 }

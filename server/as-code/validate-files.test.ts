@@ -257,6 +257,18 @@ describe("conveyor validate (offline)", () => {
     expect(validate(parse(GOOD.replace("secret: { secret: disk-hook }", "secret: plain-secret-value")))).toBe(false);
     expect(validate(parse(GOOD.replace("key: metrics.getSilence", "key: metrics.nope")))).toBe(false);
     expect(validate(parse(GOOD.replace("duration: 1h", "duration: 5")))).toBe(false);
+    expect(validate(parse(`apiVersion: conveyor/v1\n${GOOD}`)), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(parse(`apiVersion: conveyor/v2\n${GOOD}`))).toBe(false);
+  });
+
+  it("reads the files' format first: a file from a newer Conveyor says so, instead of failing on the fields it added", () => {
+    expect(check(`apiVersion: conveyor/v1\n${GOOD}`)).toEqual([]);
+    expect(check(GOOD)).toEqual([]); // exported before the format was named: read as conveyor/v1
+    // A newer file with a field this Conveyor does not know: one problem, about the version.
+    expect(check(`apiVersion: conveyor/v2\n${GOOD.replace("name: Silence disk alerts", "name: Silence disk alerts\nowners: [sre]")}`, [])).toEqual([
+      "automations/disk.yaml:1:13 This file is for a newer Conveyor (apiVersion conveyor/v2); this one reads conveyor/v1. Upgrade Conveyor, or export the files again from this one",
+    ]);
+    expect(check(`apiVersion: v1\n${GOOD}`, [])).toEqual(['automations/disk.yaml:1:13 apiVersion must be conveyor/v1 (found "v1")']);
   });
 });
 

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import {
   AppSpecSchema,
+  FILES_API_VERSION,
   IntakeSpecSchema,
   isSecretRef,
   LineSpecSchema,
@@ -26,7 +27,17 @@ import { SECRET_PLACEHOLDER } from "../services/automations/node-secrets";
 import { parseYamlFile, type FileProblem, type ParsedFile } from "./yaml-files";
 import { getPath, secretPathsFor, setPath, unknownInputs } from "./units";
 
-const fileSchema = <T extends z.ZodObject>(kind: ResourceKind, spec: T) => spec.extend({ $schema: z.string().optional(), kind: z.literal(kind) });
+const fileSchema = <T extends z.ZodObject>(kind: ResourceKind, spec: T) =>
+  spec.extend({ $schema: z.string().optional(), apiVersion: z.literal(FILES_API_VERSION).optional(), kind: z.literal(kind) });
+
+/** What is wrong with a file's `apiVersion` (absent: a file from before it existed, read as this format). */
+function apiVersionProblem(v: unknown): string | null {
+  if (v === undefined || v === FILES_API_VERSION) return null;
+  const newer = typeof v === "string" ? /^conveyor\/v(\d+)$/.exec(v) : null;
+  if (newer && Number(newer[1]) > Number(FILES_API_VERSION.slice("conveyor/v".length)))
+    return `This file is for a newer Conveyor (apiVersion ${v}); this one reads ${FILES_API_VERSION}. Upgrade Conveyor, or export the files again from this one`;
+  return `apiVersion must be ${FILES_API_VERSION} (found ${JSON.stringify(v)})`;
+}
 const FILE_SCHEMAS = {
   automation: fileSchema("automation", AppSpecSchema),
   line: fileSchema("line", LineSpecSchema),
@@ -130,6 +141,12 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
       problems.push(problemAt(parsed, [], "Expected a mapping with kind: automation, line or intake"));
       continue;
     }
+    const versionProblem = apiVersionProblem(value.apiVersion);
+    if (versionProblem) {
+      problems.push(problemAt(parsed, ["apiVersion"], versionProblem));
+      unreadable.add(typeof value.kind === "string" && Object.hasOwn(FILE_SCHEMAS, value.kind) ? (value.kind as ResourceKind) : "any");
+      continue;
+    }
     const kind = value.kind as ResourceKind;
     if (typeof kind !== "string" || !Object.hasOwn(FILE_SCHEMAS, kind)) {
       const message =
@@ -145,7 +162,7 @@ export function validateFiles(files: Array<{ file: string; text: string }>): Val
       unreadable.add(kind);
       continue;
     }
-    const { $schema: _s, kind: _k, ...spec } = r.data as Record<string, unknown> & { key: string };
+    const { $schema: _s, apiVersion: _v, kind: _k, ...spec } = r.data as Record<string, unknown> & { key: string };
     const id = `${kind}/${spec.key}`;
     const dup = byResource.get(id);
     if (dup) {

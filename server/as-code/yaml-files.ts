@@ -4,7 +4,7 @@
  * positions so that every problem can be reported as `file:line:column`.
  */
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from "yaml";
-import type { ResourceKind } from "../contracts/as-code";
+import { FILES_API_VERSION, type ResourceKind } from "../contracts/as-code";
 
 export const FOLDERS: Record<ResourceKind, string> = { automation: "automations", line: "lines", intake: "intakes" };
 export const SCHEMA_FILE = "conveyor.schema.json";
@@ -20,9 +20,9 @@ export interface FileProblem {
 
 const FLOW_KEYS = new Set(["position", "size"]);
 
-/** The file text of one resource: `$schema`, `kind`, then the (canonical) spec. */
+/** The file text of one resource: `$schema`, `apiVersion`, `kind`, then the (canonical) spec. */
 export function toYaml(kind: ResourceKind, spec: object, schemaRef = `../${SCHEMA_FILE}`): string {
-  const doc = new Document({ $schema: schemaRef, kind, ...spec });
+  const doc = new Document({ $schema: schemaRef, apiVersion: FILES_API_VERSION, kind, ...spec });
   visit(doc, {
     Map(_, node, path) {
       const parent = path[path.length - 1];

@@ -94,6 +94,13 @@ export type IntakeSpec = z.output<typeof IntakeSpecSchema>;
 
 /** Automations, lines and intakes per import (each kind). */
 export const MAX_BUNDLE_RESOURCES = 1000;
+
+/**
+ * The format of the files (`apiVersion:` in each), written by export and checked before anything
+ * else when a file is read, so that a file from a newer Conveyor says so instead of failing on fields
+ * this one does not know. A file without it (exported before it existed) reads as this format.
+ */
+export const FILES_API_VERSION = "conveyor/v1";
 const tooMany = (what: string) => `At most ${MAX_BUNDLE_RESOURCES} ${what} per apply`;
 export const BundleSchema = z.object({
   apps: z.array(AppSpecSchema).max(MAX_BUNDLE_RESOURCES, tooMany("automations")).default([]),

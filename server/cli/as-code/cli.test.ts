@@ -206,7 +206,7 @@ describe("conveyor export / validate / plan / apply", () => {
       "lines/default.yaml",
       "lines/disk-follow-up.yaml",
     ]);
-    expect(files["automations/silence-disk-alerts.yaml"]).toMatch(/^\$schema: \.\.\/conveyor\.schema\.json\nkind: automation\nkey: silence-disk-alerts\n/);
+    expect(files["automations/silence-disk-alerts.yaml"]).toMatch(/^\$schema: \.\.\/conveyor\.schema\.json\napiVersion: conveyor\/v1\nkind: automation\nkey: silence-disk-alerts\n/);
     expect(files["automations/silence-disk-alerts.yaml"]).toContain("secret: { secret: silence-disk-alerts-hook }");
     expect(files["automations/silence-disk-alerts.yaml"]).toContain("connection: prod prometheus");
     // Config in the component's own order (matchers, duration, createdBy, comment), not as it was sent.
