@@ -2,14 +2,15 @@
  * Reads a route handler's request body within a byte limit. Next.js route handlers read bodies
  * whole with no limit (`req.text()`, `req.json()`): one request streaming gigabytes grows the
  * process until V8 aborts it. The editor's door (tRPC) and next-auth's endpoints read through this
- * first; REST (server/rest/read-body.ts) and `/hooks` (lean-listener.ts) have their own caps.
+ * first, and so does the Next route of `/hooks` (used when Next serves it without server/main.ts);
+ * REST (server/rest/read-body.ts) and the lean `/hooks` listener have their own caps.
  */
 
-/** The body as text, or null once it is over `maxBytes` (reading stops there and the stream is cancelled). */
-export async function readBodyWithin(req: Request, maxBytes: number): Promise<string | null> {
+/** The body's bytes, or null once it is over `maxBytes` (reading stops there and the stream is cancelled). */
+export async function readBytesWithin(req: Request, maxBytes: number): Promise<Buffer | null> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) return null;
-  if (!req.body) return "";
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -23,7 +24,12 @@ export async function readBodyWithin(req: Request, maxBytes: number): Promise<st
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** The body as text, or null once it is over `maxBytes`. */
+export async function readBodyWithin(req: Request, maxBytes: number): Promise<string | null> {
+  return (await readBytesWithin(req, maxBytes))?.toString("utf8") ?? null;
 }
 
 /** The same request with its body read once within `maxBytes` (null when over it); requests without a body are returned as they are. */
