@@ -69,7 +69,8 @@ async function main() {
   const ops = { deps, role: processRole };
   const clientAddress = createClientAddressResolver(env.CONVEYOR_TRUST_PROXY);
 
-  const server = http.createServer((req, res) => {
+  const { listenerOptions } = await import("./http/listener-limits");
+  const server = http.createServer(listenerOptions(), (req, res) => {
     if (req.url && req.url.startsWith("/hooks/")) {
       handleHookRequest(req, res, deps, {
         maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES,

@@ -5,14 +5,14 @@
  */
 import type { AppDeps } from "./deps";
 import type { RunnerHooks } from "./runner/hooks";
-import { openConfigSecrets } from "./services/automations/node-secrets";
+import { openNodeSecrets } from "./services/automations/node-secrets";
 import { maintainTriggers } from "./services/automations/trigger-lifecycle";
 import { loadConnectionHandle } from "./services/connections/load-connection";
 import { onTaskRunFinished } from "./services/tasks/run-task-step";
 
 export function runnerHooks(deps: AppDeps): RunnerHooks {
   return {
-    openSecrets: (config) => openConfigSecrets(deps.box, config),
+    openSecrets: (key, config) => openNodeSecrets(deps.box, key, config),
     loadConnection: (id) => loadConnectionHandle(deps, id),
     taskRunFinished: (r) => onTaskRunFinished(deps, r),
     maintainTriggers: () => maintainTriggers(deps),

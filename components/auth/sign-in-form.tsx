@@ -2,6 +2,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
+import { safeReturnPath } from "@/server/http/return-path";
 import { CredentialsForm } from "./credentials-form";
 
 export function SignInForm({ oidcName }: { oidcName: string | null }) {
@@ -20,7 +21,8 @@ export function SignInForm({ oidcName }: { oidcName: string | null }) {
           setError(res?.error && res.error !== "CredentialsSignin" ? res.error : "Wrong email or password.");
           return;
         }
-        router.replace(params.get("callbackUrl") ?? "/");
+        // Back to a page of this site only: `?callbackUrl=https://evil.example` must not send a signed-in user away.
+        router.replace(safeReturnPath(params.get("callbackUrl")));
         router.refresh();
       }}
       footer={

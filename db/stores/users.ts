@@ -4,6 +4,17 @@ import { first, type Ctx } from "../store-kit";
 import type { InvitationRow, MembershipRow, UserRow } from "../types";
 
 export const usersStore = {
+  /**
+   * Serialises first-run set-ups until the calling transaction ends: without it, concurrent set-ups on
+   * PostgreSQL (READ COMMITTED) each counted no owner and each created an organization and an owner.
+   * SQLite transactions are serialised already (one writer).
+   */
+  async lockFirstRun(c: Ctx): Promise<void> {
+    if (!c.inTx) throw new Error("lockFirstRun must run inside a transaction");
+    if (c.dialect !== "postgres") return;
+    await (c.h as unknown as { execute(q: ReturnType<typeof sql>): Promise<unknown> }).execute(sql`select pg_advisory_xact_lock(hashtext('conveyor.first-run'))`);
+  },
+
   async ownerCount(c: Ctx): Promise<number> {
     const { memberships } = c.t;
     return (await first(c.h.select({ n: count() }).from(memberships).where(eq(memberships.role, "owner"))))?.n ?? 0;

@@ -53,6 +53,9 @@ describe.skipIf(!available)("egress guard in a loopback-only namespace", () => {
     "aws ipv6 metadata",
     "metadata, decimal ipv4",
     "metadata, hex ipv4",
+    "metadata, octal ipv4",
+    "metadata, short ipv4",
+    "metadata, mixed-radix ipv4",
     "alibaba metadata",
   ];
   it("refuses every spelling of a cloud metadata address, naming the IPv4 address it carries", { timeout: 120_000 }, () => {
@@ -66,6 +69,7 @@ describe.skipIf(!available)("egress guard in a loopback-only namespace", () => {
     expect(r.get("ipv4-mapped metadata")!.message).toContain("that is 169.254.169.254");
     expect(r.get("nat64 metadata")!.message).toContain("that is 169.254.169.254");
     expect(r.get("gcp metadata name")!.message).toMatch(/metadata\.google\.internal:80: it is a cloud metadata endpoint/);
+    expect(r.get("gcp metadata name, trailing dot and capitals")!.message).toMatch(/metadata\.google\.internal:80: it is a cloud metadata endpoint/);
   });
   it("refuses link-local and unspecified addresses", { timeout: 120_000 }, () => {
     const r = probe();

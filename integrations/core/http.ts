@@ -206,7 +206,18 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const cause = err.cause?.code ?? err.cause?.message ?? err.message;
       throw new RetryableError(`${method} ${url.origin}${url.pathname} failed: ${cause}`);
     }
-    const text = await readCapped(res, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    let text: string;
+    try {
+      text = await readCapped(res, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    } catch (e) {
+      // The same deadline covers the body: an upstream that sends its headers and then stalls or drips
+      // is a timeout like one that never answers (retryable, named), not an anonymous AbortError.
+      if (e instanceof NonRetryableError) throw e;
+      if (options.signal?.aborted) throw new NonRetryableError("Cancelled");
+      if (timeout.aborted) throw new RetryableError(`${method} ${url.origin}${url.pathname} timed out after ${timeoutMs} ms while reading the response`);
+      const err = e as Error & { cause?: { code?: string; message?: string } };
+      throw new RetryableError(`${method} ${url.origin}${url.pathname} failed while reading the response: ${err.cause?.code ?? err.cause?.message ?? err.message}`);
+    }
     const parsed = parseBody(text, res.headers.get("content-type"));
     if (res.status === 401 && allowRefresh && options.onUnauthorized) {
       if (await options.onUnauthorized()) return request<T>(req, false);

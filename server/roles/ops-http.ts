@@ -15,6 +15,7 @@ import { getMetrics } from "../observability/metrics";
 import { problemBody } from "../rest/problem";
 import { handleHookRequest, type HookOptions } from "../webhooks/lean-listener";
 import { listen } from "../http/listen";
+import { listenerOptions, type ListenerLimits } from "../http/listener-limits";
 import type { ProcessRole } from "./process-role";
 
 export interface OpsContext {
@@ -82,6 +83,8 @@ export interface RoleServerOptions extends OpsContext {
   port: number;
   /** Serve `/hooks/*` with the lean listener (ingress processes). */
   hooks?: HookOptions;
+  /** Slow-sender limits (default LISTENER_LIMITS; tests shorten them). */
+  limits?: ListenerLimits;
 }
 
 export interface RoleServer {
@@ -93,7 +96,7 @@ export interface RoleServer {
 
 /** The listener of `conveyor ingress` and `conveyor worker`: operations endpoints, and `/hooks/*` when asked. */
 export async function startRoleServer(o: RoleServerOptions): Promise<RoleServer> {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(listenerOptions(o.limits), (req, res) => {
     if (o.hooks && req.url?.startsWith("/hooks/")) return handleHookRequest(req, res, o.deps, o.hooks);
     if (opsRoute(req, res, o)) return;
     req.resume();

@@ -185,7 +185,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       abort();
     }, opts.stepTimeoutMs);
     try {
-      const config = opts.hooks.openSecrets(node.config);
+      const config = opts.hooks.openSecrets(node.key, node.config);
       // Most configs resolve on this thread without a promise (direct.ts); the others as before.
       const direct = resolveExpressionsDirect(config, chain);
       const resolved = withLegacyDefaults(

@@ -7,7 +7,7 @@ import type { FinalStatus, RunError } from "@/db/engine";
 
 export interface RunnerHooks {
   /** Decrypts the secret fields of a node's stored config. */
-  openSecrets(config: Record<string, unknown>): Record<string, unknown>;
+  openSecrets(key: string, config: Record<string, unknown>): Record<string, unknown>;
   /** A decrypted, ready connection for a node. */
   loadConnection(connectionId: string): Promise<ConnectionHandle>;
   /** A run of a task step ended: advance or close the task. Called at least once; must be idempotent. */

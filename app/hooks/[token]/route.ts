@@ -7,6 +7,7 @@
 import { getDeps } from "@/server/deps";
 import { hookProblem } from "@/server/services/webhooks/receive-webhook";
 import { deliverWebhook, isNoAnswer, type DeliverOutcome } from "@/server/webhooks/deliver";
+import { readBytesWithin } from "@/server/http/bounded-body";
 
 /**
  * No answer: a body that fails before its first byte. Next flushes the status line and headers only
@@ -29,10 +30,8 @@ async function handle(request: Request, ctx: { params: Promise<{ token: string }
   const { token } = await ctx.params;
   const { env } = await import("@/server/env");
   const maxBytes = env.CONVEYOR_WEBHOOK_MAX_BYTES;
-  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) {
-    return toResponse(hookProblem("payload_too_large", `The body is over the limit of ${maxBytes} bytes.`));
-  }
-  const rawBody = Buffer.from(await request.arrayBuffer());
+  const rawBody = await readBytesWithin(request, maxBytes);
+  if (!rawBody) return toResponse(hookProblem("payload_too_large", `The body is over the limit of ${maxBytes} bytes.`));
   const headers: Record<string, string> = {};
   request.headers.forEach((v, k) => (headers[k] = v));
   const url = new URL(request.url);

@@ -58,7 +58,11 @@ const hostile: Record<string, string> = {
   "aws ipv6 metadata": "http://[fd00:ec2::254]/",
   "metadata, decimal ipv4": "http://2852039166/",
   "metadata, hex ipv4": "http://0xa9.0xfe.0xa9.0xfe/",
+  "metadata, octal ipv4": "http://0251.0376.0251.0376/",
+  "metadata, short ipv4": "http://169.254.43518/",
+  "metadata, mixed-radix ipv4": "http://0xa9.254.0251.0xfe/",
   "gcp metadata name": "http://metadata.google.internal/computeMetadata/v1/",
+  "gcp metadata name, trailing dot and capitals": "http://METADATA.google.internal./computeMetadata/v1/",
   "alibaba metadata": "http://100.100.100.200/latest/meta-data/",
   unspecified: "http://0.0.0.0:80/",
 };

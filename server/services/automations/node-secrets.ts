@@ -4,7 +4,9 @@
  * - on save, a plain value is sealed as `secret:<AES-GCM>`; the placeholder sent back by a client
  *   that only saw the masked value keeps the stored secret of the same node;
  * - every response (automation, versions, export) shows the placeholder instead;
- * - the runner and the webhook ingress open sealed values just before use.
+ * - the runner and the webhook ingress open sealed values just before use, at those fields only: a
+ *   `secret:` string elsewhere (a ciphertext pasted into a header) stays as written, or the service
+ *   would decrypt for anyone any ciphertext of its key read from a database backup.
  */
 import { findUnit } from "@/integrations/registry";
 import { sensitivePaths, toJsonSchema } from "@/integrations/core/catalog";
@@ -87,7 +89,17 @@ export function maskGraphSecrets(graph: Graph): Graph {
   return changed ? { ...graph, nodes } : graph;
 }
 
-/** Decrypts sealed values anywhere in a node's config (runner and ingress, just before use). */
+/** Decrypts the sealed values at the sensitive fields of a node (runner and ingress, just before use). */
+export function openNodeSecrets<T extends Record<string, unknown>>(box: SecretBox, key: string, config: T): T {
+  let out = config as Record<string, unknown>;
+  for (const path of sensitiveKeyPaths(key)) {
+    const value = getAt(out, path);
+    if (isSealed(value)) out = setAt(out, path, box.decrypt(value.slice(PREFIX.length)));
+  }
+  return out as T;
+}
+
+/** Decrypts sealed values anywhere in a value (a sealed string taken from a sensitive field: as-code export). */
 export function openConfigSecrets<T>(box: SecretBox, config: T): T {
   if (isSealed(config)) return box.decrypt(config.slice(PREFIX.length)) as T;
   if (Array.isArray(config)) return config.map((v) => openConfigSecrets(box, v)) as T;

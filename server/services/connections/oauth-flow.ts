@@ -11,6 +11,7 @@ import { findIntegration } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
+import { safeReturnPath } from "../../http/return-path";
 import { requireWorkspace } from "../access";
 import { getConnectionRow, toConnectionView } from "./connections";
 import { connectionSettings } from "./load-connection";
@@ -44,7 +45,7 @@ export async function beginOAuth(deps: AppDeps, actor: Actor, workspaceId: strin
     userId: actor.userId,
     codeVerifier: verifier,
     redirectUri: args.redirectUri,
-    returnTo: args.returnTo ?? null,
+    returnTo: args.returnTo ? safeReturnPath(args.returnTo, "") || null : null,
     createdAt: now,
     expiresAt: now + STATE_TTL_MS,
   });

@@ -36,6 +36,7 @@ export async function setupOwner({ store }: AppDeps, input: SetupOwnerInput) {
   }
   const passwordHash = await hashPassword(input.password);
   return store.tx(async (s) => {
+    await s.users.lockFirstRun(); // concurrent first visits: exactly one becomes the owner
     if ((await s.users.ownerCount()) > 0) throw new AppError("conflict", "An owner already exists; ask an admin for an invitation.");
     const now = nowIso();
     let org = await s.organizations.first();

@@ -6,7 +6,7 @@
  * parts are cached by (intake updatedAt, automation version and updatedAt, connection updatedAt).
  */
 import type { IntakeHead } from "@/db/engine";
-import { openConfigSecrets } from "../automations/node-secrets";
+import { openNodeSecrets } from "../automations/node-secrets";
 import { withLegacyDefaults, type AnyTrigger, type ConnectionHandle } from "@/integrations/core/define";
 import { findTrigger } from "@/integrations/registry";
 import type { AppDeps } from "../../deps";
@@ -37,7 +37,7 @@ async function buildTarget(deps: AppDeps, automationId: string, version: number,
   const node = graph.byId.get(nodeId);
   const trigger = node && findTrigger(node.key);
   if (!node || !trigger) return undefined;
-  const parsed = trigger.config.safeParse(withLegacyDefaults(trigger, openConfigSecrets(deps.box, node.config)));
+  const parsed = trigger.config.safeParse(withLegacyDefaults(trigger, openNodeSecrets(deps.box, node.key, node.config as Record<string, unknown>)));
   if (!parsed.success) return undefined;
   const connection = node.connectionId ? await loadConnectionHandle(deps, node.connectionId) : undefined;
   return { automationId, version, graph, node, trigger, config: parsed.data, connection };

@@ -11,6 +11,7 @@ import {
   verifyConnection,
   oauthCallbackUrl,
 } from "../../services/connections";
+import { isReturnPath } from "../../http/return-path";
 
 const One = z.object({ connectionId: z.string() });
 
@@ -32,10 +33,7 @@ export const connectionsRouter = createTRPCRouter({
   beginOAuth: workspaceProcedure
     .input(
       One.extend({
-        returnTo: z
-          .string()
-          .regex(/^\/(?!\/)/, "A path on this site")
-          .optional(),
+        returnTo: z.string().refine(isReturnPath, "A path on this site").optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {

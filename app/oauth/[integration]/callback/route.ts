@@ -7,12 +7,14 @@ import { NextResponse, type NextRequest } from "next/server";
 import { getDeps } from "@/server/deps";
 import { getSessionActor } from "@/server/auth/session";
 import { OAuthCallbackError, completeOAuth } from "@/server/services/connections";
+import { safeReturnPath } from "@/server/http/return-path";
 
 async function back(req: NextRequest, path: string, params: Record<string, string>) {
   // The public URL, not req.nextUrl.origin: behind `next start` the latter is the bind host (e.g. localhost),
   // a different cookie host than the one the user signed in on.
   const { publicUrl } = await getDeps();
-  const url = new URL(path.startsWith("/") ? path : "/", publicUrl || req.nextUrl.origin);
+  // A path on this site only (a stored returnTo of `/\\evil.example` would otherwise leave it).
+  const url = new URL(safeReturnPath(path), publicUrl || req.nextUrl.origin);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return NextResponse.redirect(url, { status: 303 });
 }
