@@ -33,9 +33,14 @@ async function start(limits?: typeof SHORT) {
 function slowSender(port: number, head: string, drip: string): Promise<{ answer: string; afterMs: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const socket = net.connect(port, "127.0.0.1", () => socket.write(head));
+    let timer: ReturnType<typeof setInterval> | undefined;
+    // The drip starts once the head is written: a socket is writable (buffering) before it connects,
+    // and a drip queued ahead of the head made the request line "1POST …" (a 400 on a loaded machine).
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(head);
+      timer = setInterval(() => socket.writable && socket.write(drip), 50);
+    });
     let answer = "";
-    const timer = setInterval(() => socket.writable && socket.write(drip), 50);
     socket.on("data", (d) => (answer += d.toString("latin1")));
     socket.on("error", () => undefined); // a write racing the server's close
     socket.on("close", () => {
