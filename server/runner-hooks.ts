@@ -13,7 +13,7 @@ import { onTaskRunFinished } from "./services/tasks/run-task-step";
 export function runnerHooks(deps: AppDeps): RunnerHooks {
   return {
     openSecrets: (key, config) => openNodeSecrets(deps.box, key, config),
-    loadConnection: (id) => loadConnectionHandle(deps, id),
+    loadConnection: (id, workspaceId) => loadConnectionHandle(deps, id, { workspaceId }),
     taskRunFinished: (r) => onTaskRunFinished(deps, r),
     maintainTriggers: () => maintainTriggers(deps),
   };

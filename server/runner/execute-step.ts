@@ -198,7 +198,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
         const first = describeInputIssues(node.config, resolved, parsed.error.issues);
         throw Object.assign(new Error(`invalid input after resolving expressions: ${first}`), { permanent: true });
       }
-      const connection = node.connectionId ? await opts.hooks.loadConnection(node.connectionId) : undefined;
+      const connection = node.connectionId ? await opts.hooks.loadConnection(node.connectionId, run.workspaceId) : undefined;
       if (unit.needsConnection !== false && !connection) throw Object.assign(new Error("this step needs a connection"), { permanent: true });
       const result: ComponentResult = await Promise.race([
         unit.run(

@@ -8,8 +8,8 @@ import type { FinalStatus, RunError } from "@/db/engine";
 export interface RunnerHooks {
   /** Decrypts the secret fields of a node's stored config. */
   openSecrets(key: string, config: Record<string, unknown>): Record<string, unknown>;
-  /** A decrypted, ready connection for a node. */
-  loadConnection(connectionId: string): Promise<ConnectionHandle>;
+  /** A decrypted, ready connection for a node; only one of the run's workspace. */
+  loadConnection(connectionId: string, workspaceId: string): Promise<ConnectionHandle>;
   /** A run of a task step ended: advance or close the task. Called at least once; must be idempotent. */
   taskRunFinished(r: { runId: string; taskId: string; taskStep: number; status: FinalStatus; error: RunError | null }): Promise<void>;
   /** Periodic trigger upkeep (upstream registrations that expire). */

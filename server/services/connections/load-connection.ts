@@ -14,9 +14,19 @@ export function connectionSettings(deps: AppDeps, row: ConnectionRow): Record<st
   return mergeSecrets(row.config, secrets);
 }
 
-export async function loadConnectionHandle(deps: AppDeps, connectionId: string, o: TokenSourceOptions = {}): Promise<ConnectionHandle> {
+/**
+ * `workspaceId`: the workspace of the run or delivery asking. A connection of another workspace is
+ * answered as missing (its name and status are not told): a node of a unit that needs no connection
+ * can carry any id, which the save does not check.
+ */
+export async function loadConnectionHandle(
+  deps: AppDeps,
+  connectionId: string,
+  o: TokenSourceOptions & { workspaceId?: string } = {},
+): Promise<ConnectionHandle> {
   const row = await deps.store.connections.getById(connectionId);
-  if (!row) throw new NonRetryableError(`Connection ${connectionId} does not exist`);
+  if (!row || (o.workspaceId !== undefined && row.workspaceId !== o.workspaceId))
+    throw new NonRetryableError(`Connection ${connectionId} does not exist${o.workspaceId !== undefined ? " in this workspace" : ""}`);
   const integration = findIntegration(row.integration);
   if (!integration?.connection) throw new NonRetryableError(`Integration ${row.integration} has no connection settings`);
   if (row.status === "needs_reconnect")

@@ -32,14 +32,14 @@ export function loadIntakeHead(deps: AppDeps, token: string, opts?: { fresh?: bo
   return deps.store.engine.intakeHead(token, opts);
 }
 
-async function buildTarget(deps: AppDeps, automationId: string, version: number, nodeId: string): Promise<TriggerTarget | undefined> {
+async function buildTarget(deps: AppDeps, workspaceId: string, automationId: string, version: number, nodeId: string): Promise<TriggerTarget | undefined> {
   const graph = await getVersionGraph(deps.store, automationId, version);
   const node = graph.byId.get(nodeId);
   const trigger = node && findTrigger(node.key);
   if (!node || !trigger) return undefined;
   const parsed = trigger.config.safeParse(withLegacyDefaults(trigger, openNodeSecrets(deps.box, node.key, node.config as Record<string, unknown>)));
   if (!parsed.success) return undefined;
-  const connection = node.connectionId ? await loadConnectionHandle(deps, node.connectionId) : undefined;
+  const connection = node.connectionId ? await loadConnectionHandle(deps, node.connectionId, { workspaceId }) : undefined;
   return { automationId, version, graph, node, trigger, config: parsed.data, connection };
 }
 
@@ -51,7 +51,7 @@ export async function triggerTarget(deps: AppDeps, intake: IntakeHead): Promise<
   const stamp = `${intake.updatedAt}|${version}|${intake.automationUpdatedAt}|${intake.connectionUpdatedAt}`;
   const hit = cache.get(intake.id);
   if (hit?.stamp === stamp) return hit.target;
-  const target = await buildTarget(deps, intake.automationId, version, intake.nodeId);
+  const target = await buildTarget(deps, intake.workspaceId, intake.automationId, version, intake.nodeId);
   if (target) {
     if (cache.size > 5000) cache.clear();
     cache.set(intake.id, { stamp, target });
@@ -69,7 +69,7 @@ export async function sharedTargets(deps: AppDeps, intake: IntakeHead): Promise<
     for (const node of graph.graph.nodes) {
       const t = findTrigger(node.key);
       if (!t || t.delivery !== "shared-webhook" || node.connectionId !== intake.connectionId || (t.sharedKey ?? t.key) !== sharedKey) continue;
-      const target = await buildTarget(deps, a.id, a.version, node.id);
+      const target = await buildTarget(deps, intake.workspaceId, a.id, a.version, node.id);
       if (target) out.push(target);
     }
   }
