@@ -170,6 +170,25 @@ describe("request handling", () => {
     expect((await api.get(`/api/v1/factories/${s.ws}/lines/${line.body.id}`, { key: s.keys.viewer })).status).toBe(200);
   });
 
+  it("refuses a cursor of another list, workspace or task (it answered an empty last page: `nextCursor` null, as if the list had ended)", async () => {
+    const ids: string[] = [];
+    for (const title of ["c1", "c2", "c3"]) ids.push((await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { title } })).body.id);
+    const first = await api.get(`/api/v1/factories/${s.ws}/orders?limit=1`, { key: s.keys.viewer });
+    const cursor = first.body.nextCursor as string;
+    expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=1&cursor=${cursor}`, { key: s.keys.viewer })).body.data).toHaveLength(1);
+    for (const url of [`/api/v1/factories/${s.ws}/lines?cursor=${cursor}`, `/api/v1/factories/${s.other}/orders?cursor=${cursor}`]) {
+      const res = await api.get(url, { key: s.keys.viewer });
+      expect(res.status, url).toBe(400);
+      expect(res.body.errors).toEqual([{ path: "query.cursor", message: "Not a cursor of this list" }]);
+      expect(res.body.detail).toMatch(/nextCursor` of this list's previous page/);
+    }
+    for (const body of ["one", "two"]) await api.post(`/api/v1/factories/${s.ws}/orders/${ids[0]}/comments`, { key: s.keys.operator, body: { body } });
+    const timeline = await api.get(`/api/v1/factories/${s.ws}/orders/${ids[0]}/activity?limit=1`, { key: s.keys.viewer });
+    const other = await api.get(`/api/v1/factories/${s.ws}/orders/${ids[1]}/activity?cursor=${timeline.body.nextCursor}`, { key: s.keys.viewer });
+    expect(other.status).toBe(400);
+    expect(other.body.errors[0].path).toBe("query.cursor");
+  });
+
   it("refuses a body that is not UTF-8 (it was stored with U+FFFD in place of the bytes)", async () => {
     const res = await api.post("/api/v1/factories", {
       key: s.keys.admin,
