@@ -259,6 +259,33 @@ describe("Idempotency-Key", () => {
     expect(replay.body.id).toBe(good.body.id);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
   });
+  it("makes a retried comment or transition safe, and refuses the key where it would be ignored (a retried intake creation made a second intake)", async () => {
+    const task = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { title: "Retried" } });
+    const base = `/api/v1/factories/${s.ws}/orders/${task.body.id}`;
+    const comment = { key: s.keys.operator, body: { body: "Checked the disk" }, headers: { "idempotency-key": "comment-1" } };
+    const c1 = await api.post(`${base}/comments`, comment);
+    const c2 = await api.post(`${base}/comments`, comment);
+    expect([c1.status, c2.status]).toEqual([201, 201]);
+    expect(c2.body.id).toBe(c1.body.id);
+    expect(c2.headers.get("idempotent-replayed")).toBe("true");
+    const close = { key: s.keys.operator, body: { action: "close", outcome: "rejected" }, headers: { "idempotency-key": "close-1" } };
+    const t1 = await api.post(`${base}/transitions`, close);
+    const t2 = await api.post(`${base}/transitions`, close);
+    // Without the key's replay the retry was a 409 (already closed), though the close had worked.
+    expect([t1.status, t2.status]).toEqual([200, 200]);
+    const timeline = await api.get(`${base}/activity`, { key: s.keys.viewer });
+    expect(timeline.body.data.filter((e: { kind: string }) => e.kind === "comment")).toHaveLength(1);
+    expect(timeline.body.data.filter((e: { kind: string }) => e.kind === "closed")).toHaveLength(1);
+
+    const lineId = (await api.get(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.viewer })).body.data[0].id;
+    const before = (await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer })).body.data.length;
+    const intake = await api.post(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.editor, body: { name: "Inbox", lineId }, headers: { "idempotency-key": "intake-1" } });
+    expect(intake.status).toBe(422);
+    expect(intake.body.errors).toEqual([{ path: "Idempotency-Key", message: "Not taken by this operation" }]);
+    expect((await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer })).body.data).toHaveLength(before);
+    // Reads and idempotent methods keep ignoring it.
+    expect((await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer, headers: { "idempotency-key": "x" } })).status).toBe(200);
+  });
   it("rejects an unusable Idempotency-Key", async () => {
     const res = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "x" }, headers: { "idempotency-key": "x".repeat(300) } });
     expect(res.status).toBe(400);

@@ -110,6 +110,14 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
           `This key's role (${actor.role}) cannot ${op.summary.toLowerCase()}; it needs ${op.role} or higher (${ROLES.slice(roleRank(op.role), 4).join(", ")}).`,
         );
       }
+      if (op.method === "POST" && !op.idempotent && request.headers.has("idempotency-key")) {
+        // Ignoring it would let a retry repeat the action while the caller believes it safe.
+        throw new AppError(
+          "validation_failed",
+          `This operation (${op.summary.toLowerCase()}) does not take Idempotency-Key, so a retry would not be recognised; send it only where the OpenAPI document lists it.`,
+          [{ path: "Idempotency-Key", message: "Not taken by this operation" }],
+        );
+      }
       const rawParams = await nextCtx.params;
       const params = op.params ? parse(op.params, rawParams, "params") : undefined;
       if (typeof (rawParams as Record<string, unknown>)?.factoryId === "string") factoryId = String(rawParams.factoryId);

@@ -22,7 +22,7 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   /** Success body (absent for 204). */
   response?: R;
   status?: 200 | 201 | 202 | 204;
-  /** Accepts `Idempotency-Key` (creating POSTs). */
+  /** Accepts `Idempotency-Key` (creating POSTs, and POSTs that act: transitions, comments, run cancel/retry/test). Any other POST refuses it (422) rather than ignore it. */
   idempotent?: boolean;
   /** Returns an ETag (`returns`), or returns one and honours If-Match (`if-match`). */
   etag?: "returns" | "if-match";

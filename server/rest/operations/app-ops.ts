@@ -183,6 +183,7 @@ export const cancelRun = op({
   summary: "Cancel a run",
   params: RunParams,
   response: Run,
+  idempotent: true,
   errors: [409],
 });
 export const retryRun = op({
@@ -200,6 +201,7 @@ export const retryRun = op({
   bodyOptional: true,
   response: Run,
   status: 202,
+  idempotent: true,
   errors: [409, 422],
 });
 export const startTestRun = op({
@@ -216,6 +218,7 @@ export const startTestRun = op({
   body: TestRunBodySchema.meta({ id: "TestRunBody", example: { nodeId: "n3", scope: "step" } }),
   response: RunSchema.extend({ dataFrom: z.string().describe("Where the earlier data came from, e.g. `run run_…` or `pinned data`.") }).meta({ id: "TestRun" }),
   status: 202,
+  idempotent: true,
   errors: [422],
 });
 

@@ -180,6 +180,7 @@ export const transitionOrder = op({
   params: OrderParams,
   body: TransitionBodySchema,
   response: OrderSchema,
+  idempotent: true,
   errors: [409],
 });
 export const commentOrder = op({
@@ -192,6 +193,7 @@ export const commentOrder = op({
   body: CommentBodySchema,
   response: ActivityEntrySchema,
   status: 201,
+  idempotent: true,
 });
 export const listOrderActivity = op({
   id: "listOrderActivity",
@@ -224,7 +226,8 @@ export const createIntake = op({
   tag: "Intakes",
   summary: "Create a webhook intake",
   description:
-    "Returns the URL and the secret (shown once). A JSON POST to the URL with `Authorization: Bearer <secret>` creates a task on the line: `title`, `description` and `data` are taken from the body when present.",
+    "Returns the URL and the secret (shown once). A JSON POST to the URL with `Authorization: Bearer <secret>` creates a task on the line: `title`, `description` and `data` are taken from the body when present. " +
+    "Since the secret is shown once it is never stored for a replay, so this POST takes no `Idempotency-Key` (422): give a `key` instead, and a retry after a lost answer is a 422 naming it (then list the intakes).",
   params: FactoryParams,
   body: CreateIntakeBodySchema,
   response: CreatedIntakeSchema,
