@@ -286,6 +286,14 @@ describe("Idempotency-Key", () => {
     // Reads and idempotent methods keep ignoring it.
     expect((await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer, headers: { "idempotency-key": "x" } })).status).toBe(200);
   });
+  it("answers a creation with the Location to read it, also when replayed (a 201 had none)", async () => {
+    const o = { key: s.keys.operator, body: { title: "Located" }, headers: { "idempotency-key": "located-1" } };
+    const created = await api.post(`/api/v1/factories/${s.ws}/orders`, o);
+    const replayed = await api.post(`/api/v1/factories/${s.ws}/orders`, o);
+    expect(created.headers.get("location")).toBe(`/api/v1/factories/${s.ws}/orders/${created.body.id}`);
+    expect(replayed.headers.get("location")).toBe(created.headers.get("location"));
+    expect((await api.get(created.headers.get("location")!, { key: s.keys.viewer })).body.id).toBe(created.body.id);
+  });
   it("rejects an unusable Idempotency-Key", async () => {
     const res = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "x" }, headers: { "idempotency-key": "x".repeat(300) } });
     expect(res.status).toBe(400);

@@ -161,6 +161,11 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
         : await run();
       const headers = new Headers(res.headers);
       headers.set("x-request-id", requestId);
+      // Also on a replayed answer (only its body is stored).
+      if (op.location && res.ok && res.status !== 204) {
+        const id = ((await res.clone().json()) as { id?: unknown }).id;
+        if (typeof id === "string") headers.set("location", locationOf(op.location, rawParams, id));
+      }
       for (const [k, v] of Object.entries(extraHeaders)) headers.set(k, v);
       count(res.status);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
@@ -184,6 +189,10 @@ function queryPaths(op: Operation, error: unknown): unknown {
   const names = new Set(Object.keys(op.query.shape));
   const errors = error.errors.map((e) => (names.has(e.path.split(".")[0]!) ? { ...e, path: `query.${e.path}` } : e));
   return new AppError(error.code, error.message, errors, error.headers);
+}
+
+function locationOf(template: string, params: Record<string, string | string[] | undefined>, id: string): string {
+  return "/api/v1" + template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === "id" ? id : String(params[name] ?? "")));
 }
 
 /** The caller's `X-Request-Id` when it is a sane token, else a new one. */

@@ -74,6 +74,9 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
   const okHeaders = {
     ...REQUEST_ID,
     ...Object.fromEntries(Object.entries(RATE_HEADERS).map(([k, v]) => [k, { ...v, required: true }])),
+    ...(op.location
+      ? { Location: { description: `Where to read it: \`/api/v1${op.location}\`.`, required: true, schema: { type: "string", format: "uri-reference" } } }
+      : {}),
     ...(op.etag ? { ETag: { description: "Current version; send as If-Match.", required: true, schema: { type: "string" } } } : {}),
     ...(op.idempotent
       ? { "Idempotent-Replayed": { description: "`true` on a repeat of an `Idempotency-Key`: the first response, replayed.", schema: { type: "string", enum: ["true"] } } }

@@ -28,6 +28,11 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   etag?: "returns" | "if-match";
   /** Extra error statuses besides the common ones (400, 401, 403, 404, 429, 503). */
   errors?: number[];
+  /**
+   * Where the created (201) or started (202) resource is read: a path under /api/v1 whose `{id}` is the
+   * answer's `id` and whose other parameters are the request's, sent as `Location`.
+   */
+  location?: string;
   /** Set when the body is optional (e.g. starting a run with no payload). */
   bodyOptional?: boolean;
 }

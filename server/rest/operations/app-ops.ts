@@ -64,6 +64,7 @@ export const createApp = op({
   status: 201,
   idempotent: true,
   errors: [422],
+  location: "/factories/{factoryId}/apps/{id}",
 });
 export const getApp = op({
   id: "getApp",
@@ -164,6 +165,7 @@ export const startRun = op({
   status: 202,
   idempotent: true,
   errors: [409, 422],
+  location: "/factories/{factoryId}/apps/{appId}/runs/{id}",
 });
 export const getRun = op({
   id: "getRun",
@@ -203,6 +205,7 @@ export const retryRun = op({
   status: 202,
   idempotent: true,
   errors: [409, 422],
+  location: "/factories/{factoryId}/apps/{appId}/runs/{id}",
 });
 export const startTestRun = op({
   id: "startTestRun",
@@ -220,6 +223,7 @@ export const startTestRun = op({
   status: 202,
   idempotent: true,
   errors: [422],
+  location: "/factories/{factoryId}/apps/{appId}/runs/{id}",
 });
 
 export const listConnections = op({
@@ -245,6 +249,7 @@ export const createConnection = op({
   status: 201,
   idempotent: true,
   errors: [422],
+  location: "/factories/{factoryId}/connections/{id}",
 });
 export const getConnection = op({
   id: "getConnection",

@@ -38,6 +38,7 @@ export const createFactory = op({
   response: FactorySchema,
   status: 201,
   idempotent: true,
+  location: "/factories/{id}",
 });
 export const getFactory = op({
   id: "getFactory",
@@ -91,6 +92,7 @@ export const createLine = op({
   response: LineSchema,
   status: 201,
   idempotent: true,
+  location: "/factories/{factoryId}/lines/{id}",
 });
 export const getLine = op({
   id: "getLine",
@@ -147,6 +149,7 @@ export const createOrder = op({
   response: OrderSchema,
   status: 201,
   idempotent: true,
+  location: "/factories/{factoryId}/orders/{id}",
 });
 export const getOrder = op({
   id: "getOrder",
