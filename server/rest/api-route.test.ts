@@ -151,6 +151,10 @@ describe("request handling", () => {
   it("rejects huge limits and bad cursors", async () => {
     expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=100000`, { key: s.keys.viewer })).body.errors[0].path).toBe("query.limit");
     expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=-1`, { key: s.keys.viewer })).status).toBe(422);
+    // It said "expected number, received NaN".
+    expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=ten`, { key: s.keys.viewer })).body.errors).toEqual([
+      { path: "query.limit", message: "Invalid input: expected number, received text that is not a number" },
+    ]);
     for (const cursor of ["%%%", "bm90LWpzb24", Buffer.from('{"c":1}').toString("base64url")]) {
       const res = await api.get(`/api/v1/factories/${s.ws}/orders?cursor=${cursor}`, { key: s.keys.viewer });
       expect(res.status).toBe(400);
