@@ -67,8 +67,9 @@ export class AppError extends Error {
 export function issueMessage(i: { code: string; message: string }): string {
   if (i.code !== "invalid_type") return i.message;
   if (/, received undefined$/.test(i.message)) return "Required";
-  // A query parameter that is not a number (`?limit=abc`) reaches the check as NaN, a word the caller never sent.
-  return i.message.replace(/, received NaN$/, ", received text that is not a number");
+  // A query parameter that is not a number (`?limit=abc`) reaches the check as NaN, a word the caller never sent;
+  // a map (a run's payload, labels) is a JSON object, not a "record".
+  return i.message.replace(/, received NaN$/, ", received text that is not a number").replace(/expected record,/, "expected object,");
 }
 
 export const notFound = (what: string, id: string) => new AppError("not_found", `${what} ${id} does not exist or is not visible to you.`);
