@@ -157,7 +157,8 @@ export const startRun = op({
   tag: "Runs",
   summary: "Start a run",
   description:
-    "Starts the automation from a manual trigger with a JSON payload (202: the run is queued). Send `Idempotency-Key` to make retries safe. A draft whose current version has errors answers 422 with them.",
+    "Starts the automation (202: the run is queued) from its manual trigger, or without one from its first trigger (`nodeId` picks another), " +
+    "with `payload` as the trigger event's `data` (not checked against that trigger's event shape: an alert trigger started with `{}` runs with empty labels); `eventId` replays an earlier event instead. Send `Idempotency-Key` to make retries safe. A draft whose current version has errors answers 422 with them.",
   params: AppParams,
   body: StartRun,
   bodyOptional: true,
