@@ -162,6 +162,11 @@ describe("request handling", () => {
       expect(res.body.errors[0].path).toBe("query.cursor");
     }
     expect((await api.get(`/api/v1/factories/${s.ws}/orders?bogus=1`, { key: s.keys.viewer })).status).toBe(422);
+    // An unencoded "+" of a UTC offset arrives as a space; the answer said only "Invalid ISO datetime".
+    const plus = await api.get(`/api/v1/factories/${s.ws}/orders?createdFrom=2026-11-25T13:00:00+00:00`, { key: s.keys.viewer });
+    expect(plus.body.errors).toEqual([{ path: "query.createdFrom", message: 'Invalid ISO datetime (a "+" in a URL query arrives as a space: send it as %2B)' }]);
+    const encoded = await api.get(`/api/v1/factories/${s.ws}/orders?createdFrom=2026-11-25T13:00:00%2B00:00`, { key: s.keys.viewer });
+    expect(encoded.status).toBe(200);
     // A parameter given twice said "expected number, received NaN".
     const twice = await api.get(`/api/v1/factories/${s.ws}/orders?limit=1&limit=2`, { key: s.keys.viewer });
     expect(twice.status).toBe(422);

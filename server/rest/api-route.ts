@@ -49,7 +49,16 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: "params" |
   if (r.success) return r.data;
   const prefix = where === "body" ? [] : [where];
   if (where === "params") throw new AppError("not_found", "No such resource: the path parameters are not valid ids.");
-  throw new AppError("validation_failed", `The request ${where} is not valid; see \`errors\` for each field.`, zodProblems(r.error, prefix));
+  let problems = zodProblems(r.error, prefix);
+  if (where === "query") {
+    // `?createdFrom=2026-11-25T13:00:00+00:00` arrives with a space for the `+` (form encoding): say so.
+    const raw = value as Record<string, string>;
+    problems = problems.map((p) => {
+      const v = raw[p.path.slice("query.".length)];
+      return v?.includes(" ") && /[0-9] [0-9]/.test(v) ? { ...p, message: `${p.message} (a "+" in a URL query arrives as a space: send it as %2B)` } : p;
+    });
+  }
+  throw new AppError("validation_failed", `The request ${where} is not valid; see \`errors\` for each field.`, problems);
 }
 
 /** An operation without query parameters takes none: `?force=true` on a DELETE is a 422, not silently ignored. */
