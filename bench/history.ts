@@ -9,6 +9,7 @@
 import os from "node:os";
 import { historyRows, seedHistory, usageRows, type HistoryPlan } from "@/db/testing/history";
 import { encodeCursor } from "@/server/services/tasks/cursor";
+import { runsCursorScope } from "@/server/services/runs/get-runs";
 import { listRuns } from "@/server/services/runs";
 import { checkpoint, diskBytes, openBench, plansOf, restGet, scans, seedLayout, timeCalls, type BackendName } from "./history-kit";
 
@@ -52,7 +53,7 @@ for (const scale of SCALES) {
   const rowOf = (n: number) => historyRows(plan, n).run;
   const cursorAt = (n: number) => {
     const r = rowOf(n);
-    return encodeCursor(b.deps.box, { c: String(r.created_at), i: String(r.id) });
+    return encodeCursor(b.deps.box, runsCursorScope(ws, app), { c: String(r.created_at), i: String(r.id) });
   };
   // A deep cursor: the position of a run in the oldest tenth of the automation's history.
   const sortedApp = Array.from({ length: appRuns }, (_, k) => ofApp(k))

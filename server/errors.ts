@@ -65,7 +65,11 @@ export class AppError extends Error {
 
 /** A field problem's message from a zod issue: zod's wording for a missing value ("Invalid input: expected string, received undefined") becomes "Required". */
 export function issueMessage(i: { code: string; message: string }): string {
-  return i.code === "invalid_type" && /, received undefined$/.test(i.message) ? "Required" : i.message;
+  if (i.code !== "invalid_type") return i.message;
+  if (/, received undefined$/.test(i.message)) return "Required";
+  // A query parameter that is not a number (`?limit=abc`) reaches the check as NaN, a word the caller never sent;
+  // a map (a run's payload, labels) is a JSON object, not a "record".
+  return i.message.replace(/, received NaN$/, ", received text that is not a number").replace(/expected record,/, "expected object,");
 }
 
 export const notFound = (what: string, id: string) => new AppError("not_found", `${what} ${id} does not exist or is not visible to you.`);

@@ -136,6 +136,6 @@ export const TestRunBodySchema = z.strictObject({
 
 export const StartRunSchema = z.strictObject({
   payload: z.record(z.string(), z.unknown()).optional().describe("Trigger event data (manual / API start): a JSON object."),
-  nodeId: z.string().optional().describe("Trigger node to start from (default: the first manual trigger)."),
+  nodeId: z.string().optional().describe("Trigger node to start from (default: the first manual trigger, else the first trigger)."),
   eventId: z.string().optional().describe("Replay an earlier event."),
 });

@@ -151,6 +151,10 @@ describe("request handling", () => {
   it("rejects huge limits and bad cursors", async () => {
     expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=100000`, { key: s.keys.viewer })).body.errors[0].path).toBe("query.limit");
     expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=-1`, { key: s.keys.viewer })).status).toBe(422);
+    // It said "expected number, received NaN".
+    expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=ten`, { key: s.keys.viewer })).body.errors).toEqual([
+      { path: "query.limit", message: "Invalid input: expected number, received text that is not a number" },
+    ]);
     for (const cursor of ["%%%", "bm90LWpzb24", Buffer.from('{"c":1}').toString("base64url")]) {
       const res = await api.get(`/api/v1/factories/${s.ws}/orders?cursor=${cursor}`, { key: s.keys.viewer });
       expect(res.status).toBe(400);
@@ -158,6 +162,11 @@ describe("request handling", () => {
       expect(res.body.errors[0].path).toBe("query.cursor");
     }
     expect((await api.get(`/api/v1/factories/${s.ws}/orders?bogus=1`, { key: s.keys.viewer })).status).toBe(422);
+    // An unencoded "+" of a UTC offset arrives as a space; the answer said only "Invalid ISO datetime".
+    const plus = await api.get(`/api/v1/factories/${s.ws}/orders?createdFrom=2026-11-25T13:00:00+00:00`, { key: s.keys.viewer });
+    expect(plus.body.errors).toEqual([{ path: "query.createdFrom", message: 'Invalid ISO datetime (a "+" in a URL query arrives as a space: send it as %2B)' }]);
+    const encoded = await api.get(`/api/v1/factories/${s.ws}/orders?createdFrom=2026-11-25T13:00:00%2B00:00`, { key: s.keys.viewer });
+    expect(encoded.status).toBe(200);
     // A parameter given twice said "expected number, received NaN".
     const twice = await api.get(`/api/v1/factories/${s.ws}/orders?limit=1&limit=2`, { key: s.keys.viewer });
     expect(twice.status).toBe(422);
@@ -168,6 +177,25 @@ describe("request handling", () => {
     expect(force.status).toBe(422);
     expect(force.body.errors).toEqual([{ path: "query.force", message: "Unknown field: force" }]);
     expect((await api.get(`/api/v1/factories/${s.ws}/lines/${line.body.id}`, { key: s.keys.viewer })).status).toBe(200);
+  });
+
+  it("refuses a cursor of another list, workspace or task (it answered an empty last page: `nextCursor` null, as if the list had ended)", async () => {
+    const ids: string[] = [];
+    for (const title of ["c1", "c2", "c3"]) ids.push((await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { title } })).body.id);
+    const first = await api.get(`/api/v1/factories/${s.ws}/orders?limit=1`, { key: s.keys.viewer });
+    const cursor = first.body.nextCursor as string;
+    expect((await api.get(`/api/v1/factories/${s.ws}/orders?limit=1&cursor=${cursor}`, { key: s.keys.viewer })).body.data).toHaveLength(1);
+    for (const url of [`/api/v1/factories/${s.ws}/lines?cursor=${cursor}`, `/api/v1/factories/${s.other}/orders?cursor=${cursor}`]) {
+      const res = await api.get(url, { key: s.keys.viewer });
+      expect(res.status, url).toBe(400);
+      expect(res.body.errors).toEqual([{ path: "query.cursor", message: "Not a cursor of this list" }]);
+      expect(res.body.detail).toMatch(/nextCursor` of this list's previous page/);
+    }
+    for (const body of ["one", "two"]) await api.post(`/api/v1/factories/${s.ws}/orders/${ids[0]}/comments`, { key: s.keys.operator, body: { body } });
+    const timeline = await api.get(`/api/v1/factories/${s.ws}/orders/${ids[0]}/activity?limit=1`, { key: s.keys.viewer });
+    const other = await api.get(`/api/v1/factories/${s.ws}/orders/${ids[1]}/activity?cursor=${timeline.body.nextCursor}`, { key: s.keys.viewer });
+    expect(other.status).toBe(400);
+    expect(other.body.errors[0].path).toBe("query.cursor");
   });
 
   it("refuses a body that is not UTF-8 (it was stored with U+FFFD in place of the bytes)", async () => {
@@ -239,6 +267,41 @@ describe("Idempotency-Key", () => {
     const replay = await api.post(`/api/v1/factories/${s.ws}/lines`, { key, body: { name: "L" }, headers });
     expect(replay.body.id).toBe(good.body.id);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
+  });
+  it("makes a retried comment or transition safe, and refuses the key where it would be ignored (a retried intake creation made a second intake)", async () => {
+    const task = await api.post(`/api/v1/factories/${s.ws}/orders`, { key: s.keys.operator, body: { title: "Retried" } });
+    const base = `/api/v1/factories/${s.ws}/orders/${task.body.id}`;
+    const comment = { key: s.keys.operator, body: { body: "Checked the disk" }, headers: { "idempotency-key": "comment-1" } };
+    const c1 = await api.post(`${base}/comments`, comment);
+    const c2 = await api.post(`${base}/comments`, comment);
+    expect([c1.status, c2.status]).toEqual([201, 201]);
+    expect(c2.body.id).toBe(c1.body.id);
+    expect(c2.headers.get("idempotent-replayed")).toBe("true");
+    const close = { key: s.keys.operator, body: { action: "close", outcome: "rejected" }, headers: { "idempotency-key": "close-1" } };
+    const t1 = await api.post(`${base}/transitions`, close);
+    const t2 = await api.post(`${base}/transitions`, close);
+    // Without the key's replay the retry was a 409 (already closed), though the close had worked.
+    expect([t1.status, t2.status]).toEqual([200, 200]);
+    const timeline = await api.get(`${base}/activity`, { key: s.keys.viewer });
+    expect(timeline.body.data.filter((e: { kind: string }) => e.kind === "comment")).toHaveLength(1);
+    expect(timeline.body.data.filter((e: { kind: string }) => e.kind === "closed")).toHaveLength(1);
+
+    const lineId = (await api.get(`/api/v1/factories/${s.ws}/lines`, { key: s.keys.viewer })).body.data[0].id;
+    const before = (await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer })).body.data.length;
+    const intake = await api.post(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.editor, body: { name: "Inbox", lineId }, headers: { "idempotency-key": "intake-1" } });
+    expect(intake.status).toBe(422);
+    expect(intake.body.errors).toEqual([{ path: "Idempotency-Key", message: "Not taken by this operation" }]);
+    expect((await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer })).body.data).toHaveLength(before);
+    // Reads and idempotent methods keep ignoring it.
+    expect((await api.get(`/api/v1/factories/${s.ws}/intakes`, { key: s.keys.viewer, headers: { "idempotency-key": "x" } })).status).toBe(200);
+  });
+  it("answers a creation with the Location to read it, also when replayed (a 201 had none)", async () => {
+    const o = { key: s.keys.operator, body: { title: "Located" }, headers: { "idempotency-key": "located-1" } };
+    const created = await api.post(`/api/v1/factories/${s.ws}/orders`, o);
+    const replayed = await api.post(`/api/v1/factories/${s.ws}/orders`, o);
+    expect(created.headers.get("location")).toBe(`/api/v1/factories/${s.ws}/orders/${created.body.id}`);
+    expect(replayed.headers.get("location")).toBe(created.headers.get("location"));
+    expect((await api.get(created.headers.get("location")!, { key: s.keys.viewer })).body.id).toBe(created.body.id);
   });
   it("rejects an unusable Idempotency-Key", async () => {
     const res = await api.post("/api/v1/factories", { key: s.keys.admin, body: { name: "x" }, headers: { "idempotency-key": "x".repeat(300) } });

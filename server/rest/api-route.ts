@@ -49,7 +49,16 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: "params" |
   if (r.success) return r.data;
   const prefix = where === "body" ? [] : [where];
   if (where === "params") throw new AppError("not_found", "No such resource: the path parameters are not valid ids.");
-  throw new AppError("validation_failed", `The request ${where} is not valid; see \`errors\` for each field.`, zodProblems(r.error, prefix));
+  let problems = zodProblems(r.error, prefix);
+  if (where === "query") {
+    // `?createdFrom=2026-11-25T13:00:00+00:00` arrives with a space for the `+` (form encoding): say so.
+    const raw = value as Record<string, string>;
+    problems = problems.map((p) => {
+      const v = raw[p.path.slice("query.".length)];
+      return v?.includes(" ") && /[0-9] [0-9]/.test(v) ? { ...p, message: `${p.message} (a "+" in a URL query arrives as a space: send it as %2B)` } : p;
+    });
+  }
+  throw new AppError("validation_failed", `The request ${where} is not valid; see \`errors\` for each field.`, problems);
 }
 
 /** An operation without query parameters takes none: `?force=true` on a DELETE is a 422, not silently ignored. */
@@ -110,6 +119,14 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
           `This key's role (${actor.role}) cannot ${op.summary.toLowerCase()}; it needs ${op.role} or higher (${ROLES.slice(roleRank(op.role), 4).join(", ")}).`,
         );
       }
+      if (op.method === "POST" && !op.idempotent && request.headers.has("idempotency-key")) {
+        // Ignoring it would let a retry repeat the action while the caller believes it safe.
+        throw new AppError(
+          "validation_failed",
+          `This operation (${op.summary.toLowerCase()}) does not take Idempotency-Key, so a retry would not be recognised; send it only where the OpenAPI document lists it.`,
+          [{ path: "Idempotency-Key", message: "Not taken by this operation" }],
+        );
+      }
       const rawParams = await nextCtx.params;
       const params = op.params ? parse(op.params, rawParams, "params") : undefined;
       if (typeof (rawParams as Record<string, unknown>)?.factoryId === "string") factoryId = String(rawParams.factoryId);
@@ -153,6 +170,11 @@ export function apiRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.Z
         : await run();
       const headers = new Headers(res.headers);
       headers.set("x-request-id", requestId);
+      // Also on a replayed answer (only its body is stored).
+      if (op.location && res.ok && res.status !== 204) {
+        const id = ((await res.clone().json()) as { id?: unknown }).id;
+        if (typeof id === "string") headers.set("location", locationOf(op.location, rawParams, id));
+      }
       for (const [k, v] of Object.entries(extraHeaders)) headers.set(k, v);
       count(res.status);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
@@ -176,6 +198,10 @@ function queryPaths(op: Operation, error: unknown): unknown {
   const names = new Set(Object.keys(op.query.shape));
   const errors = error.errors.map((e) => (names.has(e.path.split(".")[0]!) ? { ...e, path: `query.${e.path}` } : e));
   return new AppError(error.code, error.message, errors, error.headers);
+}
+
+function locationOf(template: string, params: Record<string, string | string[] | undefined>, id: string): string {
+  return "/api/v1" + template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === "id" ? id : String(params[name] ?? "")));
 }
 
 /** The caller's `X-Request-Id` when it is a sane token, else a new one. */

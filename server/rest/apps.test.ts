@@ -220,6 +220,9 @@ describe("runs", () => {
     expect(started.body).toMatchObject({ appId: app.id, version: 1 });
     const again = await api.post(base, { key: s.keys.operator, body: { payload: { go: true } }, headers: { "idempotency-key": "run-1" } });
     expect(again.body.id).toBe(started.body.id);
+    // A payload that is not an object said "expected record" (the validator's word, not JSON's).
+    const notObject = await api.post(base, { key: s.keys.operator, body: { payload: [1] } });
+    expect(notObject.body.errors).toEqual([{ path: "payload", message: "Invalid input: expected object, received array" }]);
     const noBody = await api.post(base, { key: s.keys.operator });
     expect(noBody.status).toBe(202);
     const list = await api.get(`${base}?limit=1`, { key: s.keys.viewer });

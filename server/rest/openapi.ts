@@ -15,17 +15,25 @@ import pkg from "@/package.json";
 
 export const ALL_OPERATIONS: Operation[] = [...workspaceOps, ...appOps, ...settingsOps, ...asCodeOps] as Operation[];
 
+const integer = { type: "integer" as const, minimum: 0 };
 const RATE_HEADERS = {
-  "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
-  "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer" as const } },
-  "RateLimit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" as const } },
-  "RateLimit-Policy": { description: "The limit and its window, e.g. `1200;w=60`.", schema: { type: "string" as const } },
-  "X-Request-Id": { description: "Correlation id (also in error bodies and logs).", schema: { type: "string" as const } },
+  "RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: integer },
+  "RateLimit-Remaining": { description: "Requests left in the current window.", schema: integer },
+  "RateLimit-Reset": { description: "Seconds until the window resets.", schema: integer },
+  "RateLimit-Policy": { description: "The limit and its window, e.g. `1200;w=60`.", schema: { type: "string" as const, pattern: "^\\d+;w=\\d+$" } },
 };
+const REQUEST_ID = { "X-Request-Id": { description: "Correlation id (also in error bodies and logs).", required: true, schema: { type: "string" as const } } };
+/** Headers by status: every answer has X-Request-Id; an answer to a known key has RateLimit-* (not a 401, not a 503 before the key was read). */
+function errorHeaders(status: number): Record<string, unknown> {
+  const rate = Object.fromEntries(Object.entries(RATE_HEADERS).map(([k, v]) => [k, { ...v, required: status === 429 }]));
+  const retryAfter = { "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: integer } };
+  if (status === 401) return { ...REQUEST_ID, "WWW-Authenticate": { description: "`Bearer`, with the error.", required: true, schema: { type: "string" } } };
+  return { ...REQUEST_ID, ...rate, ...(status === 429 || status === 503 ? retryAfter : {}) };
+}
 
-const problem = (status: number, description: string, headers?: Record<string, unknown>) => ({
+const problem = (status: number, description: string) => ({
   description,
-  ...(headers ? { headers } : {}),
+  headers: errorHeaders(status),
   content: { "application/problem+json": { schema: ProblemSchema } },
 });
 
@@ -64,8 +72,15 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
   ]);
   const responses: Record<string, unknown> = {};
   const okHeaders = {
-    ...RATE_HEADERS,
-    ...(op.etag ? { ETag: { description: "Current version; send as If-Match.", schema: { type: "string" } } } : {}),
+    ...REQUEST_ID,
+    ...Object.fromEntries(Object.entries(RATE_HEADERS).map(([k, v]) => [k, { ...v, required: true }])),
+    ...(op.location
+      ? { Location: { description: `Where to read it: \`/api/v1${op.location}\`.`, required: true, schema: { type: "string", format: "uri-reference" } } }
+      : {}),
+    ...(op.etag ? { ETag: { description: "Current version; send as If-Match.", required: true, schema: { type: "string" } } } : {}),
+    ...(op.idempotent
+      ? { "Idempotent-Replayed": { description: "`true` on a repeat of an `Idempotency-Key`: the first response, replayed.", schema: { type: "string", enum: ["true"] } } }
+      : {}),
   };
   if (op.response) {
     responses[String(op.status ?? 200)] = { description: op.summary, headers: okHeaders, content: { "application/json": { schema: op.response } } };
@@ -73,15 +88,7 @@ function toOperationObject(op: Operation): ZodOpenApiOperationObject {
     responses[String(op.status ?? 204)] = { description: `${op.summary}: done, no content.`, headers: okHeaders };
   }
   for (const s of [...errors].sort()) {
-    responses[String(s)] = problem(
-      s,
-      `${statusText(s)}. ${ERROR_HELP[s] ?? ""}`.trim(),
-      s === 401
-        ? { "WWW-Authenticate": { schema: { type: "string" } } }
-        : s === 429 || s === 503
-          ? { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } }
-          : undefined,
-    );
+    responses[String(s)] = problem(s, `${statusText(s)}. ${ERROR_HELP[s] ?? ""}`.trim());
   }
   const headerParams: Record<string, z.ZodType> = {};
   if (op.idempotent)

@@ -22,12 +22,17 @@ export interface Operation<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   /** Success body (absent for 204). */
   response?: R;
   status?: 200 | 201 | 202 | 204;
-  /** Accepts `Idempotency-Key` (creating POSTs). */
+  /** Accepts `Idempotency-Key` (creating POSTs, and POSTs that act: transitions, comments, run cancel/retry/test). Any other POST refuses it (422) rather than ignore it. */
   idempotent?: boolean;
   /** Returns an ETag (`returns`), or returns one and honours If-Match (`if-match`). */
   etag?: "returns" | "if-match";
   /** Extra error statuses besides the common ones (400, 401, 403, 404, 429, 503). */
   errors?: number[];
+  /**
+   * Where the created (201) or started (202) resource is read: a path under /api/v1 whose `{id}` is the
+   * answer's `id` and whose other parameters are the request's, sent as `Location`.
+   */
+  location?: string;
   /** Set when the body is optional (e.g. starting a run with no payload). */
   bodyOptional?: boolean;
 }

@@ -64,6 +64,7 @@ export const createApp = op({
   status: 201,
   idempotent: true,
   errors: [422],
+  location: "/factories/{factoryId}/apps/{id}",
 });
 export const getApp = op({
   id: "getApp",
@@ -156,7 +157,8 @@ export const startRun = op({
   tag: "Runs",
   summary: "Start a run",
   description:
-    "Starts the automation from a manual trigger with a JSON payload (202: the run is queued). Send `Idempotency-Key` to make retries safe. A draft whose current version has errors answers 422 with them.",
+    "Starts the automation (202: the run is queued) from its manual trigger, or without one from its first trigger (`nodeId` picks another), " +
+    "with `payload` as the trigger event's `data` (not checked against that trigger's event shape: an alert trigger started with `{}` runs with empty labels); `eventId` replays an earlier event instead. Send `Idempotency-Key` to make retries safe. A draft whose current version has errors answers 422 with them.",
   params: AppParams,
   body: StartRun,
   bodyOptional: true,
@@ -164,6 +166,7 @@ export const startRun = op({
   status: 202,
   idempotent: true,
   errors: [409, 422],
+  location: "/factories/{factoryId}/apps/{appId}/runs/{id}",
 });
 export const getRun = op({
   id: "getRun",
@@ -183,6 +186,7 @@ export const cancelRun = op({
   summary: "Cancel a run",
   params: RunParams,
   response: Run,
+  idempotent: true,
   errors: [409],
 });
 export const retryRun = op({
@@ -200,7 +204,9 @@ export const retryRun = op({
   bodyOptional: true,
   response: Run,
   status: 202,
+  idempotent: true,
   errors: [409, 422],
+  location: "/factories/{factoryId}/apps/{appId}/runs/{id}",
 });
 export const startTestRun = op({
   id: "startTestRun",
@@ -216,7 +222,9 @@ export const startTestRun = op({
   body: TestRunBodySchema.meta({ id: "TestRunBody", example: { nodeId: "n3", scope: "step" } }),
   response: RunSchema.extend({ dataFrom: z.string().describe("Where the earlier data came from, e.g. `run run_…` or `pinned data`.") }).meta({ id: "TestRun" }),
   status: 202,
+  idempotent: true,
   errors: [422],
+  location: "/factories/{factoryId}/apps/{appId}/runs/{id}",
 });
 
 export const listConnections = op({
@@ -242,6 +250,7 @@ export const createConnection = op({
   status: 201,
   idempotent: true,
   errors: [422],
+  location: "/factories/{factoryId}/connections/{id}",
 });
 export const getConnection = op({
   id: "getConnection",

@@ -38,6 +38,7 @@ export const createFactory = op({
   response: FactorySchema,
   status: 201,
   idempotent: true,
+  location: "/factories/{id}",
 });
 export const getFactory = op({
   id: "getFactory",
@@ -91,6 +92,7 @@ export const createLine = op({
   response: LineSchema,
   status: 201,
   idempotent: true,
+  location: "/factories/{factoryId}/lines/{id}",
 });
 export const getLine = op({
   id: "getLine",
@@ -147,6 +149,7 @@ export const createOrder = op({
   response: OrderSchema,
   status: 201,
   idempotent: true,
+  location: "/factories/{factoryId}/orders/{id}",
 });
 export const getOrder = op({
   id: "getOrder",
@@ -180,6 +183,7 @@ export const transitionOrder = op({
   params: OrderParams,
   body: TransitionBodySchema,
   response: OrderSchema,
+  idempotent: true,
   errors: [409],
 });
 export const commentOrder = op({
@@ -192,6 +196,7 @@ export const commentOrder = op({
   body: CommentBodySchema,
   response: ActivityEntrySchema,
   status: 201,
+  idempotent: true,
 });
 export const listOrderActivity = op({
   id: "listOrderActivity",
@@ -224,7 +229,8 @@ export const createIntake = op({
   tag: "Intakes",
   summary: "Create a webhook intake",
   description:
-    "Returns the URL and the secret (shown once). A JSON POST to the URL with `Authorization: Bearer <secret>` creates a task on the line: `title`, `description` and `data` are taken from the body when present.",
+    "Returns the URL and the secret (shown once). A JSON POST to the URL with `Authorization: Bearer <secret>` creates a task on the line: `title`, `description` and `data` are taken from the body when present. " +
+    "Since the secret is shown once it is never stored for a replay, so this POST takes no `Idempotency-Key` (422): give a `key` instead, and a retry after a lost answer is a 422 naming it (then list the intakes).",
   params: FactoryParams,
   body: CreateIntakeBodySchema,
   response: CreatedIntakeSchema,

@@ -24,7 +24,7 @@ export async function listAutomations(
   const { store } = deps;
   await requireWorkspace(store, actor, workspaceId, "automation.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, `apps:${workspaceId}`, q.cursor, { c: "string", i: "string" });
   const rows = await store.automations.list(workspaceId, {
     limit: limit + 1,
     enabled: q.enabled,
@@ -35,7 +35,7 @@ export async function listAutomations(
   const data = [];
   for (const a of await toAutomations(deps, store, page)) data.push({ ...a, lastRun: (await store.automations.lastRun(a.id)) ?? null });
   const tail = page[page.length - 1];
-  return { data, nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null };
+  return { data, nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, `apps:${workspaceId}`, { c: tail.createdAt, i: tail.id }) : null };
 }
 
 export async function listVersions(deps: AppDeps, actor: Actor, workspaceId: string, automationId: string): Promise<AutomationVersion[]> {

@@ -48,14 +48,14 @@ function toIntake(publicUrl: string, r: IntakeRow, reg: { upstreamId: string; ex
 export async function listIntakes(deps: AppDeps, actor: Actor, workspaceId: string, q: { limit?: number; cursor?: string } = {}) {
   await requireWorkspace(deps.store, actor, workspaceId, "intake.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, `intakes:${workspaceId}`, q.cursor, { c: "string", i: "string" });
   const rows = await deps.store.intakes.list(workspaceId, { limit: limit + 1, after: after ? { createdAt: after.c, id: after.i } : null });
   const page = rows.slice(0, limit);
   const regs = await registrationsFor(deps.store, page);
   const last = page[page.length - 1];
   return {
     data: page.map((r) => toIntake(deps.publicUrl, r, regs.get(`${r.automationId}/${r.nodeId}`) ?? null)),
-    nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(deps.box, `intakes:${workspaceId}`, { c: last.createdAt, i: last.id }) : null,
   };
 }
 

@@ -43,13 +43,13 @@ export async function listLines(deps: AppDeps, actor: Actor, workspaceId: string
   const { store } = deps;
   await requireWorkspace(store, actor, workspaceId, "line.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, `lines:${workspaceId}`, q.cursor, { c: "string", i: "string" });
   const rows = await store.lines.list(workspaceId, { limit: limit + 1, after: after ? { createdAt: after.c, id: after.i } : null });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
     data: await Promise.all(page.map((r) => toLine(store, r))),
-    nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(deps.box, `lines:${workspaceId}`, { c: last.createdAt, i: last.id }) : null,
   };
 }
 

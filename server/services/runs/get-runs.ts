@@ -10,6 +10,11 @@ import type { RunDetail, RunStatus, RunStep } from "../../contracts/runs";
 import { toRun } from "./to-run";
 import { runTiming } from "./timing";
 
+/** Which list a runs cursor pages: the automation and task narrow it; a status filter may change between pages. */
+export function runsCursorScope(workspaceId: string, automationId?: string, taskId?: string): string {
+  return `runs:${workspaceId}:${automationId ?? ""}:${taskId ?? ""}`;
+}
+
 export async function listRuns(
   deps: AppDeps,
   actor: Actor,
@@ -18,7 +23,8 @@ export async function listRuns(
 ) {
   await requireWorkspace(deps.store, actor, workspaceId, "run.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
+  const scope = runsCursorScope(workspaceId, q.automationId, q.taskId);
+  const after = decodeCursor(deps.box, scope, q.cursor, { c: "string", i: "string" });
   const rows = await deps.store.runs.list(
     workspaceId,
     { automationId: q.automationId, status: q.status, taskId: q.taskId },
@@ -31,7 +37,7 @@ export async function listRuns(
   for (const t of timings) byRun.set(t.runId, [...(byRun.get(t.runId) ?? []), t]);
   return {
     data: page.map((r, i) => ({ ...toRun(r, names[i]!), workMs: runTiming(byRun.get(r.id) ?? []).workMs })),
-    nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, { c: tail.createdAt, i: tail.id }) : null,
+    nextCursor: rows.length > limit && tail ? encodeCursor(deps.box, scope, { c: tail.createdAt, i: tail.id }) : null,
   };
 }
 

@@ -1,7 +1,9 @@
 /**
  * Opaque pagination cursors: base64url JSON of the last item's sort key plus a truncated HMAC
- * (SecretBox.mac, key derived from the installation's secret key). A cursor the service did not
- * issue (forged, edited, from another installation) is a 400, never a page.
+ * (SecretBox.mac, key derived from the installation's secret key) over the payload and the list it
+ * pages (`scope`: e.g. `orders:<workspaceId>`). A cursor the service did not issue for this list
+ * (forged, edited, from another installation, or another list's, workspace's or task's) is a 400,
+ * never a page: an orders cursor given to the lines list answered an empty last page.
  */
 import { timingSafeEqual } from "node:crypto";
 import type { SecretBox } from "../../crypto/secret-box";
@@ -9,24 +11,35 @@ import { AppError } from "../../errors";
 
 const TAG_BYTES = 12;
 
-export function encodeCursor(box: Pick<SecretBox, "mac">, key: Record<string, string | number>): string {
+function tagOf(box: Pick<SecretBox, "mac">, scope: string, payload: string): Buffer {
+  return box.mac("cursor", `${scope}\n${payload}`).subarray(0, TAG_BYTES);
+}
+
+export function encodeCursor(box: Pick<SecretBox, "mac">, scope: string, key: Record<string, string | number>): string {
   const payload = Buffer.from(JSON.stringify(key), "utf8").toString("base64url");
-  return `${payload}.${box.mac("cursor", payload).subarray(0, TAG_BYTES).toString("base64url")}`;
+  return `${payload}.${tagOf(box, scope, payload).toString("base64url")}`;
 }
 
 type CursorFields = Record<string, "string" | "number">;
 export type DecodedCursor<F extends CursorFields> = { [K in keyof F]: F[K] extends "string" ? string : number };
 
-export function decodeCursor<const F extends CursorFields>(box: Pick<SecretBox, "mac">, cursor: string | undefined, fields: F): DecodedCursor<F> | null {
+export function decodeCursor<const F extends CursorFields>(
+  box: Pick<SecretBox, "mac">,
+  scope: string,
+  cursor: string | undefined,
+  fields: F,
+): DecodedCursor<F> | null {
   if (cursor === undefined || cursor === "") return null;
   const bad = () =>
-    new AppError("bad_request", "The cursor is not valid; pass the `nextCursor` of a previous page unchanged.", [
-      { path: "cursor", message: "Invalid cursor" },
-    ]);
+    new AppError(
+      "bad_request",
+      "The cursor is not valid for this list; pass the `nextCursor` of this list's previous page unchanged (a cursor of another list, workspace or task is refused).",
+      [{ path: "cursor", message: "Not a cursor of this list" }],
+    );
   const m = /^([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{16})$/.exec(cursor);
   if (!m) throw bad();
   const [, payload, tag] = m as unknown as [string, string, string];
-  const expected = box.mac("cursor", payload).subarray(0, TAG_BYTES);
+  const expected = tagOf(box, scope, payload);
   const given = Buffer.from(tag, "base64url");
   if (given.length !== TAG_BYTES || !timingSafeEqual(given, expected)) throw bad();
   let value: unknown;

@@ -22,7 +22,7 @@ export interface ListTasksInput {
 export async function listTasks(deps: AppDeps, actor: Actor, workspaceId: string, q: ListTasksInput) {
   await requireWorkspace(deps.store, actor, workspaceId, "task.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
-  const after = decodeCursor(deps.box, q.cursor, { c: "string", i: "string" });
+  const after = decodeCursor(deps.box, `orders:${workspaceId}`, q.cursor, { c: "string", i: "string" });
   const rows = await deps.store.tasks.list(
     workspaceId,
     {
@@ -35,7 +35,7 @@ export async function listTasks(deps: AppDeps, actor: Actor, workspaceId: string
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toOrder), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null };
+  return { data: page.map(toOrder), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, `orders:${workspaceId}`, { c: last.createdAt, i: last.id }) : null };
 }
 
 export async function getTask(deps: AppDeps, actor: Actor, workspaceId: string, taskId: string) {
@@ -114,7 +114,7 @@ export async function listTaskActivity(
       { path: "after", message: "Not together with cursor" },
     ]);
   }
-  let afterSeq = decodeCursor(deps.box, q.cursor, { s: "number" })?.s;
+  let afterSeq = decodeCursor(deps.box, `activity:${taskId}`, q.cursor, { s: "number" })?.s;
   if (q.after !== undefined) {
     afterSeq = await deps.store.tasks.activitySeq(taskId, q.after);
     if (afterSeq === undefined) {
@@ -126,5 +126,5 @@ export async function listTaskActivity(
   const rows = await deps.store.tasks.activity(taskId, { limit: limit + 1, afterSeq });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(toActivity), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, { s: last.seq }) : null };
+  return { data: page.map(toActivity), nextCursor: rows.length > limit && last ? encodeCursor(deps.box, `activity:${taskId}`, { s: last.seq }) : null };
 }

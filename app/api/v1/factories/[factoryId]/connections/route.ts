@@ -7,11 +7,11 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listConnections, async ({ deps, actor, params, query }) => {
-    const after = decodeCursor(deps.box, query.cursor, { c: "string", i: "string" });
+    const after = decodeCursor(deps.box, `connections:${params.factoryId}`, query.cursor, { c: "string", i: "string" });
     const all = (await list(deps, actor, params.factoryId)).filter((c) => !after || c.createdAt > after.c || (c.createdAt === after.c && c.id > after.i));
     const page = all.slice(0, query.limit);
     const last = page[page.length - 1];
-    return { data: page, nextCursor: all.length > query.limit && last ? encodeCursor(deps.box, { c: last.createdAt, i: last.id }) : null };
+    return { data: page, nextCursor: all.length > query.limit && last ? encodeCursor(deps.box, `connections:${params.factoryId}`, { c: last.createdAt, i: last.id }) : null };
   }),
   apiRoute(createConnection, async ({ deps, actor, params, body }) => create(deps, actor, params.factoryId, body)),
 );

@@ -7,10 +7,10 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes(
   apiRoute(listVersions, async ({ deps, actor, params, query }) => {
-    const after = decodeCursor(deps.box, query.cursor, { v: "number" });
+    const after = decodeCursor(deps.box, `versions:${params.appId}`, query.cursor, { v: "number" });
     const all = (await list(deps, actor, params.factoryId, params.appId)).filter((v) => !after || v.version < after.v);
     const page = all.slice(0, query.limit);
     const last = page[page.length - 1];
-    return { data: page, nextCursor: all.length > query.limit && last ? encodeCursor(deps.box, { v: last.version }) : null };
+    return { data: page, nextCursor: all.length > query.limit && last ? encodeCursor(deps.box, `versions:${params.appId}`, { v: last.version }) : null };
   }),
 );
