@@ -28,7 +28,7 @@ const types = {
 };
 
 export interface PgOptions {
-  /** Pool size (per process); see docs/scale-out.md for the connection budget. */
+  /** Pool size (per process); see the README's connection budget. */
   max?: number;
   /** Server-side statement_timeout (default 30 s). */
   statementTimeoutMs?: number;

@@ -22,7 +22,7 @@ const HINTS: Array<[RegExp, string]> = [
   [/ENOTFOUND|EAI_AGAIN/, "The host name does not resolve."],
   [/ETIMEDOUT|timeout exceeded when trying to connect|Connection terminated due to connection timeout/i, "No answer in time: a firewall, a wrong host, or an overloaded server."],
   [/password authentication failed|no password supplied|SASL/i, "Check the user and password in DATABASE_URL (percent-encode special characters)."],
-  [/database "[^"]*" does not exist/, "Create it first: CREATE DATABASE … OWNER … ENCODING 'UTF8' (README, Scale-out mode)."],
+  [/database "[^"]*" does not exist/, "Create it first: CREATE DATABASE … OWNER … ENCODING 'UTF8' TEMPLATE template0 (README, Scale-out mode)."],
   [/no pg_hba\.conf entry/, "PostgreSQL's pg_hba.conf does not let this host and user in."],
   [/permission denied for (schema|database)/, "The database must be owned by the user in DATABASE_URL (CREATE DATABASE … OWNER …): that user creates the tables."],
   [/too many (clients|connections)/i, "max_connections is reached: see the connection budget (README) and CONVEYOR_PG_POOL_MAX."],
