@@ -5,7 +5,10 @@
  *   address (never the password), the variable and the usual fix, not the driver's bare words;
  * - a worker whose REDIS_URL points nowhere says so in its log and its readiness (the address, the
  *   variable, the connection's own error), and still stops at once on SIGTERM instead of waiting for
- *   Redis forever.
+ *   Redis forever;
+ * - a process whose CONVEYOR_SECRET_KEY is not the one the stored secrets were encrypted with stops
+ *   at start, saying so (it used to run and refuse every delivery to an intake with a secret as
+ *   "the database did not answer").
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -13,8 +16,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { openStorage } from "@/db/open";
 import { freePort, startPostgres, startRedis, type PgServer, type RedisServer } from "@/db/testing/servers";
+import { createSecretBox } from "../crypto/secret-box";
+import { depsFromStorage } from "../deps";
+import { silentLogger } from "../logger";
+import { seedWorkspace } from "../runner/testing/seed";
+import { createAutomation } from "../services/automations";
 import { childEnv, spawnRole, until } from "./testing/processes";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -114,6 +123,49 @@ describe.skipIf(!HAVE_SERVERS)("start-up with a wrong setting (scale-out)", () =
       await worker.stop();
       // Before: the BullMQ worker's close waited for Redis forever (systemd's TimeoutStopSec then killed it).
       expect(Date.now() - t0).toBeLessThan(10_000);
+    }
+  }, 60_000);
+
+  it("a CONVEYOR_SECRET_KEY other than the installation's: the process stops at start and says which variable is wrong", async () => {
+    const admin = new pg.Client({ connectionString: pgServer.url });
+    await admin.connect();
+    await admin.query("create database key_db");
+    await admin.end();
+    const url = urlWith({ db: "key_db" });
+    const key = randomBytes(32);
+    const storage = await openStorage(url, { pg: { max: 2 } });
+    try {
+      const deps = await depsFromStorage(
+        storage,
+        { box: createSecretBox(key), publicUrl: "http://127.0.0.1:3999", log: silentLogger, now: () => new Date() },
+        { url: redis.url, prefix: "keycheck" },
+      );
+      const ws = await seedWorkspace(deps);
+      await createAutomation(deps, ws.actor, ws.workspaceId, {
+        name: "guarded hook",
+        enabled: true,
+        graph: { nodes: [{ id: "t", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: "s3cret-bearer-token" } }], edges: [] },
+      });
+      await deps.queue.close();
+    } finally {
+      await storage.store.close();
+    }
+    const vars = { ...env, DATABASE_URL: url, CONVEYOR_QUEUE_PREFIX: "keycheck" };
+
+    const wrong = spawnRole("ingress", await freePort(), { ...vars, CONVEYOR_SECRET_KEY: randomBytes(32).toString("base64") });
+    onTestFinished(() => wrong.stop());
+    const exited = new Promise<number | null>((resolve) => wrong.child.once("exit", resolve));
+    // Before: it started and turned ready (then answered deliveries to guarded intakes 503 "the database did not answer").
+    const code = await Promise.race([exited, until(wrong, `${wrong.base}/api/health/ready`, (a) => a.status === 200, "ingress with a wrong key").then(() => "ready", () => exited)]);
+    expect(code).toBe(1);
+    expect(wrong.output()).toContain("CONVEYOR_SECRET_KEY is not the key this installation's secrets were encrypted with");
+
+    // The right key starts as before.
+    const right = spawnRole("ingress", await freePort(), { ...vars, CONVEYOR_SECRET_KEY: key.toString("base64") });
+    try {
+      await until(right, `${right.base}/api/health/ready`, (a) => a.status === 200, "ingress with the right key ready");
+    } finally {
+      await right.stop();
     }
   }, 60_000);
 });
