@@ -61,6 +61,8 @@ async function buildDeps(): Promise<AppDeps> {
     log,
     now: () => new Date(),
   };
+  // A web, ingress or worker process with another key than the rest stops here, not at every secret it meets.
+  if (env.scaleOut && role !== "cli") await (await import("./crypto/key-check")).checkSecretKey(deps.store, deps.box);
   const { installEgressGuard } = await import("./services/settings/egress-policy");
   installEgressGuard(deps, { endpoints: env.serviceEndpoints, allowPrivateByDefault: env.CONVEYOR_EGRESS_PRIVATE_NETWORKS === "allow" });
   return deps;

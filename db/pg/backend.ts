@@ -17,6 +17,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { Backend, Handle, Tables } from "../backend";
 import { pgSchema } from "./schema";
 import { CommitOutcomeUnknownError } from "../commit-outcome";
+import { pgConnectProblem } from "./connect-problem";
 
 const types = {
   getTypeParser(oid: number, format?: "text" | "binary") {
@@ -27,7 +28,7 @@ const types = {
 };
 
 export interface PgOptions {
-  /** Pool size (per process); see docs/scale-out.md for the connection budget. */
+  /** Pool size (per process); see the README's connection budget. */
   max?: number;
   /** Server-side statement_timeout (default 30 s). */
   statementTimeoutMs?: number;
@@ -76,11 +77,17 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
   const db = drizzle(pool, { schema: pgSchema, casing: "snake_case" });
   const handle = db as unknown as Handle;
   if (options.migrate !== false) {
-    const client = await pool.connect();
+    const client = await pool.connect().catch(async (e: unknown) => {
+      await pool.end().catch(() => undefined);
+      throw pgConnectProblem(url, e);
+    });
     try {
       await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
       try {
         await migrate(drizzle(client, { casing: "snake_case" }), { migrationsFolder: options.migrationsFolder ?? defaultPgMigrationsFolder() });
+      } catch (e) {
+        // drizzle wraps the server's words ("Failed query: …"); its cause says what PostgreSQL refused.
+        throw pgConnectProblem(url, (e as { cause?: unknown }).cause ?? e, "apply the migrations to");
       } finally {
         await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
       }

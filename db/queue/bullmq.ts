@@ -68,38 +68,74 @@ export function workerLockTimings(leaseMs: number, opts: Pick<BullmqOptions, "lo
 const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms).unref())]);
 
+/** `host:port` of a Redis URL, for messages (never its password). */
+export function redisAddress(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || 6379}`;
+}
+
+/**
+ * What an operator reads when Redis cannot be used: ioredis says "Stream isn't writeable and
+ * enableOfflineQueue options is false" for a connection that is not up; this names the server, the
+ * variable and the connection's own last error (e.g. `connect ECONNREFUSED 10.0.0.5:6379`) instead.
+ */
+export function redisProblem(url: string, e: unknown, lastError?: string): Error {
+  const msg = e instanceof Error ? e.message : String(e);
+  const notConnected = /Stream isn't writeable|Connection is closed|enableOfflineQueue/i.test(msg);
+  const why = notConnected ? (lastError ?? "not connected") : msg;
+  return new Error(`Redis at ${redisAddress(url)} (REDIS_URL) is unreachable: ${why}`);
+}
+
 export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, opts: BullmqOptions = {}): Promise<WorkQueue> {
   if (storage.backend.dialect !== "postgres") throw new Error("The BullMQ queue needs the PostgreSQL backend (scale-out mode).");
   const pool = (storage.backend as PgBackend).pool;
   const prefix = opts.prefix ?? "conveyor";
   const log = opts.log ?? (() => undefined);
   // Producers fail fast (the outbox keeps what could not be published); workers wait for Redis.
+  // The last connection error seen (ECONNREFUSED, ENOTFOUND, NOAUTH…): the reason given when Redis is unreachable.
+  let lastError: string | undefined;
+  const noteError = (e: Error) => {
+    lastError = e.message || lastError;
+  };
+  const problem = (e: unknown) => redisProblem(redisUrl, e, lastError);
   const producerConn = new Redis(redisOptions(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 5000, lazyConnect: false }));
-  producerConn.on("error", () => undefined);
+  producerConn.on("error", noteError);
   const queue = new Queue(QUEUE_NAME, { connection: producerConn, prefix });
   queue.on("error", () => undefined);
   const watch = new Redis(redisOptions(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2000 }));
-  watch.on("error", () => undefined);
+  watch.on("error", noteError);
 
   const jobOpts = (delayMs: number) => ({ removeOnComplete: true, removeOnFail: true, delay: Math.max(0, Math.round(delayMs)) });
   const add = async (items: Array<{ runId: string; dueAt?: number }>) => {
     const now = Date.now();
-    await queue.addBulk(items.map((i) => ({ name: "run", data: { runId: i.runId }, opts: { jobId: i.runId, ...jobOpts((i.dueAt ?? now) - now) } })));
+    await queue
+      .addBulk(items.map((i) => ({ name: "run", data: { runId: i.runId }, opts: { jobId: i.runId, ...jobOpts((i.dueAt ?? now) - now) } })))
+      .catch((e: unknown) => {
+        throw problem(e);
+      });
   };
 
   let redisUp = true;
   let downSince: number | undefined;
+  let everConnected = false;
   const onRecover = new Set<() => void>();
   const watchdog = setInterval(async () => {
+    // Still opening its first connection (a slow start, not an outage): nothing to say yet.
+    if (!everConnected && (watch.status === "connecting" || watch.status === "connect")) return;
     try {
       await withTimeout(watch.ping(), 2000, "redis ping");
+      everConnected = true;
       if (!redisUp) {
         redisUp = true;
         log("redis reachable again", { downMs: Date.now() - (downSince ?? Date.now()) });
         onRecover.forEach((fn) => fn());
       }
-    } catch {
-      if (redisUp) downSince = Date.now();
+    } catch (e) {
+      if (redisUp) {
+        downSince = Date.now();
+        // Said once per outage (the "reachable again" line closes it): the workers' readiness is 503 meanwhile.
+        log("redis unreachable; work is kept in PostgreSQL's outbox until it is back", { error: problem(e).message });
+      }
       redisUp = false;
     }
   }, opts.watchdogEveryMs ?? 1000);
@@ -193,9 +229,15 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
         if (ended.take(runId) === true) return;
       }
     };
+    // Each BullMQ worker's own connection: closed by hand when the worker cannot close itself (Redis away).
+    const conns = new WeakMap<Worker, Redis>();
+    /** Closes a BullMQ worker within `ms`; past that (Redis unreachable: its close waits on commands that never fail), its connection is dropped. */
+    const closeWorker = async (w: Worker, ms: number, force: boolean) => {
+      await withTimeout(w.close(force), ms, "closing the worker").catch(() => conns.get(w)?.disconnect());
+    };
     const makeWorker = () => {
       const conn = new Redis(redisOptions(redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true }));
-      conn.on("error", () => undefined);
+      conn.on("error", noteError);
       const { lockDuration, stalledInterval } = workerLockTimings(co.leaseMs, opts);
       const w = new Worker(QUEUE_NAME, processor, {
         connection: conn,
@@ -208,6 +250,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
         drainDelay: 2,
       });
       w.on("error", () => undefined);
+      conns.set(w, conn);
       return w;
     };
     const rebuild = async () => {
@@ -215,7 +258,7 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
       const old = worker;
       worker = makeWorker();
       log("worker rebuilt on fresh Redis connections");
-      await withTimeout(old.close(true), 3000, "closing the old worker").catch(() => undefined);
+      await closeWorker(old, 3000, true);
     };
 
     return {
@@ -250,7 +293,8 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
         onRecover.delete(rebuild);
         for (const w of waiters.values()) w();
         waiters.clear();
-        await withTimeout(worker?.close() ?? Promise.resolve(), 10_000, "closing the worker").catch(() => worker?.close(true));
+        // With Redis reachable, BullMQ's own close (its current jobs end); without, it would wait for Redis forever.
+        if (worker) await closeWorker(worker, redisUp ? 10_000 : 1000, !redisUp);
         const runs = await releaseAll(pool, co.owner).catch(() => [] as string[]);
         if (runs.length) await add(runs.map((runId) => ({ runId }))).catch(() => undefined);
       },
@@ -313,7 +357,9 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
     },
     sweepNow: sweep,
     async ping() {
-      await withTimeout(watch.ping(), 2000, "redis ping");
+      await withTimeout(watch.ping(), 2000, `Redis at ${redisAddress(redisUrl)} (REDIS_URL)`).catch((e: unknown) => {
+        throw /did not answer|timed out/.test(String((e as Error).message)) ? e : problem(e);
+      });
     },
     stats: () => ({ reachable: redisUp, republished: republishedTotal }),
     async close() {

@@ -43,6 +43,16 @@ function untilSignal(started: StartedRole, what: string): null {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  // Started through npm (`npx conveyor worker`, `npm run worker`): npx runs this under `sh -c`, and a
+  // SIGTERM sent to npx's pid (`kill`, a supervisor) ends npx and that shell without ever reaching this
+  // process, which went on taking work as an orphan. The launcher going away counts as the signal.
+  if (process.env.npm_command) {
+    const launcher = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid !== launcher) stop(`${process.env.npm_command === "exec" ? "npx" : "npm"} (pid ${launcher}) exited`);
+    }, 500);
+    watch.unref();
+  }
   return null;
 }
 

@@ -123,7 +123,7 @@ function nextSteps(
     "",
     "Next steps:",
     `  1. Keep the SQLite installation stopped. Keep ${from} and its secret.key as a backup; do not start it again (new work would not reach PostgreSQL).`,
-    "  2. Set these for every Conveyor process (web and `conveyor worker`), in the environment or .env (paste file contents there; .env does not run $(…)):",
+    "  2. Set these for every Conveyor process (web, `conveyor ingress` and `conveyor worker`), in the environment or .env (paste file contents there; .env does not run $(…)):",
     `       DATABASE_URL=${r.to}   (with the real password)`,
     `       REDIS_URL=${env.REDIS_URL ?? "redis://<host>:6379"}   (required in scale-out mode)`,
     `       ${keyAdvice(r, from, env)}`,

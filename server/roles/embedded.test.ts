@@ -1,22 +1,24 @@
 /**
  * Embedded mode (one SQLite file, no settings) with several processes on it:
  * - `npx conveyor ingress` and `npx conveyor worker`: deliveries to the ingress are run by the worker;
+ * - a worker started through npx stops when npx is stopped (npx's shell does not pass SIGTERM on);
  * - with a Next build (NEXT_DIST_DIR, default .next; `npm test` runs this again after `next build`):
  *   the web process as `npm start` runs it with CONVEYOR_RUNNER=0 next to them; both doors accept
  *   deliveries, the web process serves readiness, and its usage flusher counts what it received.
  */
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { openStorage, type OpenedStorage } from "@/db/open";
 import { freePort } from "@/db/testing/servers";
 import { createSecretBox } from "../crypto/secret-box";
 import { depsFromStorage, type AppDeps } from "../deps";
 import { silentLogger } from "../logger";
 import { waitFor, waitForRun } from "../runner/testing/wait";
-import { get, postJson, sample, spawnRole, spawnWeb, until, type ConveyorProcess } from "./testing/processes";
+import { childEnv, get, postJson, sample, spawnRole, spawnWeb, until, type ConveyorProcess } from "./testing/processes";
 import { seedHookAutomation } from "./testing/seed-hook";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -70,6 +72,45 @@ describe("embedded mode: several processes on one SQLite file", () => {
     expect(sample((await get(`${worker.base}/metrics`)).text, 'conveyor_runs_finished_total{status="succeeded"}')).toBe(5);
     await waitFor(async () => (await usage("events.received")) === 5, 15_000, "the ingress's usage flushed");
   }, 90_000);
+
+  it("npx conveyor worker whose npx is stopped stops too (npx's shell never passes the SIGTERM on)", async () => {
+    const port = await freePort();
+    // npx's shape: npm exec (npm_command=exec) → sh -c → node. A SIGTERM to npx ends it and the shell;
+    // the shell kept here dies of its SIGTERM the same way, leaving the worker an orphan.
+    const sh = spawn("sh", ["-c", `"${process.execPath}" bin/conveyor.mjs worker --port ${port}; exit $?`], {
+      cwd: ROOT,
+      env: childEnv({ ...env, npm_command: "exec" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    for (const s of [sh.stdout, sh.stderr]) s.on("data", (d: Buffer) => (out += d.toString()));
+    const base = `http://127.0.0.1:${port}`;
+    const launcher = { child: sh, base, output: () => out, stop: async () => undefined };
+    await until(launcher, `${base}/api/health/ready`, ready, "worker under sh ready");
+    const workerPid = Number(execFileSync("pgrep", ["-P", String(sh.pid)]).toString().trim());
+    sh.kill("SIGTERM");
+    // Before: the orphan went on answering (and taking work) until killed by hand.
+    onTestFinished(() => {
+      try {
+        process.kill(workerPid, "SIGKILL");
+      } catch {
+        /* it stopped */
+      }
+    });
+    await waitFor(
+      async () => {
+        try {
+          await get(`${base}/api/health`, 1000);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      15_000,
+      `the orphaned worker stopped; its output:\n${out}`,
+    );
+    expect(out).toMatch(/npx \(pid \d+\) exited: stopping the worker/);
+  }, 60_000);
 
   it.skipIf(!BUILT)(
     "conveyor ingress next to npm start (CONVEYOR_RUNNER=0) and a worker: both doors accept, the web process is ready and flushes its usage",
