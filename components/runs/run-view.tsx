@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Background, BackgroundVariant, Controls, ReactFlow, ReactFlowProvider } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { ArrowLeft, Ban, FlaskConical } from "lucide-react";
+import { ArrowLeft, Ban, FlaskConical, Pencil } from "lucide-react";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
@@ -18,7 +18,7 @@ import type { CatalogIntegration } from "@/components/canvas/types";
 import { LoadError } from "@/components/shared/load-error";
 import { RunStatusBadge } from "./run-status-badge";
 import { StepDetails } from "./step-details";
-import { formatMs } from "./format";
+import { formatAgo, formatMs, formatWhen } from "./format";
 import { RetryActions } from "./retry-actions";
 import { RunWaits } from "./run-timing";
 
@@ -80,7 +80,11 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
             </span>
           </h1>
           <p className="text-xs text-muted" data-testid="run-timing">
-            Started {new Date(r.startedAt ?? r.createdAt).toLocaleString()} · worked {formatMs(r.timing.workMs)}
+            Started{" "}
+            <time dateTime={r.startedAt ?? r.createdAt} title={formatWhen(r.startedAt ?? r.createdAt)}>
+              {new Date(r.startedAt ?? r.createdAt).toLocaleString()} ({formatAgo(r.startedAt ?? r.createdAt)})
+            </time>{" "}
+            · worked {formatMs(r.timing.workMs)}
             <RunWaits timing={r.timing} />
             {r.retryOf && (
               <>
@@ -138,8 +142,20 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
         </div>
       </Dialog>
       {r.error && (
-        <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
-          {r.error.message}
+        <div role="alert" className="flex flex-wrap items-start gap-x-3 gap-y-1 border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
+          <span className="min-w-0 flex-1 break-words" data-testid="run-error">
+            {r.error.message}
+          </span>
+          {/* Where the fix is made: the failing node's settings in the editor (its current version). */}
+          {r.error.nodeId && automation.data && (
+            <Link
+              href={`/w/${workspaceId}/automations/${r.automationId}?node=${encodeURIComponent(r.error.nodeId)}`}
+              className="btn btn-sm shrink-0"
+              data-testid="fix-in-editor"
+            >
+              <Pencil size={13} aria-hidden /> Open {r.steps.find((s) => s.nodeId === r.error?.nodeId)?.name ?? "the node"} in the editor
+            </Link>
+          )}
         </div>
       )}
       <div className="flex min-h-0 flex-1 max-md:flex-col">
