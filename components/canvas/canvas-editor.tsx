@@ -52,7 +52,8 @@ export function CanvasEditor({ workspaceId, automationId }: { workspaceId: strin
   // Start the automation and connections requests now rather than after the catalog (no waterfall).
   useQuery(trpc.automations.get.queryOptions({ workspaceId, automationId }));
   useQuery(trpc.connections.list.queryOptions({ workspaceId }));
-  if (catalog.isError) return <p className="page text-danger">Could not load the catalog: {catalog.error.message}</p>;
+  // A failed background refetch (the server restarting) keeps what was loaded: only a first load that failed is an error page.
+  if (catalog.isError && !catalog.data) return <p className="page text-danger">Could not load the catalog: {catalog.error.message}</p>;
   if (!catalog.data) return <EditorSkeleton />;
   return (
     <CatalogProvider integrations={catalog.data as CatalogIntegration[]}>
@@ -278,7 +279,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const connectionMounted = useOpenedOnce(!!connectFor);
   const siteMounted = useOpenedOnce(!!siteFor);
 
-  if (automation.isError) return <LoadError message={automation.error.message} backHref={`/w/${workspaceId}/automations`} backLabel="Back to automations" />;
+  if (automation.isError && !automation.data) return <LoadError message={automation.error.message} backHref={`/w/${workspaceId}/automations`} backLabel="Back to automations" />;
   if (!automation.data) return <EditorSkeleton />;
   const a = automation.data;
   return (

@@ -59,7 +59,8 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
     [flow.edges, statuses],
   );
 
-  if (run.isError) return <LoadError message={run.error.message} backHref={`/w/${workspaceId}/runs`} backLabel="Back to runs" />;
+  // A poll that failed (the server restarting) keeps the run on screen, marked as possibly out of date.
+  if (run.isError && !run.data) return <LoadError message={run.error.message} backHref={`/w/${workspaceId}/runs`} backLabel="Back to runs" />;
   if (!r) return <p className="page text-sm text-muted">Loading run…</p>;
   const steps = r.steps.filter((s) => s.nodeId === (selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId));
   const focusNode = selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId ?? null;
@@ -141,6 +142,11 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
           </button>
         </div>
       </Dialog>
+      {run.isError && (
+        <p role="status" className="border-b border-amber-200 bg-amber-50 px-4 py-1.5 text-xs text-amber-900" data-testid="run-stale">
+          Lost contact with the server ({run.error.message}): this is the run as last seen. Still trying…
+        </p>
+      )}
       {r.error && (
         <div role="alert" className="flex flex-wrap items-start gap-x-3 gap-y-1 border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
           <span className="min-w-0 flex-1 break-words" data-testid="run-error">
@@ -170,6 +176,11 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
                   nodesDraggable={false}
                   nodesConnectable={false}
                   onNodeClick={(_, n) => setSelectedNode(n.id)}
+                  // Enter or Space on a focused node selects it (React Flow's keyboard selection): show its step too.
+                  onNodesChange={(changes) => {
+                    const picked = changes.find((c) => c.type === "select" && c.selected);
+                    if (picked && "id" in picked) setSelectedNode(picked.id);
+                  }}
                   onPaneClick={() => setSelectedNode(null)}
                   fitView
                   fitViewOptions={{ maxZoom: 1.1, padding: 0.25 }}

@@ -125,3 +125,31 @@ test("a draft made on an older version says so and is checked against the newer 
   await expect(page.locator("[data-sonner-toast]", { hasText: "someone else saved this automation (now version 2)" })).toBeVisible();
   expect((await (await api.get(`/api/v1/factories/${ws}/apps/${app.id}`)).json()).name).toBe("Saved elsewhere");
 });
+
+test("a background refresh that fails (server restarting) keeps the editor and its unsaved changes", async ({ page, api, seed }) => {
+  const ws = seed.workspaceId;
+  const app = await newApp(api, ws, "Refresh fails");
+  await new CanvasPage(page).goto(ws, app.id);
+  await rename(page, "Edited while the server restarts");
+  let refused = 0;
+  const automationsGet = (url: URL) => url.pathname.includes("automations.get");
+  await page.route(automationsGet, (route) => {
+    refused++;
+    return route.abort("connectionrefused");
+  });
+  // Coming back to the tab refetches what is stale (after 5 s): until it has been tried and retried.
+  await expect
+    .poll(
+      async () => {
+        await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+        return refused;
+      },
+      { timeout: 20_000, intervals: [250] },
+    )
+    .toBeGreaterThan(1);
+  await expect(page.getByTestId("load-error")).toHaveCount(0);
+  await expect(page.getByTestId("automation-name")).toHaveValue("Edited while the server restarts");
+  await page.unroute(automationsGet);
+  await page.getByTestId("save").click();
+  await expect(page.getByTestId("save-state")).toHaveText("Saved · v2");
+});
