@@ -120,7 +120,12 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   // Unsaved changes survive a closed tab, a crash or a sign-in: kept in this browser, offered back on return.
   useKeepLocalDraft(automationId, dirty && !readOnly, name, loadedVersion);
   // ---- save (a disabled automation saves as a draft with its problems; an enabled one must have none)
-  const onSaved = useCallback(() => setMetaDirty(false), []);
+  const nameNow = useRef(name);
+  useEffect(() => {
+    nameNow.current = name;
+  }, [name]);
+  // A name typed while the save was on its way stays unsaved.
+  const onSaved = useCallback((savedName: string) => setMetaDirty(nameNow.current !== savedName), []);
   const { doSave, saving } = useSaveAutomation({
     workspaceId,
     automationId,

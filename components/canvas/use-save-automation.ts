@@ -36,7 +36,8 @@ export function useSaveAutomation({
   name: string;
   /** `id@version` of the document in the store (a refetch of the same version is not reloaded). */
   loadedVersion: RefObject<string | null>;
-  onSaved: () => void;
+  /** Saved with this name (the name typed at the time; it may have changed since). */
+  onSaved: (savedName: string) => void;
   kindOf: (key: string) => "trigger" | "component";
   /** The automation was loaded again as saved (its name is the editor's again). */
   onReloaded: (saved: Automation) => void;
@@ -70,11 +71,15 @@ export function useSaveAutomation({
           ...(opts.overwrite || !Number.isInteger(basedOn) ? {} : { ifVersion: basedOn }),
         });
         loadedVersion.current = `${saved.id}@${saved.version}`;
-        clearLocalDraft(automationId);
-        useCanvasStore.getState().markSaved();
+        // Edits made while the save was on its way were not in it: they stay unsaved (and kept locally).
+        const unchanged = JSON.stringify(useCanvasStore.getState().toDocument()) === JSON.stringify(graph);
+        if (unchanged) {
+          useCanvasStore.getState().markSaved();
+          clearLocalDraft(automationId);
+        }
         const list = problemsFromList(saved.problems ?? [], graph);
         useCanvasStore.getState().setProblems(list);
-        onSaved();
+        onSaved(name);
         qc.setQueryData(trpc.automations.get.queryKey({ workspaceId, automationId }), saved);
         qc.invalidateQueries({ queryKey: trpc.automations.triggerInfo.queryKey() });
         const errors = list.filter((p) => !isWarning(p)).length;

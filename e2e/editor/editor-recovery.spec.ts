@@ -153,3 +153,38 @@ test("a background refresh that fails (server restarting) keeps the editor and i
   await page.getByTestId("save").click();
   await expect(page.getByTestId("save-state")).toHaveText("Saved · v2");
 });
+
+test("an edit made while a save is on its way stays unsaved (it was not in that save)", async ({ page, api, seed }) => {
+  const ws = seed.workspaceId;
+  const app = await newApp(api, ws, "Typing on");
+  const canvas = new CanvasPage(page);
+  await canvas.goto(ws, app.id);
+  await rename(page, "First edit");
+  // Hold the save at the network until the next edits are made.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let saves = 0;
+  const automationsSave = (url: URL) => url.pathname.includes("automations.save");
+  await page.route(automationsSave, async (route) => {
+    saves++;
+    await held;
+    await route.continue();
+  });
+  await page.getByTestId("save").click();
+  await expect.poll(() => saves).toBe(1);
+  await page.getByTestId("automation-name").fill("Second edit");
+  const added = await canvas.clickPalette("core.filter");
+  release();
+  await expect(page.locator("[data-sonner-toast]", { hasText: "Saved · version 2" })).toBeVisible();
+  await expect(page.getByTestId("save-state")).toHaveText("Unsaved changes");
+  const v2 = await (await api.get(`/api/v1/factories/${ws}/apps/${app.id}`)).json();
+  expect(v2.name).toBe("First edit");
+  expect(v2.graph.nodes).toHaveLength(1);
+
+  await page.unroute(automationsSave);
+  await page.getByTestId("save").click();
+  await expect(page.getByTestId("save-state")).toHaveText("Saved · v3");
+  const v3 = await (await api.get(`/api/v1/factories/${ws}/apps/${app.id}`)).json();
+  expect(v3.name).toBe("Second edit");
+  expect(v3.graph.nodes.map((n: { name: string }) => n.name)).toContain(added);
+});
