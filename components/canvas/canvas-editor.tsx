@@ -42,6 +42,9 @@ import { restoreOAuthDraft, saveOAuthDraft } from "./oauth-draft";
 import { useTestEvent } from "./use-test-event";
 import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
 import { ManagedInGitBanner } from "@/components/automations/managed-in-git-banner";
+import { useKeepLocalDraft, useLocalDraftOffer } from "./local-draft";
+import { LocalDraftBanner } from "./local-draft-banner";
+import { selectNodeFromUrl } from "./node-from-url";
 
 export function CanvasEditor({ workspaceId, automationId }: { workspaceId: string; automationId: string }) {
   const trpc = useTRPC();
@@ -49,7 +52,8 @@ export function CanvasEditor({ workspaceId, automationId }: { workspaceId: strin
   // Start the automation and connections requests now rather than after the catalog (no waterfall).
   useQuery(trpc.automations.get.queryOptions({ workspaceId, automationId }));
   useQuery(trpc.connections.list.queryOptions({ workspaceId }));
-  if (catalog.isError) return <p className="page text-danger">Could not load the catalog: {catalog.error.message}</p>;
+  // A failed background refetch (the server restarting) keeps what was loaded: only a first load that failed is an error page.
+  if (catalog.isError && !catalog.data) return <p className="page text-danger">Could not load the catalog: {catalog.error.message}</p>;
   if (!catalog.data) return <EditorSkeleton />;
   return (
     <CatalogProvider integrations={catalog.data as CatalogIntegration[]}>
@@ -89,6 +93,8 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const [canvasEl, setCanvasEl] = useState<HTMLDivElement | null>(null);
   const view = useFittedView(canvasEl);
   const narrow = useNarrow();
+  const localDraft = useLocalDraftOffer({ automationId, loadedVersionRef: loadedVersion, kindOf, setName });
+  const checkLocalDraft = localDraft.check;
   useEffect(() => {
     const a = automation.data;
     if (!a) return;
@@ -96,6 +102,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     if (loadedVersion.current === stamp) return;
     // Never clobber unsaved edits with a background refetch.
     if (loadedVersion.current && store.getState().dirty) return;
+    const firstLoad = !loadedVersion.current;
     loadedVersion.current = stamp;
     store.getState().load(a.graph, kindOf);
     // A draft reopens with its problems marked.
@@ -103,15 +110,36 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
     setName(a.name);
     setMetaDirty(false);
     restoreOAuthDraft(a.id, a.version, kindOf, setName, setSiteFor);
+    if (firstLoad) checkLocalDraft();
+    selectNodeFromUrl(a.version);
     // A (re)opened automation is shown whole, whatever the previous one's view was.
     void view.fit(0);
-  }, [automation.data, kindOf, store, view]);
+  }, [automation.data, kindOf, store, view, checkLocalDraft]);
   const dirty = graphDirty || metaDirty;
   useLeaveGuard(dirty);
-
+  // Unsaved changes survive a closed tab, a crash or a sign-in: kept in this browser, offered back on return.
+  useKeepLocalDraft(automationId, dirty && !readOnly, name, loadedVersion);
   // ---- save (a disabled automation saves as a draft with its problems; an enabled one must have none)
-  const onSaved = useCallback(() => setMetaDirty(false), []);
-  const { doSave, saving } = useSaveAutomation({ workspaceId, automationId, automation: automation.data, readOnly, name, loadedVersion, onSaved });
+  const nameNow = useRef(name);
+  useEffect(() => {
+    nameNow.current = name;
+  }, [name]);
+  // A name typed while the save was on its way stays unsaved.
+  const onSaved = useCallback((savedName: string) => setMetaDirty(nameNow.current !== savedName), []);
+  const { doSave, saving } = useSaveAutomation({
+    workspaceId,
+    automationId,
+    automation: automation.data,
+    readOnly,
+    name,
+    loadedVersion,
+    onSaved,
+    kindOf,
+    onReloaded: useCallback((saved: { name: string }) => {
+      setName(saved.name);
+      setMetaDirty(false);
+    }, []),
+  });
 
   // ---- test runs use the saved version: save first when there are changes
   const ensureSaved = useCallback(async () => {
@@ -256,7 +284,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const connectionMounted = useOpenedOnce(!!connectFor);
   const siteMounted = useOpenedOnce(!!siteFor);
 
-  if (automation.isError) return <LoadError message={automation.error.message} backHref={`/w/${workspaceId}/automations`} backLabel="Back to automations" />;
+  if (automation.isError && !automation.data) return <LoadError message={automation.error.message} backHref={`/w/${workspaceId}/automations`} backLabel="Back to automations" />;
   if (!automation.data) return <EditorSkeleton />;
   const a = automation.data;
   return (
@@ -286,6 +314,9 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         readOnly={readOnly}
       />
       <ManagedInGitBanner automationId={a.id} source={a.source} version={a.version} readOnly={readOnly} />
+      {localDraft.offer && !readOnly && (
+        <LocalDraftBanner draft={localDraft.offer} version={a.version} onRestore={localDraft.restore} onDiscard={localDraft.discard} />
+      )}
       <div className="flex min-h-0 flex-1">
         {/* max-md:hidden too: before hydration settles, `narrow` is not known yet. */}
         {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" hideable onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}

@@ -1,7 +1,9 @@
 "use client";
 /**
  * Saving the editor's document: a disabled automation saves as a draft with its problems marked; an enabled
- * one must have none (the toast offers to disable it and save it as a draft).
+ * one must have none (the toast offers to disable it and save it as a draft). The save names the version
+ * the edits were made on: when someone saved in between (another tab, a colleague, an apply), it is
+ * refused and the toast offers to save over it or to load theirs, instead of silently replacing it.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, type RefObject } from "react";
@@ -11,6 +13,10 @@ import type { Automation } from "@/server/contracts/automations";
 import { useCanvasStore } from "./canvas-store";
 import { isWarning } from "./types";
 import { problemsFromError, problemsFromList } from "./use-trpc-problems";
+import { clearLocalDraft } from "./local-draft";
+import { saveFailure } from "./save-error";
+
+const CONFLICT_TOAST = "save-conflict";
 
 export function useSaveAutomation({
   workspaceId,
@@ -20,6 +26,8 @@ export function useSaveAutomation({
   name,
   loadedVersion,
   onSaved,
+  kindOf,
+  onReloaded,
 }: {
   workspaceId: string;
   automationId: string;
@@ -28,28 +36,50 @@ export function useSaveAutomation({
   name: string;
   /** `id@version` of the document in the store (a refetch of the same version is not reloaded). */
   loadedVersion: RefObject<string | null>;
-  onSaved: () => void;
+  /** Saved with this name (the name typed at the time; it may have changed since). */
+  onSaved: (savedName: string) => void;
+  kindOf: (key: string) => "trigger" | "component";
+  /** The automation was loaded again as saved (its name is the editor's again). */
+  onReloaded: (saved: Automation) => void;
 }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const save = useMutation(trpc.automations.save.mutationOptions());
+  /** After a conflict: drops the unsaved changes and shows the automation as saved now. */
+  const loadTheirs = useCallback(async () => {
+    const fresh = await qc.fetchQuery({ ...trpc.automations.get.queryOptions({ workspaceId, automationId }), staleTime: 0 });
+    clearLocalDraft(automationId);
+    loadedVersion.current = `${fresh.id}@${fresh.version}`;
+    useCanvasStore.getState().load(fresh.graph, kindOf);
+    useCanvasStore.getState().setProblems(problemsFromList(fresh.problems ?? [], fresh.graph));
+    onReloaded(fresh);
+    toast.success(`Loaded version ${fresh.version} as saved; your changes were dropped.`);
+  }, [qc, trpc, workspaceId, automationId, loadedVersion, kindOf, onReloaded]);
   const doSave = useCallback(
-    async function saveNow(opts: { asDraft?: boolean } = {}): Promise<void> {
+    async function saveNow(opts: { asDraft?: boolean; overwrite?: boolean } = {}): Promise<void> {
       const a = automation;
       if (!a || readOnly) return;
       const graph = useCanvasStore.getState().toDocument();
       const enabled = opts.asDraft ? false : a.enabled;
+      const basedOn = Number(loadedVersion.current?.split("@")[1]);
+      toast.dismiss(CONFLICT_TOAST);
       try {
         const saved = await save.mutateAsync({
           workspaceId,
           automationId,
           document: { name: name.trim() || a.name, description: a.description, enabled, concurrency: a.concurrency, graph },
+          ...(opts.overwrite || !Number.isInteger(basedOn) ? {} : { ifVersion: basedOn }),
         });
         loadedVersion.current = `${saved.id}@${saved.version}`;
-        useCanvasStore.getState().markSaved();
+        // Edits made while the save was on its way were not in it: they stay unsaved (and kept locally).
+        const unchanged = JSON.stringify(useCanvasStore.getState().toDocument()) === JSON.stringify(graph);
+        if (unchanged) {
+          useCanvasStore.getState().markSaved();
+          clearLocalDraft(automationId);
+        }
         const list = problemsFromList(saved.problems ?? [], graph);
         useCanvasStore.getState().setProblems(list);
-        onSaved();
+        onSaved(name);
         qc.setQueryData(trpc.automations.get.queryKey({ workspaceId, automationId }), saved);
         qc.invalidateQueries({ queryKey: trpc.automations.triggerInfo.queryKey() });
         const errors = list.filter((p) => !isWarning(p)).length;
@@ -66,10 +96,20 @@ export function useSaveAutomation({
           });
           const first = list.find((p) => p.nodeId);
           if (first?.nodeId) useCanvasStore.getState().select([first.nodeId]);
-        } else toast.error(`Not saved: ${(err as Error).message}`);
+        } else {
+          const failure = saveFailure(err);
+          if (failure.kind === "conflict")
+            toast.error(failure.message, {
+              id: CONFLICT_TOAST,
+              duration: Infinity,
+              action: { label: "Save mine over theirs", onClick: () => void saveNow({ ...opts, overwrite: true }) },
+              cancel: { label: "Load theirs", onClick: () => void loadTheirs() },
+            });
+          else toast.error(failure.message, { duration: failure.kind === "refused" ? undefined : 15_000 });
+        }
       }
     },
-    [automation, readOnly, save, workspaceId, automationId, name, qc, trpc, loadedVersion, onSaved],
+    [automation, readOnly, save, workspaceId, automationId, name, qc, trpc, loadedVersion, onSaved, loadTheirs],
   );
   return { doSave, saving: save.isPending };
 }

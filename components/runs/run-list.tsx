@@ -5,7 +5,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { RunStatusBadge } from "./run-status-badge";
-import { formatDuration, formatMs } from "./format";
+import { formatAgo, formatDuration, formatMs, formatWhen } from "./format";
 
 const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled"] as const;
 
@@ -112,7 +112,13 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                     </span>
                   )}
                 </td>
-                <td className="text-xs">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</td>
+                <td className="text-xs" data-testid="run-started">
+                  {/* How long ago first (the question at 3 a.m.), then the local time; the title names the time zone. */}
+                  <time dateTime={r.startedAt ?? r.createdAt} title={formatWhen(r.startedAt ?? r.createdAt)}>
+                    <span className="font-medium">{formatAgo(r.startedAt ?? r.createdAt)}</span>
+                    <span className="block text-muted">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</span>
+                  </time>
+                </td>
                 {/* Working time: the waits between retries are not run time (the run view shows them apart). */}
                 <td className="text-xs tabular-nums" title={`From start to end: ${formatDuration(r.startedAt, r.finishedAt)}`}>
                   {r.finishedAt && r.workMs !== undefined ? formatMs(r.workMs) : formatDuration(r.startedAt, r.finishedAt)}

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Background, BackgroundVariant, Controls, ReactFlow, ReactFlowProvider } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { ArrowLeft, Ban, FlaskConical } from "lucide-react";
+import { ArrowLeft, Ban, FlaskConical, Pencil } from "lucide-react";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
@@ -18,7 +18,7 @@ import type { CatalogIntegration } from "@/components/canvas/types";
 import { LoadError } from "@/components/shared/load-error";
 import { RunStatusBadge } from "./run-status-badge";
 import { StepDetails } from "./step-details";
-import { formatMs } from "./format";
+import { formatAgo, formatMs, formatWhen } from "./format";
 import { RetryActions } from "./retry-actions";
 import { RunWaits } from "./run-timing";
 
@@ -59,7 +59,8 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
     [flow.edges, statuses],
   );
 
-  if (run.isError) return <LoadError message={run.error.message} backHref={`/w/${workspaceId}/runs`} backLabel="Back to runs" />;
+  // A poll that failed (the server restarting) keeps the run on screen, marked as possibly out of date.
+  if (run.isError && !run.data) return <LoadError message={run.error.message} backHref={`/w/${workspaceId}/runs`} backLabel="Back to runs" />;
   if (!r) return <p className="page text-sm text-muted">Loading run…</p>;
   const steps = r.steps.filter((s) => s.nodeId === (selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId));
   const focusNode = selectedNode ?? r.error?.nodeId ?? r.steps[r.steps.length - 1]?.nodeId ?? null;
@@ -80,7 +81,11 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
             </span>
           </h1>
           <p className="text-xs text-muted" data-testid="run-timing">
-            Started {new Date(r.startedAt ?? r.createdAt).toLocaleString()} · worked {formatMs(r.timing.workMs)}
+            Started{" "}
+            <time dateTime={r.startedAt ?? r.createdAt} title={formatWhen(r.startedAt ?? r.createdAt)}>
+              {new Date(r.startedAt ?? r.createdAt).toLocaleString()} ({formatAgo(r.startedAt ?? r.createdAt)})
+            </time>{" "}
+            · worked {formatMs(r.timing.workMs)}
             <RunWaits timing={r.timing} />
             {r.retryOf && (
               <>
@@ -137,9 +142,26 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
           </button>
         </div>
       </Dialog>
+      {run.isError && (
+        <p role="status" className="border-b border-amber-200 bg-amber-50 px-4 py-1.5 text-xs text-amber-900" data-testid="run-stale">
+          Lost contact with the server ({run.error.message}): this is the run as last seen. Still trying…
+        </p>
+      )}
       {r.error && (
-        <div role="alert" className="border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
-          {r.error.message}
+        <div role="alert" className="flex flex-wrap items-start gap-x-3 gap-y-1 border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
+          <span className="min-w-0 flex-1 break-words" data-testid="run-error">
+            {r.error.message}
+          </span>
+          {/* Where the fix is made: the failing node's settings in the editor (its current version). */}
+          {r.error.nodeId && automation.data && (
+            <Link
+              href={`/w/${workspaceId}/automations/${r.automationId}?node=${encodeURIComponent(r.error.nodeId)}`}
+              className="btn btn-sm shrink-0"
+              data-testid="fix-in-editor"
+            >
+              <Pencil size={13} aria-hidden /> Open {r.steps.find((s) => s.nodeId === r.error?.nodeId)?.name ?? "the node"} in the editor
+            </Link>
+          )}
         </div>
       )}
       <div className="flex min-h-0 flex-1 max-md:flex-col">
@@ -154,6 +176,11 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
                   nodesDraggable={false}
                   nodesConnectable={false}
                   onNodeClick={(_, n) => setSelectedNode(n.id)}
+                  // Enter or Space on a focused node selects it (React Flow's keyboard selection): show its step too.
+                  onNodesChange={(changes) => {
+                    const picked = changes.find((c) => c.type === "select" && c.selected);
+                    if (picked && "id" in picked) setSelectedNode(picked.id);
+                  }}
                   onPaneClick={() => setSelectedNode(null)}
                   fitView
                   fitViewOptions={{ maxZoom: 1.1, padding: 0.25 }}
