@@ -15,6 +15,7 @@ export function LocalDraftBanner({ draft, version, onRestore, onDiscard }: { dra
           {when.toLocaleString()}
         </time>{" "}
         were kept in this browser.{since}
+        {draft.secretsLeftOut?.length ? ` Secrets are never kept in the browser: type them again in ${draft.secretsLeftOut.join(", ")} before saving.` : ""}
       </span>
       <span className="ml-auto flex gap-2">
         <button type="button" className="btn btn-primary btn-sm" data-testid="restore-draft" onClick={onRestore}>

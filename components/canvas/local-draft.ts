@@ -4,9 +4,13 @@
  * reloaded tab, a crash, a server restart or a sign-in that ended the session does not lose them. The
  * draft records the version it was based on: restoring it saves with that version as the base, so a
  * save someone else made meanwhile is detected (a conflict), not silently overwritten. A successful
- * save (or discarding the draft) removes it.
+ * save (or discarding the draft) removes it. Secrets typed into a node (fields marked `sensitive`) are
+ * not written there: browser storage is plain text that outlives the session, so they are blanked and
+ * the offer says to type them again.
  */
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import { sensitivePaths } from "@/integrations/core/sensitive-paths";
+import { useCatalog, type CatalogIndex } from "./catalog-context";
 import { useCanvasStore } from "./canvas-store";
 import type { GraphDoc } from "./types";
 
@@ -19,6 +23,41 @@ export interface LocalDraft {
   graph: GraphDoc;
   /** When it was last written (ms since the epoch). */
   at: number;
+  /** Names of the nodes whose typed secrets were left out (to be typed again). */
+  secretsLeftOut?: string[];
+}
+
+/** What the server shows for a stored secret: kept as it is (saving it keeps the stored value). */
+const STORED_SECRET = "********";
+
+/** The graph without the secrets typed into it (stored ones, shown masked, stay), and the nodes that had any. */
+export function withoutTypedSecrets(graph: GraphDoc, byKey: CatalogIndex["byKey"]): { graph: GraphDoc; leftOut: string[] } {
+  const leftOut: string[] = [];
+  const nodes = graph.nodes.map((node) => {
+    const schema = byKey.get(node.key)?.config;
+    if (!schema || !node.config) return node;
+    let config = node.config as Record<string, unknown>;
+    for (const path of sensitivePaths(schema)) {
+      if (!path || path.includes("*")) continue;
+      const keys = path.split(".");
+      const parents: Array<Record<string, unknown>> = [config];
+      for (const k of keys.slice(0, -1)) {
+        const next = parents.at(-1)![k];
+        if (!next || typeof next !== "object") break;
+        parents.push(next as Record<string, unknown>);
+      }
+      if (parents.length !== keys.length) continue;
+      const value = parents.at(-1)![keys.at(-1)!];
+      if (typeof value !== "string" || !value || value === STORED_SECRET) continue;
+      // Copy along the path, then blank the value.
+      let replaced: Record<string, unknown> = { ...parents.at(-1)!, [keys.at(-1)!]: "" };
+      for (let i = keys.length - 2; i >= 0; i--) replaced = { ...parents[i]!, [keys[i]!]: replaced };
+      config = replaced;
+      if (!leftOut.includes(node.name)) leftOut.push(node.name);
+    }
+    return config === node.config ? node : { ...node, config };
+  });
+  return { graph: leftOut.length ? { ...graph, nodes } : graph, leftOut };
 }
 
 export function readLocalDraft(automationId: string): LocalDraft | null {
@@ -59,13 +98,16 @@ export function useKeepLocalDraft(automationId: string, dirty: boolean, name: st
     if (wasDirty.current && !dirty) clearLocalDraft(automationId);
     wasDirty.current = dirty;
   }, [automationId, dirty]);
+  const { byKey } = useCatalog();
   const nodes = useCanvasStore((s) => (s.dirty ? s.nodes : null));
   const edges = useCanvasStore((s) => (s.dirty ? s.edges : null));
   useEffect(() => {
     if (!dirty) return;
     const write = () => {
       const basedOn = Number(loadedVersionRef.current?.split("@")[1]);
-      if (Number.isInteger(basedOn)) writeLocalDraft(automationId, { basedOn, name, graph: useCanvasStore.getState().toDocument(), at: Date.now() });
+      if (!Number.isInteger(basedOn)) return;
+      const { graph, leftOut } = withoutTypedSecrets(useCanvasStore.getState().toDocument(), byKey);
+      writeLocalDraft(automationId, { basedOn, name, graph, at: Date.now(), ...(leftOut.length ? { secretsLeftOut: leftOut } : {}) });
     };
     const t = setTimeout(write, 400);
     // A tab closed within the debounce still keeps the last change.
@@ -74,7 +116,7 @@ export function useKeepLocalDraft(automationId: string, dirty: boolean, name: st
       clearTimeout(t);
       window.removeEventListener("pagehide", write);
     };
-  }, [automationId, dirty, name, loadedVersionRef, nodes, edges]);
+  }, [automationId, dirty, name, loadedVersionRef, nodes, edges, byKey]);
 }
 
 /**

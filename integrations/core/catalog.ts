@@ -9,6 +9,7 @@ import type { CatalogIntegration, CatalogUnit, JsonSchema } from "./catalog-type
 import type { AnyComponent, AnyIntegration, AnyTrigger } from "./define";
 
 export type { CatalogIntegration, CatalogUnit, JsonSchema };
+export { sensitivePaths } from "./sensitive-paths";
 
 export function toJsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): JsonSchema {
   const out = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
@@ -52,13 +53,3 @@ export function buildCatalog(): CatalogIntegration[] {
   return cached;
 }
 
-/** Paths (dotted) of fields marked `sensitive` in a JSON Schema. */
-export function sensitivePaths(schema: JsonSchema, prefix = ""): string[] {
-  const out: string[] = [];
-  if (schema.sensitive === true) out.push(prefix);
-  const props = schema.properties as Record<string, JsonSchema> | undefined;
-  for (const [k, v] of Object.entries(props ?? {})) out.push(...sensitivePaths(v, prefix ? `${prefix}.${k}` : k));
-  for (const key of ["anyOf", "oneOf", "allOf"]) for (const s of (schema[key] as JsonSchema[] | undefined) ?? []) out.push(...sensitivePaths(s, prefix));
-  if (schema.items && typeof schema.items === "object") out.push(...sensitivePaths(schema.items as JsonSchema, prefix ? `${prefix}.*` : "*"));
-  return [...new Set(out)];
-}
