@@ -58,7 +58,7 @@ function readsOutsideTests(): Map<string, string> {
 }
 
 /** Not Conveyor settings: Node's, Next's and the shell's own, or set by Conveyor for itself. */
-const NOT_SETTINGS = new Set(["PATH", "CI", "NODE_COMPILE_CACHE", "NEXT_TELEMETRY_DISABLED", "__NEXT_PRIVATE_STANDALONE_CONFIG", "CONVEYOR_CWD"]);
+const NOT_SETTINGS = new Set(["PATH", "CI", "NODE_COMPILE_CACHE", "NEXT_TELEMETRY_DISABLED", "__NEXT_PRIVATE_STANDALONE_CONFIG", "CONVEYOR_CWD", "npm_command"]);
 
 /**
  * Server code (not tests, test harnesses or benches) that reads process.env other than server/env.ts,

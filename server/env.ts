@@ -199,3 +199,12 @@ export function secretFromEnv(envName: string): string | undefined {
   const v = process.env[envName];
   return v === undefined || v === "" ? undefined : v;
 }
+
+/**
+ * The npm command that launched this process, when npm did (`npx …`: "exec", `npm run …`: "run-script";
+ * npm sets `npm_command`). Not a Conveyor setting: the role processes use it to notice their launcher
+ * going away (server/cli/commands.ts).
+ */
+export function launchedByNpm(): string | undefined {
+  return process.env.npm_command || undefined;
+}

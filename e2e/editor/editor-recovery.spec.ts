@@ -188,3 +188,24 @@ test("an edit made while a save is on its way stays unsaved (it was not in that 
   expect(v3.name).toBe("Second edit");
   expect(v3.graph.nodes.map((n: { name: string }) => n.name)).toContain(added);
 });
+
+test("a secret typed into a node is not kept in the browser; the offer says where to type it again", async ({ page, api, seed }) => {
+  const ws = seed.workspaceId;
+  const app = await createApp(api, ws, {
+    name: "Secret in a draft",
+    enabled: false,
+    graph: { nodes: [{ id: "n1", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: "stored-secret-1234567890" }, position: { x: 0, y: 0 } }], edges: [] },
+  });
+  const canvas = new CanvasPage(page);
+  await canvas.goto(ws, app.id);
+  page.on("dialog", (d) => void d.accept()); // the leave prompt on reload
+  await canvas.select("hook");
+  await page.getByTestId("field-secret").locator("input").fill("typed-secret-never-kept-42");
+  await expect(page.getByTestId("save-state")).toHaveText("Unsaved changes");
+  const kept = () => page.evaluate((k) => localStorage.getItem(k) ?? "", `conveyor:unsaved:${app.id}`);
+  await expect.poll(kept).toContain('"secretsLeftOut":["hook"]');
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain("typed-secret-never-kept-42");
+
+  await page.reload();
+  await expect(page.getByTestId("local-draft")).toContainText("Secrets are never kept in the browser: type them again in hook before saving.");
+});

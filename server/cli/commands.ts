@@ -1,5 +1,5 @@
 import { getDeps } from "../deps";
-import { env } from "../env";
+import { env, launchedByNpm } from "../env";
 import { setupOwner } from "../services/users/setup-owner";
 import { listWorkspaces } from "../services/workspaces/list-workspaces";
 import type { Actor, ApiKeyRole } from "../auth/permissions";
@@ -46,10 +46,11 @@ function untilSignal(started: StartedRole, what: string): null {
   // Started through npm (`npx conveyor worker`, `npm run worker`): npx runs this under `sh -c`, and a
   // SIGTERM sent to npx's pid (`kill`, a supervisor) ends npx and that shell without ever reaching this
   // process, which went on taking work as an orphan. The launcher going away counts as the signal.
-  if (process.env.npm_command) {
+  const npmCommand = launchedByNpm();
+  if (npmCommand) {
     const launcher = process.ppid;
     const watch = setInterval(() => {
-      if (process.ppid !== launcher) stop(`${process.env.npm_command === "exec" ? "npx" : "npm"} (pid ${launcher}) exited`);
+      if (process.ppid !== launcher) stop(`${npmCommand === "exec" ? "npx" : "npm"} (pid ${launcher}) exited`);
     }, 500);
     watch.unref();
   }
