@@ -28,7 +28,7 @@ export function PageError({ error, retry }: PageErrorProps) {
         <h1>{unavailable ? "Conveyor cannot reach its database right now" : "Something went wrong"}</h1>
         <p className="text-sm text-muted">
           {unavailable
-            ? `Nothing you saved is lost. This page retries by itself every ${PAGE_RETRY_S} seconds and opens as soon as the database answers again; if it does not, ask your administrator to check the database server.`
+            ? `This page retries by itself every ${PAGE_RETRY_S} seconds and opens as soon as the database answers again; if it does not, ask your administrator to check the database server.`
             : "This page could not be shown because of a problem on our side. Try again; if it keeps happening, report it with the reference below."}
         </p>
         <button type="button" className="btn btn-primary" onClick={retry} data-testid="page-error-retry">
