@@ -5,8 +5,9 @@ import { getSessionActor } from "@/server/auth/session";
 import { listWorkspaces } from "@/server/services/workspaces/list-workspaces";
 import { can } from "@/server/auth/permissions";
 import { AppShell } from "@/components/shell/app-shell";
+import { withPageErrors } from "@/server/http/page-errors";
 
-export default async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ workspaceId: string }> }) {
+export default withPageErrors(async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ workspaceId: string }> }) {
   const { workspaceId } = await params;
   const actor = await getSessionActor();
   if (!actor) redirect("/sign-in");
@@ -23,4 +24,4 @@ export default async function WorkspaceLayout({ children, params }: { children: 
       {children}
     </AppShell>
   );
-}
+});

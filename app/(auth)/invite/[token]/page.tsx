@@ -1,6 +1,7 @@
 import { getDeps } from "@/server/deps";
 import { lookupInvitation } from "@/server/services/users/members";
 import { AcceptInviteForm } from "@/components/auth/accept-invite-form";
+import { withPageErrors } from "@/server/http/page-errors";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Join" };
@@ -12,7 +13,7 @@ const CLOSED_TITLES = {
   expired: "Invitation expired",
 } as const;
 
-export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+export default withPageErrors(async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const found = await lookupInvitation(await getDeps(), token);
   if (found.state !== "pending") {
@@ -24,4 +25,4 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     );
   }
   return <AcceptInviteForm token={token} email={found.invitation.email} role={found.invitation.role} />;
-}
+});

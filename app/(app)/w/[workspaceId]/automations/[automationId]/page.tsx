@@ -5,6 +5,7 @@ import { CanvasEditorEntry } from "@/components/canvas/canvas-editor-entry";
 import { appRouter } from "@/server/trpc/root";
 import { getDeps } from "@/server/deps";
 import { getSessionActor } from "@/server/auth/session";
+import { withPageErrors } from "@/server/http/page-errors";
 
 export const metadata: Metadata = { title: "Editor · Conveyor" };
 
@@ -12,7 +13,7 @@ export const metadata: Metadata = { title: "Editor · Conveyor" };
  * Prefetches the catalog, the automation, the connections and the user's permissions on the server so the
  * editor renders without a client round trip (and its menus never offer or refuse actions before the role is known).
  */
-export default async function Page({ params }: { params: Promise<{ workspaceId: string; automationId: string }> }) {
+export default withPageErrors(async function Page({ params }: { params: Promise<{ workspaceId: string; automationId: string }> }) {
   const { workspaceId, automationId } = await params;
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000 } } });
   const actor = await getSessionActor();
@@ -31,4 +32,4 @@ export default async function Page({ params }: { params: Promise<{ workspaceId: 
       <CanvasEditorEntry workspaceId={workspaceId} automationId={automationId} />
     </HydrationBoundary>
   );
-}
+});
