@@ -39,6 +39,7 @@ import {
   useOpenedOnce,
 } from "./lazy-panels";
 import { restoreOAuthDraft, saveOAuthDraft } from "./oauth-draft";
+import { LastFailureContext, useLastFailure } from "./use-last-failure";
 import { useTestEvent } from "./use-test-event";
 import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
 import { ManagedInGitBanner } from "@/components/automations/managed-in-git-banner";
@@ -266,6 +267,7 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   // Only a saved trigger has trigger info (asking for a new one's answers 404, an error in the console).
   const savedTrigger = selected?.type === "trigger" && automation.data?.graph.nodes.some((n) => n.id === selected.id) ? selected.id : null;
   const testData = useTestEvent(workspaceId, automationId, savedTrigger, everSelected);
+  const lastFailure = useLastFailure(workspaceId, automationId);
 
   const resourceClient = useQueryClient();
   const loadResources = useCallback(
@@ -322,14 +324,16 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
         {!readOnly && !narrow && <BuildingBlocks className="h-full w-60 max-md:hidden" hideable onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
         {!readOnly && narrow && <PaletteDrawer open={paletteOpen} onClose={() => setPaletteOpen(false)} onAdd={(u) => addUnit(u)} onAddNote={addNoteInView} />}
         <div ref={setCanvasEl} className="relative min-w-0 flex-1" data-testid="canvas">
-          <CanvasFlow
-            onAddUnit={addUnit}
-            readOnly={readOnly}
-            onNodeMenu={menus.openForNodes}
-            onPaneMenu={menus.openForPane}
-            onUserMove={view.onUserMove}
-            onFitted={view.onFitted}
-          />
+          <LastFailureContext.Provider value={lastFailure}>
+            <CanvasFlow
+              onAddUnit={addUnit}
+              readOnly={readOnly}
+              onNodeMenu={menus.openForNodes}
+              onPaneMenu={menus.openForPane}
+              onUserMove={view.onUserMove}
+              onFitted={view.onFitted}
+            />
+          </LastFailureContext.Provider>
           {menus.element}
           {empty && <EmptyCanvasHint narrow={narrow} />}
         </div>

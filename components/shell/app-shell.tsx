@@ -2,14 +2,15 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState, type ReactNode } from "react";
-import { Activity, BarChart3, Cable, ClipboardList, KeyRound, Menu, Rows3, Settings, Webhook, Workflow, X } from "lucide-react";
+import { BarChart3, Cable, ClipboardList, KeyRound, Menu, Rows3, Settings, Webhook, Workflow, X } from "lucide-react";
 import { WorkspaceSwitcher } from "./workspace-switcher";
+import { RunsNavLink } from "./runs-nav-link";
 import { UserMenu } from "./user-menu";
 import { ThemeToggle } from "@/components/theme/theme-toggle";
 
 const NAV = [
   { href: "automations", label: "Automations", icon: Workflow },
-  { href: "runs", label: "Runs", icon: Activity },
+  { href: "runs", label: "Runs", icon: null },
   { href: "tasks", label: "Tasks", icon: ClipboardList },
   { href: "lines", label: "Lines", icon: Rows3 },
   { href: "connections", label: "Connections", icon: Cable },
@@ -36,13 +37,16 @@ export function AppShell({ workspace, workspaces, user, canCreateWorkspace, chil
     <nav aria-label="Workspace" className="flex flex-1 flex-col gap-0.5 px-2">
       {NAV.map(({ href, label, icon: Icon }) => {
         const active = pathname.startsWith(`${base}/${href}`);
+        const className = `flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm ${active ? "bg-accent-soft font-medium text-accent-strong" : "text-zinc-700 hover:bg-zinc-100"}`;
+        // Runs carries the badge of recent failures (runs-nav-link.tsx).
+        if (!Icon) return <RunsNavLink key={href} base={base} workspaceId={workspace.id} active={active} className={className} onNavigate={() => setOpen(false)} />;
         return (
           <Link
             key={href}
             href={`${base}/${href}`}
             onClick={() => setOpen(false)}
             aria-current={active ? "page" : undefined}
-            className={`flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm ${active ? "bg-accent-soft font-medium text-accent-strong" : "text-zinc-700 hover:bg-zinc-100"}`}
+            className={className}
           >
             <Icon size={16} aria-hidden /> {label}
           </Link>

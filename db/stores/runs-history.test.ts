@@ -87,6 +87,33 @@ describe("runs store: lists", () => {
   });
 });
 
+describe("runs store: recent failures", () => {
+  it("counts a workspace's failed runs created since a time, up to a cap", async () => {
+    const a = await automation();
+    const other = await seedWorkspace(deps.store);
+    const b = await automation(other);
+    const fail = async (aut: string, minute: number, workspaceId = ws) => {
+      const id = (await run(aut, minute, { active: true, workspaceId })).runId;
+      await deps.store.runs.finish(id, "failed", { message: "x" }, at(minute + 1), () => ({ name: "n", key: "k" }));
+    };
+    await fail(a, 0); // before the window
+    await fail(a, 10); // at its start: counted
+    await fail(a, 11);
+    await fail(a, 12);
+    await run(a, 13); // succeeded
+    await run(a, 14, { active: true }); // still running
+    const cancelled = (await run(a, 15, { active: true })).runId;
+    await deps.store.runs.finish(cancelled, "cancelled", null, at(16), () => ({ name: "n", key: "k" }));
+    await fail(b, 12, other); // another workspace
+    const since = at(10).toISOString();
+    expect(await deps.store.runs.countFailedSince(ws, since, 100)).toBe(3);
+    expect(await deps.store.runs.countFailedSince(ws, since, 2)).toBe(2);
+    expect(await deps.store.runs.countFailedSince(ws, at(20).toISOString(), 100)).toBe(0);
+    expect(await deps.store.runs.countFailedSince(other, since, 100)).toBe(1);
+    expect(await deps.store.runs.countFailedSince("ws_none", since, 100)).toBe(0);
+  });
+});
+
 describe("runs store: prune", () => {
   const cutoff = at(100).toISOString();
 

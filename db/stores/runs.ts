@@ -5,7 +5,7 @@
  * ingest batches have engine-specific implementations (db/sqlite/engine.ts, db/pg/engine.ts) that
  * write exactly the same rows.
  */
-import { and, asc, count, desc, eq, inArray, isNotNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import { sortableId } from "../sortable-id";
 import { first, type Ctx } from "../store-kit";
 import type { EventRow, JobRow, RunRecord, RunStepRow } from "../types";
@@ -365,6 +365,23 @@ export const runsStore = {
     );
     const oldest = r?.oldest === null || r?.oldest === undefined ? null : Number(r.oldest);
     return { depth: r?.n ?? 0, oldestAgeMs: oldest ? nowMs - oldest : 0 };
+  },
+
+  /**
+   * A workspace's runs that failed and were created at or after `sinceIso`, counted up to `cap` (the
+   * sidebar's badge). One range of runs_workspace_status_idx (workspace, status, created_at) on both
+   * engines, and the cap bounds it even in a storm of failures.
+   */
+  async countFailedSince(c: Ctx, workspaceId: string, sinceIso: string, cap: number): Promise<number> {
+    const { runs } = c.t;
+    const hits = c.h
+      .select({ one: sql<number>`1`.as("one") })
+      .from(runs)
+      .where(and(eq(runs.workspaceId, workspaceId), eq(runs.status, "failed"), gte(runs.createdAt, sinceIso)))
+      .limit(cap)
+      .as("hits");
+    const r = await first(c.h.select({ n: count() }).from(hits));
+    return Number(r?.n ?? 0);
   },
 
   async countByStatus(c: Ctx): Promise<Array<{ status: RunStatus; n: number }>> {

@@ -68,6 +68,7 @@ export const DOOR_PERMISSIONS = {
   "trpc:resources.list": "connection.use",
   "trpc:runs.list": "run.read",
   "trpc:runs.get": "run.read",
+  "trpc:runs.failedRecently": "run.read",
   "trpc:runs.start": "run.start",
   "trpc:runs.cancel": "run.cancel",
   "trpc:runs.retry": "run.start",

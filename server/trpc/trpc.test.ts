@@ -5,15 +5,18 @@ import { setupOwner } from "../services/users/setup-owner";
 import { getUserActor } from "../services/users/get-user-actor";
 import { createCaller } from "./root";
 import type { TRPCContext } from "./trpc";
+import { automationRow } from "@/db/stores/testing/fixtures";
 
 let deps: TestDeps;
 let ws: string;
 let caller: ReturnType<typeof createCaller>;
+let ownerId: string;
 
 beforeEach(async () => {
   deps = await createTestDeps();
   const setup = await setupOwner(deps, { email: "o@example.com", password: "correct horse battery" });
   ws = setup.workspace.id;
+  ownerId = setup.user.id;
   caller = createCaller({ deps, actor: (await getUserActor(deps, setup.user.id)) as TRPCContext["actor"] });
 });
 afterEach(async () => deps.close());
@@ -41,5 +44,32 @@ describe("tRPC over the store", () => {
     await caller.workspaces.delete({ workspaceId: created.id });
     const actions = (await caller.audit.list()).items.map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(["workspace.create", "workspace.rename", "workspace.delete", "apikey.create", "apikey.revoke"]));
+  });
+
+  it("runs.failedRecently counts the workspace's runs that failed in the last 24 hours, for a viewer too", async () => {
+    const now = Date.UTC(2030, 5, 1, 3, 0);
+    deps.now = () => new Date(now);
+    const aut = automationRow(ws);
+    await deps.store.automations.insert(aut);
+    const failAt = async (hoursAgo: number) => {
+      const r = await deps.store.runs.create({
+        workspaceId: ws,
+        automationId: aut.id,
+        version: 1,
+        triggerNodeId: "t",
+        envelope: { type: "t", timestamp: "2030-01-01T00:00:00.000Z", data: {} },
+        source: "manual",
+        firstNodes: ["n"],
+        at: new Date(now - hoursAgo * 3_600_000),
+      });
+      await deps.store.runs.finish(r!.runId, "failed", { message: "boom" }, new Date(now), () => ({ name: "n", key: "k" }));
+    };
+    await failAt(1);
+    await failAt(23.9);
+    await failAt(24.1); // outside the window
+    const owner = (await getUserActor(deps, ownerId)) as Extract<TRPCContext["actor"], { kind: "user" }>;
+    const viewer = createCaller({ deps, actor: { ...owner, role: "viewer", label: "user:viewer" } });
+    expect(await viewer.runs.failedRecently({ workspaceId: ws })).toEqual({ failed: 2, more: false, since: new Date(now - 86_400_000).toISOString() });
+    await expect(viewer.runs.failedRecently({ workspaceId: "ws_nope" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

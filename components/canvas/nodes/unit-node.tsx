@@ -14,6 +14,8 @@ import { LOD_ZOOM, NODE_H, nodeLabelId, summarize } from "../graph-utils";
 import { IntegrationIcon } from "../integration-icon";
 import type { FlowNode, FlowNodeData } from "../types";
 import { NodeRunStatus, STATUS_STYLE, type StepStatus } from "./node-run-status";
+import { NodeFailureMark } from "./node-failure-mark";
+import { LastFailureContext } from "../use-last-failure";
 
 /** Zoomed far out, where node text would be a few pixels high (see LOD_ZOOM). */
 const farSelector = (s: ReactFlowState) => s.transform[2] < LOD_ZOOM;
@@ -38,12 +40,15 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   };
   const unit = byKey.get(data.key);
   const status = mode.statuses?.[id];
+  // Editor only: this node's step failed in the automation's latest run (use-last-failure.ts).
+  const lastFailure = useContext(LastFailureContext);
+  const failure = mode.mode === "edit" && lastFailure?.nodeId === id ? lastFailure : null;
   const isTrigger = type === "trigger";
   const title = unit?.title ?? data.key;
   const disabled = !!data.disabled;
   // Pinned data only matters to test runs from the editor: the run view of a production run does not show it.
   const pinned = mode.mode === "edit" && !!data.pinned;
-  const label = `${title} node, ${data.name}${disabled ? ", disabled" : ""}${pinned ? ", output pinned" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}`;
+  const label = `${title} node, ${data.name}${disabled ? ", disabled" : ""}${pinned ? ", output pinned" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}${failure ? ", failed in the latest run" : ""}`;
   if (far) {
     // A plain box of the same size with the same handles and accessible name: a thousand of these render,
     // lay out and paint in a fraction of the full nodes' time (docs/editor-bench.md).
@@ -158,6 +163,7 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
         </span>
       )}
       {status && <NodeRunStatus status={status} />}
+      {failure && <NodeFailureMark failure={failure} />}
       <Handle type="source" position={Position.Right} className="!h-3 !w-3 !border-2 !border-surface !bg-accent" aria-label={`Output of ${data.name}`} />
     </div>
   );

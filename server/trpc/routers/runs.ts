@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createTRPCRouter, workspaceProcedure } from "../trpc";
 import { RetryRunSchema, RunStatusSchema, TestRunBodySchema } from "../../contracts/runs";
-import { cancelRun, getRunOrThrow, listRuns, retryRun, startRun, startTestRun } from "../../services/runs";
+import { cancelRun, getRunOrThrow, listRuns, recentFailures, retryRun, startRun, startTestRun } from "../../services/runs";
 
 export const runsRouter = createTRPCRouter({
   list: workspaceProcedure
@@ -15,6 +15,8 @@ export const runsRouter = createTRPCRouter({
       }),
     )
     .query(({ ctx, input }) => listRuns(ctx.deps, ctx.actor, input.workspaceId, input)),
+  /** Runs that failed in the last 24 hours (the sidebar's badge on Runs). */
+  failedRecently: workspaceProcedure.query(({ ctx, input }) => recentFailures(ctx.deps, ctx.actor, input.workspaceId)),
   get: workspaceProcedure.input(z.object({ runId: z.string() })).query(({ ctx, input }) => getRunOrThrow(ctx.deps, ctx.actor, input.workspaceId, input.runId)),
   /** Run by hand (core.manual), or replay an earlier trigger event. */
   start: workspaceProcedure
