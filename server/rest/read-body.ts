@@ -1,5 +1,6 @@
 /** Reads a JSON request body: 415 unless JSON, 413 over the limit, 400 when malformed or nested deeper than MAX_JSON_DEPTH. Empty → undefined. */
 import { AppError } from "../errors";
+import { readBytesWithin } from "../http/bounded-body";
 import { hasNulEscape, jsonDepth, MAX_JSON_DEPTH, NUL_MESSAGE, tooDeepMessage } from "../http/json-depth";
 
 export function isJsonContentType(ct: string | null): boolean {
@@ -13,22 +14,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (Number.isFinite(declared) && declared > maxBytes) {
     throw new AppError("payload_too_large", `The body is ${declared} bytes; the limit is ${maxBytes} bytes.`);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw new AppError("payload_too_large", `The body is over the limit of ${maxBytes} bytes.`);
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = Buffer.concat(chunks);
+  const bytes = await readBytesWithin(request, maxBytes);
+  if (!bytes) throw new AppError("payload_too_large", `The body is over the limit of ${maxBytes} bytes.`);
   if (bytes.toString("latin1").trim() === "") return { value: undefined, raw: "" };
   if (!isJsonContentType(request.headers.get("content-type"))) {
     throw new AppError(
