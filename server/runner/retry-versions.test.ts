@@ -223,6 +223,9 @@ describe("retry with the original or the current version", () => {
     const marks = path.join(deps.dir, "marks");
     const { a, r } = await failedRun(marks);
     await replaceAutomation(deps, ws.actor, ws.workspaceId, a.id, { ...silenceThenIssue(marks, { unlessFile: marks }), name: a.name });
+    // No runner while the three race: otherwise the original-version retry can run and fail again before
+    // a "current" one starts, and that later retry of a failed run is rightly accepted (seen on PostgreSQL).
+    await runner.stop();
     const results = await Promise.allSettled([
       retryRun(deps, ws.actor, ws.workspaceId, r.id, { version: "current" }),
       retryRun(deps, ws.actor, ws.workspaceId, r.id, { version: "current" }),
@@ -232,6 +235,7 @@ describe("retry with the original or the current version", () => {
     expect(results.filter((x) => x.status === "rejected").map((x) => (x as PromiseRejectedResult).reason.code)).toEqual(["conflict", "conflict"]);
     const runs = (await listRuns(deps, ws.actor, ws.workspaceId, { automationId: a.id })).data;
     expect(runs.length).toBeLessThanOrEqual(2);
+    runner = startRunner(deps, runnerHooks(deps), { pollMs: 20, retry: { baseMs: 30, maxMs: 60 }, maintenance: false });
     for (const x of runs) await waitForRun(deps, x.id);
   });
 
