@@ -105,8 +105,7 @@ export async function buildServer({ quiet = false } = {}) {
   if (!quiet) process.stderr.write(`Server bundle: dist/server (${inputs.length} source files, ${Date.now() - started} ms)\n`);
 }
 
-/** Builds unless up to date (with a lock, so parallel test workers build once). */
-/** Builds the server bundle when it is missing or stale; true when this call built it. */
+/** Builds the server bundle when it is missing or stale (with a lock, so parallel test workers build once); true when this call built it. */
 export async function ensureServerBundle({ quiet = false } = {}) {
   if (!serverBundleStale()) return false;
   fs.mkdirSync(path.dirname(SERVER_DIST), { recursive: true });

@@ -24,10 +24,8 @@ process.env.NEXT_TELEMETRY_DISABLED ||= "1";
 // V8's compiled code for every module loaded from here on (Next.js, the bundle, dependencies) is kept
 // on disk and reused by the next start (NODE_COMPILE_CACHE overrides where; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
 module.enableCompileCache?.(process.env.NODE_COMPILE_CACHE ?? path.join(root, "dist", ".compile-cache"));
+// A build made by this process (the Next.js app in start.mjs, the server bundle here) is marked with its
+// duration: the "ready in N ms" line (server/main.ts) counts from the last mark and names the builds apart.
 const serverBuildStarted = performance.now();
-const builtServer = await ensureServerBundle();
-// When this process built something first (the Next.js app in start.mjs, the server bundle here), the
-// "ready in N ms" line (server/main.ts) counts from the end of the build and names the build apart.
-if (builtServer) globalThis.conveyorBuildMs = (globalThis.conveyorBuildMs ?? 0) + performance.now() - serverBuildStarted;
-if (globalThis.conveyorBuildMs) performance.mark("conveyor:built");
+if (await ensureServerBundle()) performance.mark("conveyor:built", { detail: performance.now() - serverBuildStarted });
 await import(pathToFileURL(path.join(SERVER_DIST, "main.mjs")).href);

@@ -5,11 +5,11 @@ import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useRouter } from "next/navigation";
 import { useShallow } from "zustand/react/shallow";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { EditorSkeleton, EmptyCanvasHint } from "./editor-placeholders";
-import { useSaveAutomation } from "./use-save-automation";
+import { useEditorDocument } from "./use-editor-document";
 import { CanvasFlow } from "./canvas-flow";
 import { useCanvasMenus, focusedNodeId } from "./canvas-menus";
 import { useCanvasStore } from "./canvas-store";
@@ -24,7 +24,7 @@ import { revealNode, useAddUnit } from "./use-add-unit";
 import { useFittedView } from "./use-fitted-view";
 import { useRunFrom } from "./use-run-from";
 import { useNarrow } from "./use-narrow";
-import { enableRefusedMessage, problemsFromError, problemsFromList } from "./use-trpc-problems";
+import { enableRefusedMessage, problemsFromError } from "./use-trpc-problems";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { LoadError } from "@/components/shared/load-error";
 import {
@@ -38,14 +38,12 @@ import {
   preloadPanels,
   useOpenedOnce,
 } from "./lazy-panels";
-import { restoreOAuthDraft, saveOAuthDraft } from "./oauth-draft";
+import { saveOAuthDraft } from "./oauth-draft";
 import { LastFailureContext, useLastFailure } from "./use-last-failure";
 import { useTestEvent } from "./use-test-event";
-import { suspendLeaveGuard, useLeaveGuard } from "./use-leave-guard";
+import { suspendLeaveGuard } from "./use-leave-guard";
 import { ManagedInGitBanner } from "@/components/automations/managed-in-git-banner";
-import { useKeepLocalDraft, useLocalDraftOffer } from "./local-draft";
 import { LocalDraftBanner } from "./local-draft-banner";
-import { selectNodeFromUrl } from "./node-from-url";
 
 export function CanvasEditor({ workspaceId, automationId }: { workspaceId: string; automationId: string }) {
   const trpc = useTRPC();
@@ -77,7 +75,6 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const selectedParts = useCanvasStore(useShallow((s) => selectedUnit(s.nodes)));
   const empty = useCanvasStore((s) => s.nodes.length === 0);
   const manualTriggerId = useCanvasStore((s) => s.nodes.find((n) => isUnitNode(n) && (n.data as FlowNodeData).key === "core.manual")?.id ?? null);
-  const graphDirty = useCanvasStore((s) => s.dirty);
   const problems = useCanvasStore((s) => s.problems);
 
   const ids = useMemo(() => ({ workspaceId, automationId }), [workspaceId, automationId]);
@@ -87,59 +84,17 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const readOnly = me.data ? !me.data.can.editAutomations : false;
   const canRun = me.data ? me.data.can.runAutomations : false;
 
-  const [name, setName] = useState("");
-  const [metaDirty, setMetaDirty] = useState(false);
-  const [siteFor, setSiteFor] = useState<string | null>(null);
-  const loadedVersion = useRef<string | null>(null);
   const [canvasEl, setCanvasEl] = useState<HTMLDivElement | null>(null);
   const view = useFittedView(canvasEl);
   const narrow = useNarrow();
-  const localDraft = useLocalDraftOffer({ automationId, loadedVersionRef: loadedVersion, kindOf, setName });
-  const checkLocalDraft = localDraft.check;
-  useEffect(() => {
-    const a = automation.data;
-    if (!a) return;
-    const stamp = `${a.id}@${a.version}`;
-    if (loadedVersion.current === stamp) return;
-    // Never clobber unsaved edits with a background refetch.
-    if (loadedVersion.current && store.getState().dirty) return;
-    const firstLoad = !loadedVersion.current;
-    loadedVersion.current = stamp;
-    store.getState().load(a.graph, kindOf);
-    // A draft reopens with its problems marked.
-    store.getState().setProblems(problemsFromList(a.problems ?? [], a.graph));
-    setName(a.name);
-    setMetaDirty(false);
-    restoreOAuthDraft(a.id, a.version, kindOf, setName, setSiteFor);
-    if (firstLoad) checkLocalDraft();
-    selectNodeFromUrl(a.version);
-    // A (re)opened automation is shown whole, whatever the previous one's view was.
-    void view.fit(0);
-  }, [automation.data, kindOf, store, view, checkLocalDraft]);
-  const dirty = graphDirty || metaDirty;
-  useLeaveGuard(dirty);
-  // Unsaved changes survive a closed tab, a crash or a sign-in: kept in this browser, offered back on return.
-  useKeepLocalDraft(automationId, dirty && !readOnly, name, loadedVersion);
-  // ---- save (a disabled automation saves as a draft with its problems; an enabled one must have none)
-  const nameNow = useRef(name);
-  useEffect(() => {
-    nameNow.current = name;
-  }, [name]);
-  // A name typed while the save was on its way stays unsaved.
-  const onSaved = useCallback((savedName: string) => setMetaDirty(nameNow.current !== savedName), []);
-  const { doSave, saving } = useSaveAutomation({
+  const fitAll = useCallback(() => view.fit(0), [view]);
+  const { name, setName, metaDirty, setMetaDirty, siteFor, setSiteFor, dirty, localDraft, doSave, saving, showSaved } = useEditorDocument({
     workspaceId,
     automationId,
     automation: automation.data,
     readOnly,
-    name,
-    loadedVersion,
-    onSaved,
     kindOf,
-    onReloaded: useCallback((saved: { name: string }) => {
-      setName(saved.name);
-      setMetaDirty(false);
-    }, []),
+    fit: fitAll,
   });
 
   // ---- test runs use the saved version: save first when there are changes
@@ -388,11 +343,8 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
           currentVersion={a.version}
           dirty={dirty}
           onRestored={(restored) => {
-            loadedVersion.current = `${restored.id}@${restored.version}`;
-            store.getState().load(restored.graph, kindOf);
+            showSaved(restored);
             void view.fit();
-            setName(restored.name);
-            setMetaDirty(false);
             qc.setQueryData(trpc.automations.get.queryKey(ids), restored);
           }}
         />

@@ -26,8 +26,7 @@ export function useSaveAutomation({
   name,
   loadedVersion,
   onSaved,
-  kindOf,
-  onReloaded,
+  showSaved,
 }: {
   workspaceId: string;
   automationId: string;
@@ -38,9 +37,8 @@ export function useSaveAutomation({
   loadedVersion: RefObject<string | null>;
   /** Saved with this name (the name typed at the time; it may have changed since). */
   onSaved: (savedName: string) => void;
-  kindOf: (key: string) => "trigger" | "component";
-  /** The automation was loaded again as saved (its name is the editor's again). */
-  onReloaded: (saved: Automation) => void;
+  /** Shows a saved version as the editor's document, with nothing unsaved. */
+  showSaved: (saved: Automation) => void;
 }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -49,12 +47,9 @@ export function useSaveAutomation({
   const loadTheirs = useCallback(async () => {
     const fresh = await qc.fetchQuery({ ...trpc.automations.get.queryOptions({ workspaceId, automationId }), staleTime: 0 });
     clearLocalDraft(automationId);
-    loadedVersion.current = `${fresh.id}@${fresh.version}`;
-    useCanvasStore.getState().load(fresh.graph, kindOf);
-    useCanvasStore.getState().setProblems(problemsFromList(fresh.problems ?? [], fresh.graph));
-    onReloaded(fresh);
+    showSaved(fresh);
     toast.success(`Loaded version ${fresh.version} as saved; your changes were dropped.`);
-  }, [qc, trpc, workspaceId, automationId, loadedVersion, kindOf, onReloaded]);
+  }, [qc, trpc, workspaceId, automationId, showSaved]);
   const doSave = useCallback(
     async function saveNow(opts: { asDraft?: boolean; overwrite?: boolean } = {}): Promise<void> {
       const a = automation;

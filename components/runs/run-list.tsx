@@ -5,7 +5,8 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { RunStatusBadge } from "./run-status-badge";
-import { formatAgo, formatDuration, formatMs, formatWhen } from "./format";
+import { formatDuration, formatMs } from "./format";
+import { RunStarted } from "./run-timing";
 
 const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled"] as const;
 
@@ -113,11 +114,7 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                   )}
                 </td>
                 <td className="text-xs" data-testid="run-started">
-                  {/* How long ago first (the question at 3 a.m.), then the local time; the title names the time zone. */}
-                  <time dateTime={r.startedAt ?? r.createdAt} title={formatWhen(r.startedAt ?? r.createdAt)}>
-                    <span className="font-medium">{formatAgo(r.startedAt ?? r.createdAt)}</span>
-                    <span className="block text-muted">{new Date(r.startedAt ?? r.createdAt).toLocaleString()}</span>
-                  </time>
+                  <RunStarted run={r} stacked />
                 </td>
                 {/* Working time: the waits between retries are not run time (the run view shows them apart). */}
                 <td className="text-xs tabular-nums" title={`From start to end: ${formatDuration(r.startedAt, r.finishedAt)}`}>

@@ -1,10 +1,11 @@
 /**
- * The waits in a run's header, two kinds kept apart: the backoff before the runner's automatic retries
+ * A run's times as the runs list and the run view show them: when it started (RunStarted), and the
+ * waits in a run's header, two kinds kept apart: the backoff before the runner's automatic retries
  * ("between automatic retries"), and the time the run sat failed until someone clicked Retry ("retried
  * by hand after …"). Reading the second as the first made a 22-minute pause look like slow retries.
  */
 import type { RunDetail } from "@/server/contracts/runs";
-import { formatMs } from "./format";
+import { formatAgo, formatMs, formatWhen } from "./format";
 
 export function RunWaits({ timing }: { timing: Pick<RunDetail["timing"], "retryWaitMs" | "manualRetryDelayMs"> }) {
   return (
@@ -22,5 +23,26 @@ export function RunWaits({ timing }: { timing: Pick<RunDetail["timing"], "retryW
         </span>
       )}
     </>
+  );
+}
+
+/**
+ * When a run started (or was created, if it has not started): how long ago first (the question at 3 a.m.)
+ * and the local time, with the time zone named in the title. `stacked`: on two lines (the runs list).
+ */
+export function RunStarted({ run, stacked }: { run: { startedAt?: string | null; createdAt: string }; stacked?: boolean }) {
+  const iso = run.startedAt ?? run.createdAt;
+  const local = new Date(iso).toLocaleString();
+  return (
+    <time dateTime={iso} title={formatWhen(iso)}>
+      {stacked ? (
+        <>
+          <span className="font-medium">{formatAgo(iso)}</span>
+          <span className="block text-muted">{local}</span>
+        </>
+      ) : (
+        `${local} (${formatAgo(iso)})`
+      )}
+    </time>
   );
 }

@@ -18,9 +18,9 @@ import type { CatalogIntegration } from "@/components/canvas/types";
 import { LoadError } from "@/components/shared/load-error";
 import { RunStatusBadge } from "./run-status-badge";
 import { StepDetails } from "./step-details";
-import { formatAgo, formatMs, formatWhen } from "./format";
+import { formatMs } from "./format";
 import { RetryActions } from "./retry-actions";
-import { RunWaits } from "./run-timing";
+import { RunStarted, RunWaits } from "./run-timing";
 
 const LIVE = new Set(["queued", "running", "waiting"]);
 
@@ -81,10 +81,7 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
             </span>
           </h1>
           <p className="text-xs text-muted" data-testid="run-timing">
-            Started{" "}
-            <time dateTime={r.startedAt ?? r.createdAt} title={formatWhen(r.startedAt ?? r.createdAt)}>
-              {new Date(r.startedAt ?? r.createdAt).toLocaleString()} ({formatAgo(r.startedAt ?? r.createdAt)})
-            </time>{" "}
+            Started <RunStarted run={r} />{" "}
             · worked {formatMs(r.timing.workMs)}
             <RunWaits timing={r.timing} />
             {r.retryOf && (

@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Activity } from "lucide-react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 
-/** Refreshed like the other list pages (automations list: 10 s); a count of the last day needs no more. */
+/** Slower than the list pages' 10 s: a count over the last day needs no more, and it is on every page. */
 const REFRESH_MS = 30_000;
 
 export function RunsNavLink({ base, workspaceId, active, className, onNavigate }: { base: string; workspaceId: string; active: boolean; className: string; onNavigate: () => void }) {

@@ -1,9 +1,9 @@
 /**
  * Reads a route handler's request body within a byte limit. Next.js route handlers read bodies
  * whole with no limit (`req.text()`, `req.json()`): one request streaming gigabytes grows the
- * process until V8 aborts it. The editor's door (tRPC) and next-auth's endpoints read through this
- * first, and so does the Next route of `/hooks` (used when Next serves it without server/main.ts);
- * REST (server/rest/read-body.ts) and the lean `/hooks` listener have their own caps.
+ * process until V8 aborts it. The editor's door (tRPC), next-auth's endpoints, REST
+ * (server/rest/read-body.ts) and the Next route of `/hooks` (used when Next serves it without
+ * server/main.ts) read through this; the lean `/hooks` listener reads node:http streams with its own cap.
  */
 
 /** The body's bytes, or null once it is over `maxBytes` (reading stops there and the stream is cancelled). */
