@@ -204,6 +204,7 @@ export const createIncident = defineComponent({
     }
     const body = { fields, ...(c.update && Object.keys(c.update).length ? { update: c.update } : {}) };
     const created = await createLabelled(body, label, jsm.createIssue, ctx.log);
+    ctx.log.info("incident created", { key: created.key, label });
     return ctx.emit({ id: String(created.id), key: created.key, self: created.self });
   },
 });

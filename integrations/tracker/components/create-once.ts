@@ -12,6 +12,8 @@
  * them for indexing (Connect / Forge), which an OAuth 2.0 app cannot; labels are searchable everywhere.
  * A project whose create screen lacks Labels refuses the field (400, `errors.labels`): the create is then
  * sent again without it (nothing was created by the refused call) and that step is not protected.
+ * Create Alert uses the same key as its default alias (the operations module's de-duplication key).
+ * Decision record: docs/spec-decisions.md §6.
  */
 import type { Logger, RunInfo } from "../../core/define";
 import { IntegrationHttpError } from "../../core/errors";
