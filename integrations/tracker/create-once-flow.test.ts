@@ -84,7 +84,11 @@ describe("Create Issue across the runner's retries", () => {
     expect(mine).toHaveLength(1);
     expect(mine[0]!.labels).toEqual([`conveyor-${step.id}`]);
     expect(output).toMatchObject({ type: "tracker.issue", data: { id: mine[0]!.id, key: mine[0]!.key, fields: { labels: [`conveyor-${step.id}`] } } });
-    expect(creates().slice(before).map((r) => [r.status, r.lost])).toEqual([[201, "reset"]]);
+    expect(
+      creates()
+        .slice(before)
+        .map((r) => [r.status, r.lost]),
+    ).toEqual([[201, "reset"]]);
   });
 
   it("a create that is answered is one request, with no search", async () => {

@@ -64,7 +64,9 @@ export async function createLabelled<T>(
     return await send(withLabel(body, label));
   } catch (e) {
     if (!refusedOnlyLabels(e)) throw e;
-    log.warn(`Jira refused the label ${label} (Labels is not on the project's create screen): creating without it; a retry after a lost answer cannot find this issue.`);
+    log.warn(
+      `Jira refused the label ${label} (Labels is not on the project's create screen): creating without it; a retry after a lost answer cannot find this issue.`,
+    );
     return send(body);
   }
 }
