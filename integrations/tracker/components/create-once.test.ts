@@ -95,7 +95,11 @@ describe("tracker.createIssue creates once per step", () => {
       const ctx = attemptOf(createIssue, issueConfig, "stp_screen", 1);
       const before = posts(ISSUE_POST).length;
       const out = (await createIssue.run(ctx)) as { data: { key: string } };
-      expect(posts(ISSUE_POST).slice(before).map((r) => r.status)).toEqual([400, 201]);
+      expect(
+        posts(ISSUE_POST)
+          .slice(before)
+          .map((r) => r.status),
+      ).toEqual([400, 201]);
       expect(jira().issue(out.data.key)!.labels).toEqual([]);
       expect(ctx.logs.some((l) => l.level === "warn" && /refused the label conveyor-stp_screen/.test(l.message))).toBe(true);
     } finally {
