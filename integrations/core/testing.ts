@@ -47,6 +47,8 @@ function isHandle(c: unknown): c is ConnectionHandle {
   return !!c && typeof c === "object" && "config" in c && "integration" in c && "id" in c;
 }
 
+let steps = 0;
+
 export function createTestContext<D extends AnyComponent>(
   def: D,
   options: TestContextOptions,
@@ -74,7 +76,7 @@ export function createTestContext<D extends AnyComponent>(
       nodeId: "n_test",
       nodeName: "test",
       attempt: 1,
-      stepId: "stp_test",
+      stepId: `stp_test${++steps}`, // each context is its own step (retries of one step pass `run.stepId`)
       ...options.run,
     },
     trigger: options.trigger ?? envelope("test.trigger", {}),
