@@ -4,7 +4,16 @@
  */
 import type { z } from "zod";
 import { createHttpClient, type HttpClient } from "./http";
-import { envelope, type AnyComponent, type ComponentContext, type ConnectionHandle, type Envelope, type Logger, type OAuthTokenSource } from "./define";
+import {
+  envelope,
+  type AnyComponent,
+  type ComponentContext,
+  type ConnectionHandle,
+  type Envelope,
+  type Logger,
+  type OAuthTokenSource,
+  type RunInfo,
+} from "./define";
 
 export interface TestContextOptions {
   config: unknown;
@@ -18,6 +27,8 @@ export interface TestContextOptions {
   now?: () => Date;
   signal?: AbortSignal;
   http?: HttpClient;
+  /** Overrides of the run info (e.g. `{ attempt: 2 }` for a retry of the same step). */
+  run?: Partial<RunInfo>;
 }
 
 export interface CapturedLog {
@@ -35,6 +46,8 @@ export function createTestLogger(): Logger & { records: CapturedLog[] } {
 function isHandle(c: unknown): c is ConnectionHandle {
   return !!c && typeof c === "object" && "config" in c && "integration" in c && "id" in c;
 }
+
+let steps = 0;
 
 export function createTestContext<D extends AnyComponent>(
   def: D,
@@ -56,7 +69,16 @@ export function createTestContext<D extends AnyComponent>(
     log,
     logs: log.records,
     signal,
-    run: { runId: "run_test", automationId: "aut_test", workspaceId: "wsp_test", nodeId: "n_test", nodeName: "test", attempt: 1, stepId: "stp_test" },
+    run: {
+      runId: "run_test",
+      automationId: "aut_test",
+      workspaceId: "wsp_test",
+      nodeId: "n_test",
+      nodeName: "test",
+      attempt: 1,
+      stepId: `stp_test${++steps}`, // each context is its own step (retries of one step pass `run.stepId`)
+      ...options.run,
+    },
     trigger: options.trigger ?? envelope("test.trigger", {}),
     steps: options.steps ?? {},
     state: options.state,
