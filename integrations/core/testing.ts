@@ -4,7 +4,18 @@
  */
 import type { z } from "zod";
 import { createHttpClient, type HttpClient } from "./http";
-import { envelope, type AnyComponent, type ComponentContext, type ConnectionHandle, type Envelope, type Logger, type MemoryHandle, type OAuthTokenSource, type RememberedValue } from "./define";
+import {
+  envelope,
+  type AnyComponent,
+  type ComponentContext,
+  type ConnectionHandle,
+  type Envelope,
+  type Logger,
+  type MemoryHandle,
+  type OAuthTokenSource,
+  type RememberedValue,
+  type RunInfo,
+} from "./define";
 
 export interface TestContextOptions {
   config: unknown;
@@ -20,6 +31,8 @@ export interface TestContextOptions {
   http?: HttpClient;
   /** The step's memory (core.remember / core.recall); a fresh in-memory one when omitted. */
   memory?: MemoryHandle;
+  /** Overrides of the run info (e.g. `{ attempt: 2 }` for a retry of the same step). */
+  run?: Partial<RunInfo>;
 }
 
 /** An in-memory MemoryHandle for unit tests of components (the runner's is over the database). */
@@ -66,6 +79,8 @@ function isHandle(c: unknown): c is ConnectionHandle {
   return !!c && typeof c === "object" && "config" in c && "integration" in c && "id" in c;
 }
 
+let steps = 0;
+
 export function createTestContext<D extends AnyComponent>(
   def: D,
   options: TestContextOptions,
@@ -86,7 +101,16 @@ export function createTestContext<D extends AnyComponent>(
     log,
     logs: log.records,
     signal,
-    run: { runId: "run_test", automationId: "aut_test", workspaceId: "wsp_test", nodeId: "n_test", nodeName: "test", attempt: 1, stepId: "stp_test" },
+    run: {
+      runId: "run_test",
+      automationId: "aut_test",
+      workspaceId: "wsp_test",
+      nodeId: "n_test",
+      nodeName: "test",
+      attempt: 1,
+      stepId: `stp_test${++steps}`, // each context is its own step (retries of one step pass `run.stepId`)
+      ...options.run,
+    },
     trigger: options.trigger ?? envelope("test.trigger", {}),
     steps: options.steps ?? {},
     state: options.state,
