@@ -17,6 +17,7 @@ import { connectionsStore } from "./stores/connections";
 import { idempotencyStore } from "./stores/idempotency";
 import { intakesStore } from "./stores/intakes";
 import { linesStore } from "./stores/lines";
+import { memoriesStore } from "./stores/memories";
 import { metricsStore, runsByStatusScan } from "./stores/metrics";
 import { migrationsStore } from "./stores/migrations";
 import { organizationsStore } from "./stores/organizations";
@@ -39,6 +40,7 @@ const domains = {
   idempotency: idempotencyStore,
   intakes: intakesStore,
   lines: linesStore,
+  memories: memoriesStore,
   metrics: metricsStore,
   migrations: migrationsStore,
   organizations: organizationsStore,

@@ -11,7 +11,9 @@ import {
   type ConnectionHandle,
   type Envelope,
   type Logger,
+  type MemoryHandle,
   type OAuthTokenSource,
+  type RememberedValue,
   type RunInfo,
 } from "./define";
 
@@ -27,8 +29,38 @@ export interface TestContextOptions {
   now?: () => Date;
   signal?: AbortSignal;
   http?: HttpClient;
+  /** The step's memory (core.remember / core.recall); a fresh in-memory one when omitted. */
+  memory?: MemoryHandle;
   /** Overrides of the run info (e.g. `{ attempt: 2 }` for a retry of the same step). */
   run?: Partial<RunInfo>;
+}
+
+/** An in-memory MemoryHandle for unit tests of components (the runner's is over the database). */
+export function createTestMemory(now: () => Date = () => new Date()): MemoryHandle & { entries: Map<string, RememberedValue> } {
+  const entries = new Map<string, RememberedValue>();
+  const live = (k: string) => {
+    const e = entries.get(k);
+    return e && e.expiresAt > now().toISOString() ? e : undefined;
+  };
+  return {
+    entries,
+    async get(key, scope) {
+      return live(`${scope}:${key}`);
+    },
+    async set(key, value, opts) {
+      const k = `${opts.scope}:${key}`;
+      const replaced = !!live(k);
+      const expiresAt = new Date(now().getTime() + opts.keepMs).toISOString();
+      entries.set(k, { value, storedAt: now().toISOString(), expiresAt, storedBy: { runId: "run_test", nodeId: "n_test", automationId: "aut_test" } });
+      return { replaced, expiresAt };
+    },
+    async delete(key, scope) {
+      const k = `${scope}:${key}`;
+      const had = !!live(k);
+      entries.delete(k);
+      return had;
+    },
+  };
 }
 
 export interface CapturedLog {
@@ -82,6 +114,7 @@ export function createTestContext<D extends AnyComponent>(
     trigger: options.trigger ?? envelope("test.trigger", {}),
     steps: options.steps ?? {},
     state: options.state,
+    memory: options.memory ?? createTestMemory(now),
     now,
     emit: (data) => envelope(def.outputType, data, now()),
     wait: (delayMs, state, reason) => ({ kind: "wait", delayMs, state, reason }),

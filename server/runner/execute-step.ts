@@ -220,7 +220,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
             existing?.state,
             () => deps.now(),
             unit.outputType,
-            { logs, base: deps.log, workspaceId: run.workspaceId },
+            { logs, base: deps.log, workspaceId: run.workspaceId, openMemory: opts.hooks.openMemory, test: run.mode === "test" },
           ),
         ),
         aborted,
