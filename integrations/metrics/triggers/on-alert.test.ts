@@ -204,7 +204,10 @@ describe("metrics.onAlert setup instructions", () => {
 describe("metrics.onAlert setup instructions, merged into an alertmanager.yml that already routes alerts (real amtool)", () => {
   const url = "http://127.0.0.1:3000/hooks/tok_abcdef123456789";
   // An installation's own routing: everything goes to team-pager unless a route sends it elsewhere.
-  const existing = { route: { receiver: "team-pager", routes: [{ receiver: "db-team", matchers: ['team="db"'] }] }, receivers: [{ name: "team-pager" }, { name: "db-team" }] };
+  const existing = {
+    route: { receiver: "team-pager", routes: [{ receiver: "db-team", matchers: ['team="db"'] }] },
+    receivers: [{ name: "team-pager" }, { name: "db-team" }],
+  };
 
   /** Follows the snippet's own comments: its route first, then the installation's, then the commented last route with its receiver. */
   function merged(config: unknown): string {
@@ -222,7 +225,10 @@ describe("metrics.onAlert setup instructions, merged into an alertmanager.yml th
   function receiversOf(file: string, labels: string[]): string[] {
     const r = spawnSync("amtool", ["config", "routes", "test", `--config.file=${file}`, ...labels], { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`amtool failed: ${r.stdout}${r.stderr}`);
-    return r.stdout.trim().split(/[,\s]+/).sort();
+    return r.stdout
+      .trim()
+      .split(/[,\s]+/)
+      .sort();
   }
 
   it("keeps alerts that no route of the installation matches going to its top-level receiver", () => {
