@@ -1,6 +1,6 @@
 /**
  * The README's alert-to-ticket path, as a first-week user follows it ("From alert to ticket and back",
- * Jira issue): REAL Prometheus + Alertmanager (Debian packages, on loopback) and the fake Atlassian.
+ * Jira issue, with Resolved selected too): REAL Prometheus + Alertmanager (Debian packages, on loopback) and the fake Atlassian.
  * Both connections are made on the Connections page (tracker through the fake's consent page); the
  * automation `On Alert (firing + resolved) → Filter (firing) → Create Issue` is built by clicking the
  * building blocks (click-to-add wires each to the selected node), with the Summary typed as `{{ … }}`;
