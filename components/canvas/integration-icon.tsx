@@ -1,5 +1,21 @@
 /** Integration icons: a small fixed map of lucide icons (importing lucide's whole icon table would bloat the canvas bundle). */
-import { Activity, ArchiveRestore, Bell, Blocks, BookmarkPlus, Clock, Filter, Globe, Hand, Hourglass, LifeBuoy, Play, Ticket, Webhook, type LucideIcon } from "lucide-react";
+import {
+  Activity,
+  ArchiveRestore,
+  Bell,
+  Blocks,
+  BookmarkPlus,
+  Clock,
+  Filter,
+  Globe,
+  Hand,
+  Hourglass,
+  LifeBuoy,
+  Play,
+  Ticket,
+  Webhook,
+  type LucideIcon,
+} from "lucide-react";
 
 const BY_NAME: Record<string, LucideIcon> = {
   activity: Activity,
