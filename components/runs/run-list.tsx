@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { RunStatusBadge } from "./run-status-badge";
 import { formatDuration, formatMs } from "./format";
 import { RunStarted } from "./run-timing";
+import { DatabaseUnavailable, isDatabaseUnavailableError } from "@/components/errors/database-unavailable";
 
 const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled"] as const;
 
@@ -62,6 +63,7 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
           </select>
         </div>
       </div>
+      <DatabaseUnavailable errors={[runs.error, automations.error]} />
       <div className="card relative overflow-x-auto">
         <table className="table">
           <thead>
@@ -81,7 +83,9 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                   {runs.isLoading
                     ? "Loading runs…"
                     : runs.isError
-                      ? `Could not load runs: ${runs.error.message}`
+                      ? isDatabaseUnavailableError(runs.error)
+                        ? "Waiting for the database…"
+                        : `Could not load runs: ${runs.error.message}`
                       : automationId || status
                         ? "No runs match these filters."
                         : "No runs yet. A run starts when a trigger fires, or when you run an automation from its editor."}

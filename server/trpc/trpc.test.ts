@@ -22,6 +22,16 @@ beforeEach(async () => {
 afterEach(async () => deps.close());
 
 describe("tRPC over the store", () => {
+  it("the database not answering is SERVICE_UNAVAILABLE with one clear message, never the driver's words", async () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" });
+    for (const k of Object.keys(deps.store.usage) as Array<keyof typeof deps.store.usage>)
+      (deps.store.usage as unknown as Record<string, unknown>)[k] = async () => {
+        throw refused;
+      };
+    const e = await caller.usage.get({ workspaceId: ws }).catch((x: unknown) => x as Error & { code?: string });
+    expect(e).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "Conveyor cannot reach its database right now" });
+  });
+
   it("refuses anonymous callers and hides unknown workspaces behind NOT_FOUND", async () => {
     await expect(createCaller({ deps, actor: null }).workspaces.list()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await expect(caller.workspaces.get({ workspaceId: "ws_nope" })).rejects.toMatchObject({ code: "NOT_FOUND" });
