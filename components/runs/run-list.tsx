@@ -101,14 +101,15 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                     <RunStatusBadge status={r.status} />
                   </Link>
                 </td>
-                <td className="font-medium">
+                {/* wrap-anywhere: a long name, path or id breaks inside the cell rather than widening the table past a phone's edge. */}
+                <td className="font-medium max-md:wrap-anywhere">
                   {nameOf(r.automationId)} <span className="font-mono text-xs text-muted">v{r.version}</span>
                   <div className="mt-0.5 text-xs font-normal text-muted md:hidden" data-testid="run-narrow-summary">
                     <span className="font-mono text-zinc-700">{r.trigger.name ?? r.trigger.nodeId}</span>
                     {r.mode === "test" ? " · test" : ""} · <RunStarted run={r} relative />
                   </div>
                   {r.error && (
-                    <div className="mt-0.5 line-clamp-3 text-xs font-normal break-words text-danger md:hidden" data-testid="run-narrow-error">
+                    <div className="mt-0.5 line-clamp-3 text-xs font-normal text-danger md:hidden" data-testid="run-narrow-error">
                       {r.error.message}
                     </div>
                   )}

@@ -27,7 +27,7 @@ test("runs list and run view at 390 px: when and why a run failed, on screen, re
           id: "n2",
           name: "call_the_pager_webhook",
           key: "core.http",
-          config: { method: "GET", url: `${probe}/pager/storage/critical` },
+          config: { method: "GET", url: `${probe}/pager/storage_team_critical_db_primary_eu_west_1_var_lib_postgresql` },
           position: { x: 320, y: 0 },
         },
       ],
@@ -43,17 +43,17 @@ test("runs list and run view at 390 px: when and why a run failed, on screen, re
   await page.goto(`/w/${ws}/runs?automationId=${app.id}`);
   const row = page.getByTestId(`run-row-${run.id}`);
   const error = row.getByTestId("run-narrow-error");
-  await expect(error).toHaveText("call_the_pager_webhook: GET /pager/storage/critical → 404: not found");
+  await expect(error).toHaveText("call_the_pager_webhook: GET /pager/storage_team_critical_db_primary_eu_west_1_var_lib_postgresql → 404: not found");
   await inside(error, 390);
   await expect(row.getByTestId("run-narrow-summary")).toContainText(/start · (just now|\d+ \w+ ago)/);
   await inside(row.getByTestId("run-narrow-summary"), 390);
-  // Nothing left to the right of the card's edge: the table does not scroll sideways.
+  // Nothing left to the right of the card's edge, even with the error's long path: the table does not scroll sideways.
   const card = page.locator(".card:has(table)");
   expect(await card.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
 
   await row.getByRole("link", { name: `Run ${run.id}` }).click();
   const banner = page.getByTestId("run-error");
-  await expect(banner).toHaveText("call_the_pager_webhook: GET /pager/storage/critical → 404: not found");
+  await expect(banner).toHaveText("call_the_pager_webhook: GET /pager/storage_team_critical_db_primary_eu_west_1_var_lib_postgresql → 404: not found");
   const fix = page.getByTestId("fix-in-editor");
   await expect(fix).toBeVisible();
   const message = await inside(banner, 390);
