@@ -56,7 +56,7 @@ describe("tRPC over the store", () => {
     expect(actions).toEqual(expect.arrayContaining(["workspace.create", "workspace.rename", "workspace.delete", "apikey.create", "apikey.revoke"]));
   });
 
-  it("runs.failedRecently counts the workspace's runs that failed in the last 24 hours, for a viewer too", async () => {
+  it("runs.failedRecently counts the workspace's production runs that failed in the last 24 hours, for a viewer too", async () => {
     const now = Date.UTC(2030, 5, 1, 3, 0);
     deps.now = () => new Date(now);
     const aut = automationRow(ws);
@@ -77,6 +77,9 @@ describe("tRPC over the store", () => {
     await failAt(1);
     await failAt(23.9);
     await failAt(24.1); // outside the window
+    await failAt(2);
+    const [testRun] = await deps.sql<{ id: string }>("select id from runs where created_at = ?", new Date(now - 2 * 3_600_000).toISOString());
+    await deps.sql("update runs set mode = 'test' where id = ?", testRun!.id); // a failed test run is not counted
     const owner = (await getUserActor(deps, ownerId)) as Extract<TRPCContext["actor"], { kind: "user" }>;
     const viewer = createCaller({ deps, actor: { ...owner, role: "viewer", label: "user:viewer" } });
     expect(await viewer.runs.failedRecently({ workspaceId: ws })).toEqual({ failed: 2, more: false, since: new Date(now - 86_400_000).toISOString() });
