@@ -36,11 +36,10 @@ function ConnectList({ nodeId, canReceive, onClose }: { nodeId: string; canRecei
   const connect = useCanvasStore((s) => s.connect);
   const { byKey } = useCatalog();
   const [direction, setDirection] = useState<Direction>("to");
-  // Letters typed between C and now (while this dialog's code loaded) start the filter.
-  const [query, setQuery] = useState(takeTypeAhead);
+  const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  // showModal (the Dialog's effect, after this one) focuses the element marked autofocus: the search box,
+  // showModal (the Dialog's layout effect, after this one) focuses the element marked autofocus: the search box,
   // in the same task as the C that opened it, so letters typed right after C land in it. (React's
   // autoFocus prop focuses on mount without the attribute, and showModal then moved focus to the first
   // button: the next frame's focus lost what was typed in between, "filter" became "lter".)
@@ -116,6 +115,11 @@ function ConnectList({ nodeId, canReceive, onClose }: { nodeId: string; canRecei
         className="input"
         placeholder="Filter nodes"
         value={query}
+        // Letters typed between C and now (while this dialog's code loaded and it opened) start the filter.
+        onFocus={() => {
+          const typed = takeTypeAhead();
+          if (typed) setQuery((q) => q + typed);
+        }}
         onChange={(e) => {
           setQuery(e.target.value);
           setActive(0);

@@ -1,11 +1,13 @@
 "use client";
 /** Minimal accessible modal on the native <dialog> element (focus trap, Esc to close). */
 import { X } from "lucide-react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { useLayoutEffect, useRef, type ReactNode } from "react";
 
 export function Dialog({ open, onClose, title, children, wide }: { open: boolean; onClose: () => void; title: string; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // Opened in the commit that renders it (before paint, no key can slip in between): showModal then focuses
+  // the content's element marked autofocus, else its first focusable one.
+  useLayoutEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) d.showModal();
