@@ -35,4 +35,5 @@ export const {
   idempotencyKeys,
   rateLimits,
   usageCounters,
+  webhookSignatures,
 } = pgSchema;

@@ -238,6 +238,9 @@ export function sqliteEngine(db: Db): RunEngine {
     ingest(item: IngestItem): Promise<IngestResult> {
       return committer.run((tx) => {
         const out: IngestResult = { runIds: [], duplicates: 0, finished: 0 };
+        // A used timestamped signature: nothing of the item is stored (in the same transaction as the runs).
+        const sig = item.signature;
+        if (sig && statements(tx).useSignature.run(item.intakeId, sig.signature, sig.expiresAtMs).changes === 0) return { ...out, replayed: true };
         let at: string | undefined;
         for (const r of item.runs) {
           const created = createRunSync(tx, r);
