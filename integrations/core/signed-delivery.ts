@@ -99,16 +99,16 @@ export function checkSignature(c: SignatureCheck): SignatureResult {
       ok: false,
       message: `Bad signature: no v1 value in ${c.headerName} is the HMAC-SHA256 of "<t>.<raw body>" under this webhook's secret (the body or t= changed after signing, or another secret was used).`,
     };
-  const ageS = Math.round(c.nowMs / 1000 - t);
-  if (ageS > c.toleranceS)
+  const ageMs = c.nowMs - t * 1000;
+  if (ageMs > c.toleranceS * 1000)
     return {
       ok: false,
-      message: `Signature too old: t=${t} is ${ageS} s before this server's time; at most ${c.toleranceS} s is accepted. Sign each delivery (retries too) when it is sent, and check the sender's clock.`,
+      message: `Signature too old: t=${t} is ${Math.floor(ageMs / 1000)} s before this server's time; at most ${c.toleranceS} s is accepted. Sign each delivery (retries too) when it is sent, and check the sender's clock.`,
     };
-  if (-ageS > c.toleranceS)
+  if (-ageMs > c.toleranceS * 1000)
     return {
       ok: false,
-      message: `Signature timestamp in the future: t=${t} is ${-ageS} s after this server's time; at most ${c.toleranceS} s is accepted. Check the sender's clock.`,
+      message: `Signature timestamp in the future: t=${t} is ${Math.floor(-ageMs / 1000)} s after this server's time; at most ${c.toleranceS} s is accepted. Check the sender's clock.`,
     };
   return { ok: true, replay: { signature: match, expiresAtMs: (t + c.toleranceS) * 1000 } };
 }
