@@ -116,6 +116,33 @@ describe("timestamped signatures on a core.webhook trigger (HMAC)", () => {
     expect(await count("webhook_signatures")).toBe(1);
   });
 
+  it("the engine stores one of two deliveries with one signature committed in the same tick (one batch on PostgreSQL)", async () => {
+    await hmacTrigger();
+    const [intake] = await deps.sql<{ id: string; automation_id: string }>("select id, automation_id from intakes where kind = 'trigger'");
+    const item = (n: number) => ({
+      intakeId: intake!.id,
+      signature: { signature: "ab".repeat(32), expiresAtMs: Date.now() + 300_000 },
+      runs: [
+        {
+          workspaceId: ws.workspaceId,
+          automationId: intake!.automation_id,
+          version: 1,
+          triggerNodeId: "t",
+          firstNodes: [],
+          envelope: { type: "core.webhook", timestamp: new Date().toISOString(), data: { n } },
+          source: "webhook" as const,
+          intakeId: intake!.id,
+          dedupeScope: intake!.id,
+          at: new Date(),
+        },
+      ],
+    });
+    const results = await Promise.all([deps.store.engine.ingest(item(1)), deps.store.engine.ingest(item(2)), deps.store.engine.ingest(item(3))]);
+    expect(results.map((r) => (r.replayed ? "replayed" : r.runIds.length)).sort()).toEqual([1, "replayed", "replayed"]);
+    expect(await count("runs")).toBe(1);
+    expect(await count("events")).toBe(1);
+  });
+
   it("still accepts body-only sha256= signatures (no replay protection) unless the node requires the timestamp", async () => {
     const body = JSON.stringify({ legacy: 1 });
     const legacy = { "x-signature-256": "sha256=" + createHmac("sha256", SECRET).update(body).digest("hex") };
