@@ -128,14 +128,14 @@ export async function updateWebhookIntakeTx(
   actor: Actor,
   organizationId: string,
   row: IntakeRow,
-  input: { name: string; lineId: string; open: boolean; secret?: string },
+  input: { name: string; lineId: string; open: boolean; secret?: string } & Partial<IntakeSignatureSettings>,
 ): Promise<IntakeRow> {
   await lineOrThrow(s, row.workspaceId, input.lineId);
   const next: IntakeRow = {
     ...row,
     name: input.name,
     lineId: input.lineId,
-    config: { ...(row.config ?? {}), open: input.open },
+    config: { ...(row.config ?? {}), open: input.open, ...signatureConfig(input) },
     secretEnc: input.secret !== undefined ? deps.box.encrypt(input.secret) : row.secretEnc,
     updatedAt: deps.now().toISOString(),
   };
