@@ -41,7 +41,9 @@ vi.mock("@/components/providers/trpc-provider", () => ({
         mutationOptions: () => ({
           mutationFn: async (input: { intakeId: string; requireTimestampedSignature: boolean }) => {
             updated.push(input);
-            rows = rows.map((r) => (r.id === input.intakeId ? { ...r, signature: { ...r.signature!, requireTimestampedSignature: input.requireTimestampedSignature } } : r));
+            rows = rows.map((r) =>
+              r.id === input.intakeId ? { ...r, signature: { ...r.signature!, requireTimestampedSignature: input.requireTimestampedSignature } } : r,
+            );
           },
         }),
       },

@@ -180,8 +180,8 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
               <span>
                 Require timestamped signatures
                 <span className="block text-xs text-muted">
-                  Each POST must carry X-Conveyor-Signature: t=…,v1=… and is accepted once, so a captured delivery cannot be sent again. Uncheck for
-                  senders that can only send the secret as a bearer token or sign the body alone.
+                  Each POST must carry X-Conveyor-Signature: t=…,v1=… and is accepted once, so a captured delivery cannot be sent again. Uncheck for senders
+                  that can only send the secret as a bearer token or sign the body alone.
                 </span>
               </span>
             </label>

@@ -22,6 +22,7 @@ import type { NewRun } from "../stores/runs";
 import { CommitOutcomeUnknownError } from "../commit-outcome";
 import { candidatesOf, existingRuns, outcomeUnknown, sendTracked, withCandidates } from "./ingest-outcome";
 import { outboxClears, type OutboxClears } from "./outbox";
+import { sigsOf, takeBatch, type Sigs } from "./ingest-signatures";
 
 type Q = Pick<pg.PoolClient, "query">;
 
@@ -182,26 +183,6 @@ export async function ingestRows(
   return { created: cands.map((c) => (made.has(c.runId) ? c : null)), applied, stale, replayed };
 }
 
-/**
- * The timestamped signatures of a batch (one per item that has one, `n` = the item's index in the
- * batch) and, per run, the index of its item's signature: an item whose signature the intake has
- * already stores nothing and is answered `replayed`.
- */
-interface Sigs {
-  of: Array<number | null>;
-  list: Array<{ n: number; i: string; s: string; x: number; g: number | null }>;
-}
-
-function sigsOf(items: IngestItem[], guardOf: Array<number | null>): Sigs {
-  const sigs: Sigs = { of: [], list: [] };
-  items.forEach((item, n) => {
-    const sg = item.signature;
-    if (sg) sigs.list.push({ n, i: item.intakeId, s: sg.signature, x: sg.expiresAtMs, g: guardOf[n] ?? null });
-    for (let i = 0; i < item.runs.length; i++) sigs.of.push(sg ? n : null);
-  });
-  return sigs;
-}
-
 type Counts = Map<string, { n: number; at: string }>;
 
 /** The guards of a batch (one per distinct cached head) and, per run, the index of its guard. */
@@ -290,30 +271,10 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
   let carry: Counts = new Map();
   let carryTimer: NodeJS.Timeout | undefined;
 
-  // Two deliveries with the same signature never share a batch: the later one waits for the next
-  // (where the first one's row, committed or in flight, decides it).
-  const takeBatch = () => {
-    const batch = pending.splice(0, maxBatch);
-    const seen = new Set<string>();
-    const later: Pending[] = [];
-    const kept = batch.filter((p) => {
-      const sg = p.item.signature;
-      if (!sg) return true;
-      const key = `${p.item.intakeId} ${sg.signature}`;
-      if (seen.has(key)) {
-        later.push(p);
-        return false;
-      }
-      seen.add(key);
-      return true;
-    });
-    pending.unshift(...later);
-    return kept;
-  };
   const flush = () => {
     scheduled = false;
     while (pending.length && inFlight < maxInFlight) {
-      const batch = takeBatch();
+      const batch = takeBatch(pending, maxBatch);
       inFlight++;
       void runBatch(batch).finally(() => {
         inFlight--;

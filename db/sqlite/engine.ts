@@ -91,12 +91,7 @@ export function insertJob(
 }
 
 /** Rewrites the (leased) job row `fromId` as the next step's job, leased to the same owner; returns its id. */
-function advanceJob(
-  db: Db,
-  fromId: string,
-  j: { nodeId: string; parentStepId: string | null; atMs: number },
-  lease: { token: string; until: number },
-): string {
+function advanceJob(db: Db, fromId: string, j: { nodeId: string; parentStepId: string | null; atMs: number }, lease: { token: string; until: number }): string {
   const id = sortableId("stp");
   statements(db).advanceJob.run(id, id, JSON.stringify({ nodeId: j.nodeId, parentStepId: j.parentStepId }), j.atMs, lease.token, lease.until, j.atMs, fromId);
   return id;

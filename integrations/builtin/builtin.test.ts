@@ -112,9 +112,14 @@ describe("core blocks", () => {
     expect(args.at(-2)).toBe(url);
     // The "how to sign" help says what is accepted, and whether body-only signatures are.
     const help = (config: Record<string, unknown>) => webhookTrigger.setupInstructions!({ url, config: webhookTrigger.config.parse(config) })[1]!;
-    expect(help({ authentication: "hmac", secret: "abcdefgh-secret" })).toMatchObject({ title: "How to sign", text: expect.stringContaining("x-signature-256: t=<unix seconds>,v1=") });
+    expect(help({ authentication: "hmac", secret: "abcdefgh-secret" })).toMatchObject({
+      title: "How to sign",
+      text: expect.stringContaining("x-signature-256: t=<unix seconds>,v1="),
+    });
     expect(help({ authentication: "hmac", secret: "abcdefgh-secret" }).text).toContain("is accepted too");
-    expect(help({ authentication: "hmac", secret: "abcdefgh-secret", requireTimestampedSignature: true, signatureToleranceSeconds: 60 }).text).toMatch(/within 60 s[\s\S]*are refused/);
+    expect(help({ authentication: "hmac", secret: "abcdefgh-secret", requireTimestampedSignature: true, signatureToleranceSeconds: 60 }).text).toMatch(
+      /within 60 s[\s\S]*are refused/,
+    );
   });
 
   it("core.schedule computes the next tick in its time zone and rejects bad cron", () => {

@@ -2,13 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { defineTrigger } from "../core/define";
 import { DeliveryUnauthorizedError } from "../core/errors";
-import {
-  checkSignature,
-  DEFAULT_SIGNATURE_TOLERANCE_S,
-  MAX_SIGNATURE_TOLERANCE_S,
-  MIN_SIGNATURE_TOLERANCE_S,
-  toleranceOf,
-} from "../core/signed-delivery";
+import { checkSignature, DEFAULT_SIGNATURE_TOLERANCE_S, MAX_SIGNATURE_TOLERANCE_S, MIN_SIGNATURE_TOLERANCE_S, toleranceOf } from "../core/signed-delivery";
 import { ui } from "../core/ui-meta";
 
 const config = z.object({
@@ -33,7 +27,8 @@ const config = z.object({
     .meta(
       ui({
         title: "Signature header",
-        description: 'Header carrying t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> (timestamped), or the hex HMAC-SHA256 of the raw body, optionally prefixed sha256= (body-only).',
+        description:
+          'Header carrying t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> (timestamped), or the hex HMAC-SHA256 of the raw body, optionally prefixed sha256= (body-only).',
         visibleWhen: { field: "authentication", equals: "hmac" },
       }),
     ),

@@ -321,10 +321,7 @@ export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut e
    * Authenticates a delivery. Throw `DeliveryUnauthorizedError` to answer 401 and store nothing; return
    * `{ replay }` for a timestamped signature that must be accepted once only.
    */
-  verify?(
-    delivery: IncomingDelivery,
-    ctx: TriggerMatchContext<z.output<TSchema>, TConn>,
-  ): void | VerifiedDelivery | Promise<void | VerifiedDelivery>;
+  verify?(delivery: IncomingDelivery, ctx: TriggerMatchContext<z.output<TSchema>, TConn>): void | VerifiedDelivery | Promise<void | VerifiedDelivery>;
   /** Turns a delivery into zero or more events. Throw `DeliveryRejectedError` for malformed payloads. */
   match(
     delivery: IncomingDelivery,

@@ -6,7 +6,7 @@ import { MAX_SIGNATURE_TOLERANCE_S, MIN_SIGNATURE_TOLERANCE_S } from "@/integrat
 
 const RequireTimestampSchema = z.boolean().meta({
   description:
-    "Accept only timestamped signatures, `X-Conveyor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">`, each once (a replay is refused); a bearer secret or a body-only `sha256=` signature is then refused (401). Off: all three are accepted (timestamped ones are still checked for time and replays).",
+    'Accept only timestamped signatures, `X-Conveyor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, each once (a replay is refused); a bearer secret or a body-only `sha256=` signature is then refused (401). Off: all three are accepted (timestamped ones are still checked for time and replays).',
 });
 const ToleranceSchema = z
   .number()
@@ -14,7 +14,10 @@ const ToleranceSchema = z
   .min(MIN_SIGNATURE_TOLERANCE_S)
   .max(MAX_SIGNATURE_TOLERANCE_S)
   .nullable()
-  .meta({ description: "How far a timestamped signature's `t` may be from the server's clock, in seconds; null: the installation's (`CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S`, 300)." });
+  .meta({
+    description:
+      "How far a timestamped signature's `t` may be from the server's clock, in seconds; null: the installation's (`CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S`, 300).",
+  });
 
 export const IntakeSignatureSchema = z
   .object({ requireTimestampedSignature: RequireTimestampSchema, signatureToleranceSeconds: ToleranceSchema })
@@ -78,7 +81,7 @@ export type UpdateIntakeBody = z.input<typeof UpdateIntakeBodySchema>;
 export const CreatedIntakeSchema = IntakeSchema.extend({
   secret: z.string().meta({
     description:
-      "Shown once. Sign each POST with it: `X-Conveyor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">`; unless the intake requires that, `Authorization: Bearer <secret>` or `X-Conveyor-Signature: sha256=<hex HMAC-SHA256 of the raw body>` is accepted too.",
+      'Shown once. Sign each POST with it: `X-Conveyor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; unless the intake requires that, `Authorization: Bearer <secret>` or `X-Conveyor-Signature: sha256=<hex HMAC-SHA256 of the raw body>` is accepted too.',
   }),
 }).meta({ id: "CreatedIntake" });
 

@@ -191,7 +191,9 @@ describe("automations as code over REST", () => {
 
   it("carries an intake's signature settings: PATCH sets them, the export writes them, a file without them changes them back", async () => {
     const bundle = bundleOf((await exportOf(s.other)).body);
-    const [intake] = (await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.filter((i: { kind: string }) => i.kind === "webhook");
+    const [intake] = (await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.filter(
+      (i: { kind: string }) => i.kind === "webhook",
+    );
     expect(intake.signature).toEqual({ requireTimestampedSignature: false, signatureToleranceSeconds: null });
     const url = `/api/v1/factories/${s.other}/intakes/${intake.id}`;
     expect((await api.patch(url, { key: s.keys.viewer, body: { requireTimestampedSignature: true } })).status).toBe(403);
@@ -210,7 +212,9 @@ describe("automations as code over REST", () => {
     const after = (await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.find((i: { id: string }) => i.id === intake.id);
     expect(after.signature).toEqual({ requireTimestampedSignature: false, signatureToleranceSeconds: null });
     // A trigger's URL takes these settings from its node.
-    const trigger = (await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.find((i: { kind: string }) => i.kind === "trigger");
+    const trigger = (await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.find(
+      (i: { kind: string }) => i.kind === "trigger",
+    );
     const refused = await api.patch(`/api/v1/factories/${s.other}/intakes/${trigger.id}`, { key: s.keys.editor, body: { requireTimestampedSignature: true } });
     expect(refused.status).toBe(409);
   });

@@ -106,5 +106,5 @@ export async function pruneHistory(deps: AppDeps, opts: Pick<MaintenanceOptions,
  * may set) after their own tolerance ran out: a tolerance raised meanwhile never lets one be used again.
  */
 export function pruneUsedSignatures(deps: AppDeps): Promise<number> {
-  return deps.store.runs.pruneSignatures(deps.now().getTime() - MAX_SIGNATURE_TOLERANCE_S * 1000);
+  return deps.store.webhookSignatures.prune(deps.now().getTime() - MAX_SIGNATURE_TOLERANCE_S * 1000);
 }

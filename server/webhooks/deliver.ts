@@ -84,16 +84,14 @@ export async function deliverWebhook(deps: AppDeps, req: WebhookRequest, opts: D
     maxBytes: opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES,
     beforeCommit,
     signatureToleranceS: opts.signatureToleranceS,
-  }).catch(
-    (e: unknown) => {
-      if (isCommitOutcomeUnknown(e)) {
-        deps.log.error("webhook delivery's commit outcome unknown: closing without an answer", { error: e.message });
-        return { noAnswer: true, reason: "the commit's outcome is unknown" };
-      }
-      deps.log.error("webhook delivery not stored", { error: (e as Error).message });
-      return notStored("the database did not answer");
-    },
-  );
+  }).catch((e: unknown) => {
+    if (isCommitOutcomeUnknown(e)) {
+      deps.log.error("webhook delivery's commit outcome unknown: closing without an answer", { error: e.message });
+      return { noAnswer: true, reason: "the commit's outcome is unknown" };
+    }
+    deps.log.error("webhook delivery not stored", { error: (e as Error).message });
+    return notStored("the database did not answer");
+  });
   const deadline = after(timeoutMs, () => (committing ? undefined : ((gaveUp = true), notStored(`it was not committed within ${timeoutMs} ms`))));
   try {
     const first = await Promise.race([received, deadline.promise]);

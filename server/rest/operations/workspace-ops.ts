@@ -229,7 +229,7 @@ export const createIntake = op({
   tag: "Intakes",
   summary: "Create a webhook intake",
   description:
-    "Returns the URL and the secret (shown once). A JSON POST to the URL signed with the secret (`X-Conveyor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">`, or, unless `requireTimestampedSignature`, `Authorization: Bearer <secret>` or a body-only `sha256=` signature) creates a task on the line: `title`, `description` and `data` are taken from the body when present. " +
+    'Returns the URL and the secret (shown once). A JSON POST to the URL signed with the secret (`X-Conveyor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, or, unless `requireTimestampedSignature`, `Authorization: Bearer <secret>` or a body-only `sha256=` signature) creates a task on the line: `title`, `description` and `data` are taken from the body when present. ' +
     "Since the secret is shown once it is never stored for a replay, so this POST takes no `Idempotency-Key` (422): give a `key` instead, and a retry after a lost answer is a 422 naming it (then list the intakes).",
   params: FactoryParams,
   body: CreateIntakeBodySchema,

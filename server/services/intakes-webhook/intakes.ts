@@ -156,16 +156,32 @@ function signatureConfig(input: Partial<IntakeSignatureSettings>): Record<string
  * A webhook intake's signature settings (whether it requires the timestamped scheme, its tolerance).
  * A trigger's are settings of its node (`core.webhook`): 409 here.
  */
-export async function updateWebhookIntakeSignature(deps: AppDeps, actor: Actor, workspaceId: string, intakeId: string, input: Partial<IntakeSignatureSettings>) {
+export async function updateWebhookIntakeSignature(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  intakeId: string,
+  input: Partial<IntakeSignatureSettings>,
+) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
   return deps.store.tx(async (s) => {
     const row = await s.intakes.get(workspaceId, intakeId);
     if (!row) throw new AppError("not_found", `Intake ${intakeId} does not exist in this workspace.`);
     if (row.kind !== "webhook")
-      throw new AppError("conflict", `Intake ${intakeId} is a trigger's URL: set its signature settings on trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}.`);
+      throw new AppError(
+        "conflict",
+        `Intake ${intakeId} is a trigger's URL: set its signature settings on trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}.`,
+      );
     const next: IntakeRow = { ...row, config: { ...(row.config ?? {}), ...signatureConfig(input) }, updatedAt: deps.now().toISOString() };
     await s.intakes.update(row.id, { config: next.config, updatedAt: next.updatedAt });
-    await recordAudit(s, { organizationId: ws.organizationId, workspaceId, actor: actor.label, action: "intake.update", target: row.id, data: signatureConfig(input) });
+    await recordAudit(s, {
+      organizationId: ws.organizationId,
+      workspaceId,
+      actor: actor.label,
+      action: "intake.update",
+      target: row.id,
+      data: signatureConfig(input),
+    });
     const regs = await registrationsFor(s, [next]);
     return toIntake(deps.publicUrl, next, regs.get(`${next.automationId}/${next.nodeId}`) ?? null);
   });

@@ -205,7 +205,9 @@ async function receiveTaskDelivery(
   toleranceS: number,
   beforeCommit?: () => void,
 ): Promise<WebhookResponse> {
-  const auth = intake.secretEnc ? checkTaskIntakeAuth(d, deps.box.decrypt(intake.secretEnc), intake.config, deps.now().getTime(), toleranceS) : { ok: true as const };
+  const auth = intake.secretEnc
+    ? checkTaskIntakeAuth(d, deps.box.decrypt(intake.secretEnc), intake.config, deps.now().getTime(), toleranceS)
+    : { ok: true as const };
   if (!auth.ok) return hookProblem("unauthorized", auth.message);
   const replay = auth.replay;
   const shape = IntakeDeliverySchema.safeParse(d.body);
@@ -221,7 +223,7 @@ async function receiveTaskDelivery(
   const out = await deps.store.tx(async (s) => {
     const iso = now.toISOString();
     // A timestamped signature is used once; in the transaction that stores the task, so only a stored delivery uses it.
-    if (replay && !(await s.runs.recordSignature({ intakeId: intake.id, signature: replay.signature, expiresAt: replay.expiresAtMs }))) return REPLAYED;
+    if (replay && !(await s.webhookSignatures.record({ intakeId: intake.id, signature: replay.signature, expiresAt: replay.expiresAtMs }))) return REPLAYED;
     if (
       key &&
       !(await s.runs.recordDelivery({

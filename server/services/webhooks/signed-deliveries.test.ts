@@ -209,7 +209,10 @@ describe("timestamped signatures on a webhook intake (tasks)", () => {
     const body = JSON.stringify({ title: "t" });
     const bearer = { authorization: `Bearer ${i.secret}` };
     expect((await post(i.url, body, bearer)).status).toBe(202);
-    const updated = await updateWebhookIntakeSignature(deps, ws.actor, ws.workspaceId, i.id, { requireTimestampedSignature: true, signatureToleranceSeconds: 60 });
+    const updated = await updateWebhookIntakeSignature(deps, ws.actor, ws.workspaceId, i.id, {
+      requireTimestampedSignature: true,
+      signatureToleranceSeconds: 60,
+    });
     expect(updated.signature).toEqual({ requireTimestampedSignature: true, signatureToleranceSeconds: 60 });
     await refused(post(i.url, body, bearer), "This webhook requires a timestamped signature: X-Conveyor-Signature: t=", i.secret);
     const legacy = { "x-conveyor-signature": "sha256=" + createHmac("sha256", i.secret).update(body).digest("hex") };
