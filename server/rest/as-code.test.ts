@@ -204,7 +204,7 @@ describe("automations as code over REST", () => {
     const exported = bundleOf((await exportOf(s.other)).body);
     expect(exported.intakes).toEqual([{ ...(bundle.intakes as object[])[0], requireTimestampedSignature: true, signatureToleranceSeconds: 120 }]);
     expect((await importInto(s.other, { ...exported, dryRun: true })).body.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
-    const back = await importInto(s.other, { ...bundle, force: true });
+    const back = await importInto(s.other, bundle);
     expect(back.status).toBe(200);
     expect(back.body.entries.find((e: { kind: string }) => e.kind === "intake").changes).toEqual(
       expect.arrayContaining([expect.objectContaining({ path: "requireTimestampedSignature", op: "remove" })]),
