@@ -21,6 +21,8 @@ export type Dialect = "sqlite" | "postgres";
 
 export interface Backend {
   readonly dialect: Dialect;
+  /** How this database is named in logs (never with a password), e.g. `PostgreSQL at db:5432/conveyor as conveyor (DATABASE_URL)`. */
+  readonly target: string;
   /** The tables of this dialect, typed as the single schema source. */
   readonly t: Tables;
   /** Runs `fn` outside a transaction (each statement commits on its own). */

@@ -9,6 +9,7 @@
  */
 import type { Backend, Dialect, PoolStats } from "./backend";
 import type { RunEngine } from "./engine";
+import { createOutage } from "./outage";
 import { bindDomain, makeCtx, type Bound, type Ctx } from "./store-kit";
 import { apiKeysStore } from "./stores/api-keys";
 import { auditStore } from "./stores/audit";
@@ -17,6 +18,7 @@ import { connectionsStore } from "./stores/connections";
 import { idempotencyStore } from "./stores/idempotency";
 import { intakesStore } from "./stores/intakes";
 import { linesStore } from "./stores/lines";
+import { memoriesStore } from "./stores/memories";
 import { metricsStore, runsByStatusScan } from "./stores/metrics";
 import { migrationsStore } from "./stores/migrations";
 import { organizationsStore } from "./stores/organizations";
@@ -40,6 +42,7 @@ const domains = {
   idempotency: idempotencyStore,
   intakes: intakesStore,
   lines: linesStore,
+  memories: memoriesStore,
   metrics: metricsStore,
   migrations: migrationsStore,
   organizations: organizationsStore,
@@ -68,9 +71,19 @@ export interface Store extends Domains {
   onCommit(fn: () => void): void;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
+  /** This process's view of a database outage, shared by its background loops (db/outage.ts). */
+  readonly outage: Outage;
   /** The connection pool's figures (PostgreSQL), null on SQLite. */
   poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+export type Outage = ReturnType<typeof createOutage>;
+const outages = new WeakMap<Backend, Outage>();
+function outageOf(backend: Backend): Outage {
+  let o = outages.get(backend);
+  if (!o) outages.set(backend, (o = createOutage({ target: backend.target, ping: () => backend.ping() })));
+  return o;
 }
 
 function build(
@@ -85,6 +98,7 @@ function build(
     engine,
     onCommit,
     ping: () => backend.ping(),
+    outage: outageOf(backend),
     poolStats: () => backend.poolStats?.() ?? null,
     close: () => backend.close(),
   } as Store;

@@ -48,6 +48,7 @@ async function buildDeps(): Promise<AppDeps> {
   const { role } = processRole();
   const log = createLogger({ service: "conveyor", role }, env.LOG_LEVEL);
   const storage = await openStorage(env.databasePath, { synchronous: env.CONVEYOR_SYNCHRONOUS, checkpoint: true, pg: pgOptions(env, role) });
+  storage.store.outage.setSink((level, msg, fields) => log[level](msg, fields));
   const queue =
     storage.queue ??
     (await (
@@ -98,6 +99,7 @@ export async function depsFromStorage(
   rest: Pick<AppDeps, "box" | "publicUrl" | "log" | "now">,
   redis?: { url?: string; prefix?: string },
 ): Promise<AppDeps> {
+  storage.store.outage.setSink((level, msg, fields) => rest.log[level](msg, fields));
   if (storage.queue) return { store: storage.store, queue: storage.queue, ...rest };
   if (!redis?.url) throw new Error("depsFromStorage: PostgreSQL storage needs a Redis URL for its queue (pass redis.url)");
   const { openBullmqQueue } = await import("@/db/queue/bullmq");

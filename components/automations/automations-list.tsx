@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
+import { DatabaseUnavailable, isDatabaseUnavailableError } from "@/components/errors/database-unavailable";
 import { Dialog } from "@/components/canvas/dialog";
 import { RunStatusBadge } from "@/components/runs/run-status-badge";
 import { fieldProblems } from "@/components/shared/problems";
@@ -51,7 +52,8 @@ export function AutomationsList({ workspaceId }: { workspaceId: string }) {
           </button>
         </div>
       </div>
-      {list.isError && <p className="field-error">{list.error.message}</p>}
+      <DatabaseUnavailable errors={[list.error]} />
+      {list.isError && !isDatabaseUnavailableError(list.error) && <p className="field-error">{list.error.message}</p>}
       {list.data?.data.length === 0 ? (
         <div className="card flex flex-col items-center gap-2 px-6 py-14 text-center">
           <Workflow size={28} className="text-accent" aria-hidden />

@@ -8,6 +8,7 @@ import { useShallow } from "zustand/react/shallow";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
+import { startTypeAhead } from "./type-ahead";
 import { EditorSkeleton, EmptyCanvasHint } from "./editor-placeholders";
 import { useEditorDocument } from "./use-editor-document";
 import { CanvasFlow } from "./canvas-flow";
@@ -196,7 +197,9 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
       },
       connect: () => {
         const id = focusedNodeId();
-        if (!readOnly && id) setConnectFrom(id);
+        if (readOnly || !id) return;
+        startTypeAhead();
+        setConnectFrom(id);
       },
       menu: menus.openFromKeyboard,
     }),
@@ -241,7 +244,8 @@ function EditorBody({ workspaceId, automationId }: { workspaceId: string; automa
   const connectionMounted = useOpenedOnce(!!connectFor);
   const siteMounted = useOpenedOnce(!!siteFor);
 
-  if (automation.isError && !automation.data) return <LoadError message={automation.error.message} backHref={`/w/${workspaceId}/automations`} backLabel="Back to automations" />;
+  if (automation.isError && !automation.data)
+    return <LoadError message={automation.error.message} backHref={`/w/${workspaceId}/automations`} backLabel="Back to automations" />;
   if (!automation.data) return <EditorSkeleton />;
   const a = automation.data;
   return (

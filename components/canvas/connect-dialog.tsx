@@ -4,12 +4,13 @@
  * to another node or its input comes from one, filter the list, move with the arrow keys, Enter to connect.
  * The same rules as dragging apply (store.connect): only components receive events, no duplicates, no loops.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { useCanvasStore } from "./canvas-store";
 import { useCatalog } from "./catalog-context";
 import { Dialog } from "./dialog";
 import { wouldCycle } from "./graph-utils";
+import { takeTypeAhead } from "./type-ahead";
 import { isUnitNode, type FlowNodeData } from "./types";
 
 type Direction = "to" | "from";
@@ -18,6 +19,10 @@ export function ConnectDialog({ nodeId, onClose }: { nodeId: string | null; onCl
   const node = useCanvasStore((s) => (nodeId ? s.nodes.find((n) => n.id === nodeId) : undefined));
   const open = !!node && isUnitNode(node);
   const name = open ? (node.data as FlowNodeData).name : "";
+  // Nothing to connect (not a unit node): stop keeping the keys typed after C.
+  useEffect(() => {
+    if (!open) takeTypeAhead();
+  }, [open]);
   return (
     <Dialog open={open} onClose={onClose} title={`Connect ${name}`}>
       {open && <ConnectList nodeId={node.id} canReceive={node.type === "component"} onClose={onClose} />}
@@ -31,12 +36,19 @@ function ConnectList({ nodeId, canReceive, onClose }: { nodeId: string; canRecei
   const connect = useCanvasStore((s) => s.connect);
   const { byKey } = useCatalog();
   const [direction, setDirection] = useState<Direction>("to");
-  const [query, setQuery] = useState("");
+  // Letters typed between C and now (while this dialog's code loaded) start the filter.
+  const [query, setQuery] = useState(takeTypeAhead);
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  // After the <dialog> has opened (showModal focuses its first button, after this effect).
+  // showModal (the Dialog's effect, after this one) focuses the element marked autofocus: the search box,
+  // in the same task as the C that opened it, so letters typed right after C land in it. (React's
+  // autoFocus prop focuses on mount without the attribute, and showModal then moved focus to the first
+  // button: the next frame's focus lost what was typed in between, "filter" became "lter".)
+  useLayoutEffect(() => input.current?.setAttribute("autofocus", ""), []);
   useEffect(() => {
-    const t = requestAnimationFrame(() => input.current?.focus());
+    const t = requestAnimationFrame(() => {
+      if (document.activeElement !== input.current) input.current?.focus();
+    });
     return () => cancelAnimationFrame(t);
   }, []);
 

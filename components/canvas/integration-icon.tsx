@@ -1,5 +1,21 @@
 /** Integration icons: a small fixed map of lucide icons (importing lucide's whole icon table would bloat the canvas bundle). */
-import { Activity, Bell, Blocks, Clock, Filter, Globe, Hand, Hourglass, LifeBuoy, Play, Ticket, Webhook, type LucideIcon } from "lucide-react";
+import {
+  Activity,
+  ArchiveRestore,
+  Bell,
+  Blocks,
+  BookmarkPlus,
+  Clock,
+  Filter,
+  Globe,
+  Hand,
+  Hourglass,
+  LifeBuoy,
+  Play,
+  Ticket,
+  Webhook,
+  type LucideIcon,
+} from "lucide-react";
 
 const BY_NAME: Record<string, LucideIcon> = {
   activity: Activity,
@@ -22,6 +38,8 @@ const BY_KEY: Record<string, LucideIcon> = {
   "core.http": Globe,
   "core.filter": Filter,
   "core.wait": Hourglass,
+  "core.remember": BookmarkPlus,
+  "core.recall": ArchiveRestore,
 };
 const COLORS: Record<string, string> = { metrics: "bg-orange-50 text-orange-600", tracker: "bg-blue-50 text-blue-600", core: "bg-zinc-100 text-zinc-700" };
 

@@ -44,7 +44,8 @@ export function ConfigPanel(props: ConfigPanelProps) {
     </Suspense>
   );
 }
-export const ConnectDialog = dynamic(() => import("./connect-dialog").then((m) => m.ConnectDialog), { ssr: false });
+const loadConnectDialog = () => import("./connect-dialog");
+export const ConnectDialog = dynamic(() => loadConnectDialog().then((m) => m.ConnectDialog), { ssr: false });
 export const RunDialog = dynamic(() => import("./run-dialog").then((m) => m.RunDialog), { ssr: false });
 export const ShortcutsDialog = dynamic(() => import("./shortcuts-dialog").then((m) => m.ShortcutsDialog), { ssr: false });
 export const VersionsDrawer = dynamic(() => import("./versions-drawer").then((m) => m.VersionsDrawer), { ssr: false });
@@ -60,8 +61,10 @@ export const SiteChooser = dynamic(() => import("@/components/connections/site-c
 export function preloadPanels(): () => void {
   let idle: number | undefined;
   const t = setTimeout(() => {
-    if (typeof window.requestIdleCallback === "function") idle = window.requestIdleCallback(() => void loadConfigPanel(), { timeout: 2000 });
-    else void loadConfigPanel();
+    // The connect dialog too: opened by C, it must be there before the letters typed after it.
+    const load = () => void Promise.all([loadConfigPanel(), loadConnectDialog()]);
+    if (typeof window.requestIdleCallback === "function") idle = window.requestIdleCallback(load, { timeout: 2000 });
+    else load();
   }, 1000);
   return () => {
     clearTimeout(t);

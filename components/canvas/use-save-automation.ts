@@ -87,6 +87,7 @@ export function useSaveAutomation({
         if (list.length) {
           toast.error(`Not saved: an enabled automation must have no problems (${list.length} marked on the nodes).`, {
             action: { label: "Disable and save as draft", onClick: () => void saveNow({ asDraft: true }) },
+            className: "toast-decision",
             duration: 10_000,
           });
           const first = list.find((p) => p.nodeId);
@@ -96,6 +97,7 @@ export function useSaveAutomation({
           if (failure.kind === "conflict")
             toast.error(failure.message, {
               id: CONFLICT_TOAST,
+              className: "toast-decision", // message above, both buttons full size under it (app/globals.css)
               duration: Infinity,
               action: { label: "Save mine over theirs", onClick: () => void saveNow({ ...opts, overwrite: true }) },
               cancel: { label: "Load theirs", onClick: () => void loadTheirs() },

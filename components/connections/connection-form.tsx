@@ -56,7 +56,7 @@ function CallbackUrl({ workspaceId, integration }: { workspaceId: string; integr
         {cb.data && <CopyButton text={cb.data.url} label="Copy the callback URL" testId="copy-oauth-callback" />}
       </div>
       <p className="mt-1.5 text-xs text-muted">
-        Then paste the app&apos;s Client ID and Secret below. It must be reachable by your browser (set CONVEYOR_PUBLIC_URL).
+        This address must open in your browser (its host is CONVEYOR_PUBLIC_URL). Then paste the app&apos;s Client ID and Secret below.
       </p>
     </div>
   );

@@ -6,6 +6,12 @@
  */
 export const DB_UNAVAILABLE_DIGEST_PREFIX = "conveyor-db-unavailable:";
 
+/** What a page or list says when the database did not answer. */
+export const DB_UNAVAILABLE_TITLE = "Conveyor cannot reach its database right now";
+
+/** `data.appCode` of a tRPC error whose cause is the database not answering (server/trpc/trpc.ts). */
+export const DB_UNAVAILABLE_APP_CODE = "database_unavailable";
+
 /** Seconds between the automatic retries of a page that could not reach the database. */
 export const PAGE_RETRY_S = 5;
 

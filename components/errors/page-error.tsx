@@ -6,7 +6,7 @@
  * message or stack: in production the browser only ever receives the digest (page-error-kind.ts).
  */
 import { useEffect } from "react";
-import { PAGE_RETRY_S, pageErrorKind } from "./page-error-kind";
+import { DB_UNAVAILABLE_TITLE, PAGE_RETRY_S, pageErrorKind } from "./page-error-kind";
 
 export interface PageErrorProps {
   error: Error & { digest?: string };
@@ -25,7 +25,7 @@ export function PageError({ error, retry }: PageErrorProps) {
   return (
     <main className="flex min-h-full flex-1 items-center justify-center p-6">
       <div className="card max-w-md space-y-3 p-6 text-center" role="alert" data-testid="page-error" data-kind={kind}>
-        <h1>{unavailable ? "Conveyor cannot reach its database right now" : "Something went wrong"}</h1>
+        <h1>{unavailable ? DB_UNAVAILABLE_TITLE : "Something went wrong"}</h1>
         <p className="text-sm text-muted">
           {unavailable
             ? `This page retries by itself every ${PAGE_RETRY_S} seconds and opens as soon as the database answers again; if it does not, ask your administrator to check the database server.`

@@ -5,6 +5,7 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { SessionProvider } from "next-auth/react";
 import { useState, type ReactNode } from "react";
 import type { AppRouter } from "@/server/trpc/root";
+import { databaseRetryInterval } from "@/components/errors/database-unavailable";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
@@ -19,7 +20,8 @@ export function retryQuery(failureCount: number, error: unknown): boolean {
 }
 
 function makeQueryClient() {
-  return new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: retryQuery } } });
+  // A query the database could not answer is asked again every few seconds (queries with their own interval keep theirs).
+  return new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: retryQuery, refetchInterval: databaseRetryInterval } } });
 }
 
 /** Providers for every client page: next-auth session, TanStack Query, tRPC. */

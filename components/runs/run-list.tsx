@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { RunStatusBadge } from "./run-status-badge";
 import { formatDuration, formatMs } from "./format";
 import { RunStarted } from "./run-timing";
+import { DatabaseUnavailable, isDatabaseUnavailableError } from "@/components/errors/database-unavailable";
 
 const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled"] as const;
 
@@ -62,16 +63,18 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
           </select>
         </div>
       </div>
+      <DatabaseUnavailable errors={[runs.error, automations.error]} />
       <div className="card relative overflow-x-auto">
         <table className="table">
           <thead>
             <tr>
               <th>Status</th>
               <th>Automation</th>
-              <th>Trigger</th>
-              <th>Started</th>
-              <th>Working time</th>
-              <th>Error</th>
+              {/* Below 768 px these four fold into the automation's cell (a phone saw only status and name without scrolling sideways). */}
+              <th className="max-md:hidden">Trigger</th>
+              <th className="max-md:hidden">Started</th>
+              <th className="max-md:hidden">Working time</th>
+              <th className="max-md:hidden">Error</th>
             </tr>
           </thead>
           <tbody>
@@ -81,7 +84,9 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                   {runs.isLoading
                     ? "Loading runs…"
                     : runs.isError
-                      ? `Could not load runs: ${runs.error.message}`
+                      ? isDatabaseUnavailableError(runs.error)
+                        ? "Waiting for the database…"
+                        : `Could not load runs: ${runs.error.message}`
                       : automationId || status
                         ? "No runs match these filters."
                         : "No runs yet. A run starts when a trigger fires, or when you run an automation from its editor."}
@@ -100,10 +105,20 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                     <RunStatusBadge status={r.status} />
                   </Link>
                 </td>
-                <td className="font-medium">
+                {/* wrap-anywhere: a long name, path or id breaks inside the cell rather than widening the table past a phone's edge. */}
+                <td className="font-medium max-md:wrap-anywhere">
                   {nameOf(r.automationId)} <span className="font-mono text-xs text-muted">v{r.version}</span>
+                  <div className="mt-0.5 text-xs font-normal text-muted md:hidden" data-testid="run-narrow-summary">
+                    <span className="font-mono text-zinc-700">{r.trigger.name ?? r.trigger.nodeId}</span>
+                    {r.mode === "test" ? " · test" : ""} · <RunStarted run={r} relative />
+                  </div>
+                  {r.error && (
+                    <div className="mt-0.5 line-clamp-3 text-xs font-normal text-danger md:hidden" data-testid="run-narrow-error">
+                      {r.error.message}
+                    </div>
+                  )}
                 </td>
-                <td className="text-xs text-muted" data-testid="run-trigger">
+                <td className="text-xs text-muted max-md:hidden" data-testid="run-trigger">
                   <span className="font-mono text-zinc-700">{r.trigger.name ?? r.trigger.nodeId}</span>
                   {r.taskId ? " · task step" : ""}
                   {r.retryOf ? " · retry" : ""}
@@ -113,14 +128,14 @@ export function RunList({ workspaceId }: { workspaceId: string }) {
                     </span>
                   )}
                 </td>
-                <td className="text-xs" data-testid="run-started">
+                <td className="text-xs max-md:hidden" data-testid="run-started">
                   <RunStarted run={r} stacked />
                 </td>
                 {/* Working time: the waits between retries are not run time (the run view shows them apart). */}
-                <td className="text-xs tabular-nums" title={`From start to end: ${formatDuration(r.startedAt, r.finishedAt)}`}>
+                <td className="text-xs tabular-nums max-md:hidden" title={`From start to end: ${formatDuration(r.startedAt, r.finishedAt)}`}>
                   {r.finishedAt && r.workMs !== undefined ? formatMs(r.workMs) : formatDuration(r.startedAt, r.finishedAt)}
                 </td>
-                <td className="max-w-xs truncate text-xs text-danger" title={r.error?.message}>
+                <td className="max-w-xs truncate text-xs text-danger max-md:hidden" title={r.error?.message}>
                   {r.error?.message}
                 </td>
               </tr>

@@ -28,14 +28,17 @@ export function RunWaits({ timing }: { timing: Pick<RunDetail["timing"], "retryW
 
 /**
  * When a run started (or was created, if it has not started): how long ago first (the question at 3 a.m.)
- * and the local time, with the time zone named in the title. `stacked`: on two lines (the runs list).
+ * and the local time, with the time zone named in the title. `stacked`: on two lines (the runs list);
+ * `relative`: how long ago only (the runs list on a phone).
  */
-export function RunStarted({ run, stacked }: { run: { startedAt?: string | null; createdAt: string }; stacked?: boolean }) {
+export function RunStarted({ run, stacked, relative }: { run: { startedAt?: string | null; createdAt: string }; stacked?: boolean; relative?: boolean }) {
   const iso = run.startedAt ?? run.createdAt;
   const local = new Date(iso).toLocaleString();
   return (
     <time dateTime={iso} title={formatWhen(iso)}>
-      {stacked ? (
+      {relative ? (
+        formatAgo(iso)
+      ) : stacked ? (
         <>
           <span className="font-medium">{formatAgo(iso)}</span>
           <span className="block text-muted">{local}</span>

@@ -81,8 +81,7 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
             </span>
           </h1>
           <p className="text-xs text-muted" data-testid="run-timing">
-            Started <RunStarted run={r} />{" "}
-            · worked {formatMs(r.timing.workMs)}
+            Started <RunStarted run={r} /> · worked {formatMs(r.timing.workMs)}
             <RunWaits timing={r.timing} />
             {r.retryOf && (
               <>
@@ -146,7 +145,9 @@ export function RunView({ workspaceId, runId }: { workspaceId: string; runId: st
       )}
       {r.error && (
         <div role="alert" className="flex flex-wrap items-start gap-x-3 gap-y-1 border-b border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
-          <span className="min-w-0 flex-1 break-words" data-testid="run-error">
+          {/* At least 16rem for the message: narrower, the editor link goes under it (a phone had the
+              message broken into a column a few letters wide beside the link). */}
+          <span className="min-w-0 flex-[1_1_16rem] break-words" data-testid="run-error">
             {r.error.message}
           </span>
           {/* Where the fix is made: the failing node's settings in the editor (its current version). */}

@@ -8,6 +8,7 @@ import { toast } from "sonner";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Dialog } from "@/components/canvas/dialog";
 import { fieldProblems } from "@/components/shared/problems";
+import { DatabaseUnavailable } from "@/components/errors/database-unavailable";
 
 const COLUMNS = [
   { status: "draft", title: "Draft" },
@@ -71,6 +72,7 @@ export function TasksBoard({ workspaceId }: { workspaceId: string }) {
           </button>
         </div>
       </div>
+      <DatabaseUnavailable errors={[tasks.error, lines.error]} />
       <div className="grid gap-4 md:grid-cols-3">
         {COLUMNS.map((c) => {
           const items = list.filter((t) => t.status === c.status);

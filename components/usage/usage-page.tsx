@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useTRPC } from "@/components/providers/trpc-provider";
+import { DatabaseUnavailable, isDatabaseUnavailableError } from "@/components/errors/database-unavailable";
 import { formatMs } from "@/components/runs/format";
 
 const COLORS: Record<string, string> = {
@@ -63,7 +64,8 @@ export function UsagePage({ workspaceId }: { workspaceId: string }) {
           ))}
         </div>
       </div>
-      {usage.isError && <p className="field-error">{usage.error.message}</p>}
+      <DatabaseUnavailable errors={[usage.error]} />
+      {usage.isError && !isDatabaseUnavailableError(usage.error) && <p className="field-error">{usage.error.message}</p>}
       <div className="mb-5 grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-9">
         {[
           ["Runs", sum(data?.totals.runs)],

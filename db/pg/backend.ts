@@ -17,7 +17,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { Backend, Handle, Tables } from "../backend";
 import { pgSchema } from "./schema";
 import { CommitOutcomeUnknownError } from "../commit-outcome";
-import { pgConnectProblem } from "./connect-problem";
+import { pgConnectProblem, pgTarget } from "./connect-problem";
 
 const types = {
   getTypeParser(oid: number, format?: "text" | "binary") {
@@ -97,10 +97,11 @@ export async function openPgBackend(url: string, options: PgOptions = {}): Promi
   }
   return {
     dialect: "postgres",
+    target: `PostgreSQL at ${pgTarget(url)} (DATABASE_URL)`,
     t: pgSchema as unknown as Tables,
     pool,
     read: (fn) => fn(handle),
-    tx: (fn) => classifiedTx(db, fn),
+    tx: (fn) => classifiedTx(pool, fn),
     async ping() {
       await pool.query("select 1");
     },
@@ -126,21 +127,38 @@ export function brokenBy(e: unknown): Error | undefined {
   return fromServer(e) ? undefined : (e as Error);
 }
 
+/** drizzle over one checked-out connection, kept per connection (the pool reuses them). */
+const onClient = new WeakMap<pg.PoolClient, { transaction<R>(f: (tx: unknown) => Promise<R>): Promise<R> }>();
+
 /**
- * drizzle's transaction (BEGIN, the body, COMMIT; ROLLBACK on any failure), with the failures of the
- * COMMIT itself told apart: once the body is done, a failure the server did not send (the reply to
- * COMMIT lost, so the ROLLBACK after it fails too) leaves the outcome unknown.
+ * drizzle's transaction (BEGIN, the body, COMMIT; ROLLBACK on any failure) on a connection this
+ * function checks out and releases itself, with the failures of the COMMIT itself told apart: once
+ * the body is done, a failure the server did not send (the reply to COMMIT lost, so the ROLLBACK
+ * after it fails too) leaves the outcome unknown. drizzle's own pool transaction never released a
+ * connection whose BEGIN failed (a connection that died as PostgreSQL stopped): each such failure
+ * took one connection out of the pool for good, until the process was restarted. A connection that
+ * failed without the server's answer is released as broken, so the pool drops it.
  */
-async function classifiedTx<T>(db: { transaction<R>(f: (tx: unknown) => Promise<R>): Promise<R> }, fn: (h: Handle) => Promise<T>): Promise<T> {
+async function classifiedTx<T>(pool: pg.Pool, fn: (h: Handle) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
   let bodyDone = false;
   try {
+    let db = onClient.get(client);
+    if (!db) {
+      db = drizzle(client, { schema: pgSchema, casing: "snake_case" });
+      onClient.set(client, db);
+    }
     return await db.transaction(async (tx) => {
       const out = await fn(tx as unknown as Handle);
       bodyDone = true;
       return out;
     });
   } catch (e) {
-    if (bodyDone && !fromServer(e)) throw new CommitOutcomeUnknownError(`the transaction's COMMIT got no reply: ${(e as Error).message}`, { cause: e });
+    broken = brokenBy(e);
+    if (bodyDone && broken) throw new CommitOutcomeUnknownError(`the transaction's COMMIT got no reply: ${(e as Error).message}`, { cause: e });
     throw e;
+  } finally {
+    client.release(broken);
   }
 }

@@ -12,6 +12,7 @@ import type { ExistingStep, RunEngine, RunRow, StepCommit, StepCommitResult, Ste
 import { sortableId } from "../sortable-id";
 import type { Envelope } from "../stores/runs";
 import { brokenBy, type PgBackend } from "./backend";
+import { CommitOutcomeUnknownError } from "../commit-outcome";
 import { lit, named, preparedOn } from "./named";
 import { MISS, prefetch, RUN_COLS } from "./prefetch";
 import { cancelledStepRow, stepRowParams } from "../step-params";
@@ -98,6 +99,8 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
   const conn = await pool.connect();
   let broken: Error | undefined;
   let began = false;
+  // Set once a string holding COMMIT is sent: a failure the server did not send after that leaves the outcome unknown.
+  const sent = { commit: false };
   try {
     const lockRun = await preparedOn(conn, "cv_lock_run", "select status from runs where id = $1 for update");
     const lockJob = await preparedOn(conn, "cv_lock_job", "select lease_owner as owner, lease_token as token from jobs where id = $1 for update");
@@ -106,12 +109,17 @@ async function commitStep(pool: pg.Pool, c: StepCommit): Promise<StepCommitResul
     const first = (await conn.query(`BEGIN; ${lockRun(lit(c.run.id))}; ${lockJob(lit(c.job.id))}`)) as unknown as pg.QueryResult[];
     const run = first[1]!.rows[0] as { status: string } | undefined;
     const lease = first[2]!.rows[0] as { owner: string | null; token: string | null } | undefined;
-    const out = await decide(pool, conn, c, run, lease, commitOne);
-    if (!out.committed) await conn.query("COMMIT");
+    const out = await decide(pool, conn, c, run, lease, commitOne, sent);
+    if (!out.committed) {
+      sent.commit = true;
+      await conn.query("COMMIT");
+    }
     return out.result;
   } catch (e) {
     broken = brokenBy(e);
     if (!broken && began) await conn.query("ROLLBACK").catch((r: Error) => (broken = r));
+    // The step may be recorded (its COMMIT reached the server and the reply was lost): the runner must not commit it again.
+    if (sent.commit && broken) throw new CommitOutcomeUnknownError(`the step's COMMIT got no reply: ${(e as Error).message}`, { cause: e });
     throw e;
   } finally {
     conn.release(broken);
@@ -125,6 +133,7 @@ async function decide(
   run: { status: string } | undefined,
   lease: { owner: string | null; token: string | null } | undefined,
   commitOne: (...args: string[]) => string,
+  sent: { commit: boolean },
 ): Promise<{ result: StepCommitResult; committed: boolean }> {
   const iso = c.now.toISOString();
   const done = (result: StepCommitResult, committed = false) => ({ result, committed });
@@ -176,6 +185,7 @@ async function decide(
   ];
   if (effect.kind === "none" || effect.kind === "completeIfDone") {
     // The common outcome: the statement and COMMIT in one round trip.
+    sent.commit = true;
     const res = (await q.query(`${commitOne(...args)}; COMMIT`)) as unknown as pg.QueryResult[];
     if (finishIfDone && (res[0]!.rows[0] as { finished: number }).finished > 0) {
       prefetch(pool).ended.put(c.run.id, true);

@@ -36,4 +36,5 @@ export const {
   rateLimits,
   usageCounters,
   webhookSignatures,
+  memories,
 } = pgSchema;

@@ -91,6 +91,8 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
   const pool = (storage.backend as PgBackend).pool;
   const prefix = opts.prefix ?? "conveyor";
   const log = opts.log ?? (() => undefined);
+  // A PostgreSQL outage is said once per process by its outage log (db/outage.ts), not by each claim and sweep.
+  const outage = storage.store.outage;
   // Producers fail fast (the outbox keeps what could not be published); workers wait for Redis.
   // The last connection error seen (ECONNREFUSED, ENOTFOUND, NOAUTH…): the reason given when Redis is unreachable.
   let lastError: string | undefined;
@@ -180,8 +182,9 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
       } finally {
         await lead.release();
       }
+      outage.reached();
     } catch (e) {
-      log("sweep failed", { error: (e as Error).message });
+      if (!outage.failed("queue sweeper", e)) log("sweep failed", { error: (e as Error).message });
     } finally {
       sweeping = false;
     }
@@ -210,9 +213,10 @@ export async function openBullmqQueue(redisUrl: string, storage: OpenedStorage, 
         try {
           r = await claimRun(pool, runId, co.owner, co.leaseMs);
           pgHealthy = true;
+          outage.reached();
         } catch (e) {
           pgHealthy = false;
-          log("claim failed (database unreachable?)", { runId, error: (e as Error).message });
+          if (!outage.failed("claim", e)) log("claim failed", { runId, error: (e as Error).message });
           return delay(job, token, Date.now() + 2000);
         }
         if (r.state === "gone") return;

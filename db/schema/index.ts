@@ -5,3 +5,4 @@ export * from "./runs";
 export * from "./integrations";
 export * from "./api-keys";
 export * from "./usage";
+export * from "./memories";

@@ -110,6 +110,7 @@ export function sqliteBackend(db: Db, checkpointer: Pick<Checkpointer, "all" | "
 
   return {
     dialect: "sqlite",
+    target: `the SQLite database ${client.name}`,
     t: schema as Tables,
     db,
     // Inside a call that already holds the gate (a store calling another store): join it.

@@ -81,6 +81,11 @@ describe("runs store: lists", () => {
     expect(await walk({ automationId: b }, 2)).toEqual(expected((r) => r.automationId === b));
     expect(await walk({ status: "failed" }, 2)).toEqual(expected((r) => r.failed));
     expect(await walk({ automationId: a, status: "succeeded" }, 3)).toEqual(expected((r) => r.automationId === a && !r.failed));
+    // Only production runs, or only test runs.
+    await deps.sql("update runs set mode = 'test' where id = ?", made[4]!.id);
+    const prodIds = (r: { id: string }) => r.id !== made[4]!.id;
+    expect((await deps.store.runs.list(ws, { automationId: b, mode: "test" }, { limit: 50 })).map((r) => r.id)).toEqual([made[4]!.id]);
+    expect((await deps.store.runs.list(ws, { mode: "production" }, { limit: 50 })).map((r) => r.id)).toEqual(expected(prodIds));
     // Another workspace's id never lists this one's runs, with or without an automation.
     expect(await deps.store.runs.list("ws_other", { automationId: a }, { limit: 10 })).toEqual([]);
     expect(await deps.store.runs.list("ws_other", {}, { limit: 10 })).toEqual([]);
@@ -105,6 +110,9 @@ describe("runs store: recent failures", () => {
     const cancelled = (await run(a, 15, { active: true })).runId;
     await deps.store.runs.finish(cancelled, "cancelled", null, at(16), () => ({ name: "n", key: "k" }));
     await fail(b, 12, other); // another workspace
+    await fail(a, 17);
+    const [testRun] = await deps.sql<{ id: string }>("select id from runs where created_at = ?", at(17).toISOString());
+    await deps.sql("update runs set mode = 'test' where id = ?", testRun!.id); // a failed test run: not counted
     const since = at(10).toISOString();
     expect(await deps.store.runs.countFailedSince(ws, since, 100)).toBe(3);
     expect(await deps.store.runs.countFailedSince(ws, since, 2)).toBe(2);

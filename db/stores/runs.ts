@@ -18,6 +18,7 @@ export { newStepJob };
 
 export type EventSource = EventRow["source"];
 export type RunStatus = RunRecord["status"];
+export type RunMode = RunRecord["mode"];
 export type FinalStatus = "succeeded" | "failed" | "cancelled";
 export interface RunError {
   message: string;
@@ -172,7 +173,7 @@ export const runsStore = {
   async list(
     c: Ctx,
     workspaceId: string,
-    f: { automationId?: string; status?: RunStatus; taskId?: string },
+    f: { automationId?: string; status?: RunStatus; taskId?: string; mode?: RunMode },
     opts: { limit: number; before?: { createdAt: string; id: string } | null },
   ): Promise<RunRecord[]> {
     const { runs } = c.t;
@@ -183,6 +184,8 @@ export const runsStore = {
     if (f.automationId) conds.push(eq(runs.automationId, f.automationId));
     if (f.status) conds.push(eq(runs.status, f.status));
     if (f.taskId) conds.push(eq(runs.taskId, f.taskId));
+    // Not in any index: test runs are few next to production ones, so the filter skips a handful of rows.
+    if (f.mode) conds.push(eq(runs.mode, f.mode));
     const b = opts.before;
     // A row-value comparison (SQL standard; SQLite ≥ 3.15, PostgreSQL) is a range on the index's
     // (created_at, id) tail on both engines; the equivalent OR form made SQLite walk every newer row.
@@ -368,16 +371,17 @@ export const runsStore = {
   },
 
   /**
-   * A workspace's runs that failed and were created at or after `sinceIso`, counted up to `cap` (the
-   * sidebar's badge). One range of runs_workspace_status_idx (workspace, status, created_at) on both
-   * engines, and the cap bounds it even in a storm of failures.
+   * A workspace's production runs that failed and were created at or after `sinceIso`, counted up to
+   * `cap` (the sidebar's badge, REST recent-failures). One range of runs_workspace_status_idx
+   * (workspace, status, created_at) on both engines; `mode` is checked on the rows of that range (failed
+   * test runs are skipped, not counted), and the cap bounds it even in a storm of failures.
    */
   async countFailedSince(c: Ctx, workspaceId: string, sinceIso: string, cap: number): Promise<number> {
     const { runs } = c.t;
     const hits = c.h
       .select({ one: sql<number>`1`.as("one") })
       .from(runs)
-      .where(and(eq(runs.workspaceId, workspaceId), eq(runs.status, "failed"), gte(runs.createdAt, sinceIso)))
+      .where(and(eq(runs.workspaceId, workspaceId), eq(runs.status, "failed"), gte(runs.createdAt, sinceIso), eq(runs.mode, "production")))
       .limit(cap)
       .as("hits");
     const r = await first(c.h.select({ n: count() }).from(hits));

@@ -57,6 +57,49 @@ test("two tabs: the later save is refused as a conflict, then loads theirs or sa
   expect((await (await api.get(`/api/v1/factories/${ws}/apps/${app.id}`)).json()).name).toBe("Tab B wins");
 });
 
+test("on a 390 px phone the conflict toast is readable and both its actions are full-size buttons, inside the screen, apart", async ({ page, api, seed }) => {
+  const ws = seed.workspaceId;
+  const app = await newApp(api, ws, "Two tabs, one phone");
+  const phone = await page.context().newPage();
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await new CanvasPage(page).goto(ws, app.id);
+  await new CanvasPage(phone).goto(ws, app.id);
+  await rename(phone, "Renamed on the phone");
+  await rename(page, "Renamed at the desk");
+  await page.getByTestId("save").click();
+  await expect(page.getByTestId("save-state")).toHaveText("Saved · v2");
+  await phone.getByTestId("save").click();
+
+  const toast = phone.locator("[data-sonner-toast]", { hasText: "someone else saved this automation (now version 2)" });
+  await expect(toast).toBeVisible();
+  // Sonner slides the toast in: measure once it has stopped moving.
+  await expect.poll(async () => toast.evaluate((el) => el.getAnimations({ subtree: true }).length)).toBe(0);
+  const box = async (name: string) => (await toast.getByRole("button", { name, exact: true }).boundingBox())!;
+  const mine = await box("Save mine over theirs");
+  const theirs = await box("Load theirs");
+  const message = (await toast.locator("[data-title]").boundingBox())!;
+  const toastBox = (await toast.boundingBox())!;
+  for (const b of [mine, theirs, message, toastBox]) {
+    expect(b.x).toBeGreaterThanOrEqual(0);
+    expect(b.y).toBeGreaterThanOrEqual(0);
+    expect(b.x + b.width).toBeLessThanOrEqual(390);
+    expect(b.y + b.height).toBeLessThanOrEqual(844);
+  }
+  const apart = (a: typeof mine, b: typeof mine) => a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+  expect(apart(mine, theirs)).toBe(true);
+  expect(apart(mine, message) && apart(theirs, message)).toBe(true);
+  // Readable: the message spans the toast (not a column squeezed beside the buttons), and the buttons are
+  // touch-sized (36 px high at least).
+  expect(message.width).toBeGreaterThan(toastBox.width * 0.75);
+  expect(Math.min(mine.height, theirs.height)).toBeGreaterThanOrEqual(36);
+  await phone.screenshot({ path: test.info().outputPath("save-conflict-390.png") });
+
+  // Both work by touch-sized tap: "Load theirs" loads version 2.
+  await toast.getByRole("button", { name: "Load theirs", exact: true }).click();
+  await expect(phone.getByTestId("automation-name")).toHaveValue("Renamed at the desk");
+  await expect(phone.getByTestId("save-state")).toHaveText("Saved · v2");
+});
+
 test("a save the server does not answer keeps the changes, and they survive a reload", async ({ page, api, seed }) => {
   const ws = seed.workspaceId;
   const app = await newApp(api, ws, "Server away");
@@ -66,7 +109,9 @@ test("a save the server does not answer keeps the changes, and they survive a re
   await rename(page, "Changed while the server was away");
   await page.route("**/api/trpc/automations.save**", (route) => route.abort("connectionrefused"));
   await page.getByTestId("save").click();
-  await expect(page.locator("[data-sonner-toast]", { hasText: "Not saved: the server could not be reached. Your changes are kept in this browser" })).toBeVisible();
+  await expect(
+    page.locator("[data-sonner-toast]", { hasText: "Not saved: the server could not be reached. Your changes are kept in this browser" }),
+  ).toBeVisible();
   await expect(page.getByTestId("save-state")).toHaveText("Unsaved changes");
   await page.unroute("**/api/trpc/automations.save**");
 
@@ -194,7 +239,12 @@ test("a secret typed into a node is not kept in the browser; the offer says wher
   const app = await createApp(api, ws, {
     name: "Secret in a draft",
     enabled: false,
-    graph: { nodes: [{ id: "n1", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: "stored-secret-1234567890" }, position: { x: 0, y: 0 } }], edges: [] },
+    graph: {
+      nodes: [
+        { id: "n1", name: "hook", key: "core.webhook", config: { authentication: "bearer", secret: "stored-secret-1234567890" }, position: { x: 0, y: 0 } },
+      ],
+      edges: [],
+    },
   });
   const canvas = new CanvasPage(page);
   await canvas.goto(ws, app.id);

@@ -40,8 +40,14 @@ test("keyboard: accessible names, connect with C, menu with Shift+F10, disable w
     if (await canvas.wrapper("gate").evaluate((el) => el === document.activeElement)) break;
   }
   await expect(canvas.wrapper("gate")).toBeFocused();
+  // The first C of the session: letters typed right after it are the filter, none lost while the dialog
+  // loads and opens ("lter" for "filter" before).
   await page.keyboard.press("c");
+  await page.keyboard.type("tai");
   const search = page.getByTestId("connect-search");
+  await expect(search).toHaveValue("tai");
+  await expect(page.getByRole("option")).toHaveText([/tail/]);
+  await search.fill("");
   await expect(search).toBeFocused();
   // Not the trigger (no input), not itself.
   await expect(page.getByRole("option")).toHaveText([/probe/, /tail/]);

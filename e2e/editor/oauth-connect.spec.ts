@@ -37,6 +37,7 @@ test("connect a tracker account from the node panel, choose the site, keep the d
   // The callback URL to register in the vendor's console is shown, ready to copy.
   await expect(form.getByTestId("oauth-callback-url")).toHaveValue(new URL("/oauth/tracker/callback", page.url()).toString());
   await expect(form.getByTestId("copy-oauth-callback")).toBeVisible();
+  await expect(form.getByTestId("oauth-callback")).toContainText("This address must open in your browser (its host is CONVEYOR_PUBLIC_URL).");
   await form.locator("#connection-name").fill(conName);
   await form.getByTestId("field-clientId").locator("input").fill(DEMO.clientId);
   await form.getByTestId("field-clientSecret").locator("input").fill(DEMO.clientSecret);

@@ -131,6 +131,30 @@ export interface StopResult {
 
 export type ComponentResult<TData = unknown> = Envelope<TData> | WaitResult | StopResult;
 
+/** Where a remembered value lives: this automation's own memory, or the workspace's (shared by its automations). */
+export type MemoryScope = "automation" | "workspace";
+
+export interface RememberedValue {
+  value: unknown;
+  /** The run and node that stored it. */
+  storedBy: { runId: string; nodeId: string; automationId: string };
+  storedAt: string;
+  expiresAt: string;
+}
+
+/**
+ * What automations remember between runs (`core.remember` / `core.recall`): one value per key and
+ * scope, kept for a while. Test runs read and write a memory of their own, so testing a node never
+ * changes what production runs recall. Errors (a key or value over the limits, a full workspace) are
+ * permanent step failures with a message naming the limit.
+ */
+export interface MemoryHandle {
+  get(key: string, scope: MemoryScope): Promise<RememberedValue | undefined>;
+  set(key: string, value: unknown, opts: { scope: MemoryScope; keepMs: number }): Promise<{ replaced: boolean; expiresAt: string }>;
+  /** True when a live value was forgotten. */
+  delete(key: string, scope: MemoryScope): Promise<boolean>;
+}
+
 export interface ComponentContext<TConfig = unknown, TConn = Record<string, unknown>> {
   /** Inputs after expression resolution, parsed by the config schema. */
   config: TConfig;
@@ -146,6 +170,8 @@ export interface ComponentContext<TConfig = unknown, TConn = Record<string, unkn
   steps: Record<string, Envelope>;
   /** State returned by the previous `wait` of this same step, or undefined on the first call. */
   state: unknown;
+  /** What automations remember between runs (made on first use). */
+  memory: MemoryHandle;
   now(): Date;
   /** Builds this component's output envelope. */
   emit<T>(data: T): Envelope<T>;

@@ -4,7 +4,18 @@
  */
 import type { z } from "zod";
 import { createHttpClient, type HttpClient } from "./http";
-import { envelope, type AnyComponent, type ComponentContext, type ConnectionHandle, type Envelope, type Logger, type OAuthTokenSource } from "./define";
+import {
+  envelope,
+  type AnyComponent,
+  type ComponentContext,
+  type ConnectionHandle,
+  type Envelope,
+  type Logger,
+  type MemoryHandle,
+  type OAuthTokenSource,
+  type RememberedValue,
+  type RunInfo,
+} from "./define";
 
 export interface TestContextOptions {
   config: unknown;
@@ -18,6 +29,38 @@ export interface TestContextOptions {
   now?: () => Date;
   signal?: AbortSignal;
   http?: HttpClient;
+  /** The step's memory (core.remember / core.recall); a fresh in-memory one when omitted. */
+  memory?: MemoryHandle;
+  /** Overrides of the run info (e.g. `{ attempt: 2 }` for a retry of the same step). */
+  run?: Partial<RunInfo>;
+}
+
+/** An in-memory MemoryHandle for unit tests of components (the runner's is over the database). */
+export function createTestMemory(now: () => Date = () => new Date()): MemoryHandle & { entries: Map<string, RememberedValue> } {
+  const entries = new Map<string, RememberedValue>();
+  const live = (k: string) => {
+    const e = entries.get(k);
+    return e && e.expiresAt > now().toISOString() ? e : undefined;
+  };
+  return {
+    entries,
+    async get(key, scope) {
+      return live(`${scope}:${key}`);
+    },
+    async set(key, value, opts) {
+      const k = `${opts.scope}:${key}`;
+      const replaced = !!live(k);
+      const expiresAt = new Date(now().getTime() + opts.keepMs).toISOString();
+      entries.set(k, { value, storedAt: now().toISOString(), expiresAt, storedBy: { runId: "run_test", nodeId: "n_test", automationId: "aut_test" } });
+      return { replaced, expiresAt };
+    },
+    async delete(key, scope) {
+      const k = `${scope}:${key}`;
+      const had = !!live(k);
+      entries.delete(k);
+      return had;
+    },
+  };
 }
 
 export interface CapturedLog {
@@ -35,6 +78,8 @@ export function createTestLogger(): Logger & { records: CapturedLog[] } {
 function isHandle(c: unknown): c is ConnectionHandle {
   return !!c && typeof c === "object" && "config" in c && "integration" in c && "id" in c;
 }
+
+let steps = 0;
 
 export function createTestContext<D extends AnyComponent>(
   def: D,
@@ -56,10 +101,20 @@ export function createTestContext<D extends AnyComponent>(
     log,
     logs: log.records,
     signal,
-    run: { runId: "run_test", automationId: "aut_test", workspaceId: "wsp_test", nodeId: "n_test", nodeName: "test", attempt: 1, stepId: "stp_test" },
+    run: {
+      runId: "run_test",
+      automationId: "aut_test",
+      workspaceId: "wsp_test",
+      nodeId: "n_test",
+      nodeName: "test",
+      attempt: 1,
+      stepId: `stp_test${++steps}`, // each context is its own step (retries of one step pass `run.stepId`)
+      ...options.run,
+    },
     trigger: options.trigger ?? envelope("test.trigger", {}),
     steps: options.steps ?? {},
     state: options.state,
+    memory: options.memory ?? createTestMemory(now),
     now,
     emit: (data) => envelope(def.outputType, data, now()),
     wait: (delayMs, state, reason) => ({ kind: "wait", delayMs, state, reason }),

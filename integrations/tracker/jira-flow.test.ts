@@ -18,7 +18,7 @@ import { createSecretBox } from "@/server/crypto/secret-box";
 import { createTestDeps } from "@/server/testing";
 import { seedWorkspace } from "@/server/runner/testing/seed";
 import { startRunner, type Runner } from "@/server/runner/runner-loop";
-import { beginOAuth, chooseSite, completeOAuth, createConnection, getConnectionOrThrow, loadConnectionHandle } from "@/server/services/connections";
+import { getConnectionOrThrow, loadConnectionHandle } from "@/server/services/connections";
 import { createAutomation, patchAutomation } from "@/server/services/automations";
 import { maintainTriggers } from "@/server/services/automations/trigger-lifecycle";
 import { getRunOrThrow } from "@/server/services/runs";
@@ -27,6 +27,7 @@ import { ConnectionAuthError } from "../core/errors";
 import { adfToText } from "./adf";
 import { DEMO } from "./testing/fake-atlassian/seed";
 import { startFakeAtlassian, type FakeAtlassian } from "./testing/fake-atlassian/server";
+import { connectTrackerThroughEngine } from "./testing/connect-engine";
 
 const key = randomBytes(32);
 let hooks: http.Server;
@@ -54,18 +55,9 @@ afterAll(async () => {
 const site = () => fake.state.site(DEMO.cloudId)!;
 
 async function connectTracker(): Promise<string> {
-  const con = await createConnection(deps, ws.actor, ws.workspaceId, {
-    integration: "tracker",
-    name: "acme",
-    config: { clientId: DEMO.clientId, clientSecret: DEMO.clientSecret, authBaseUrl: fake.url, apiBaseUrl: fake.url },
-  });
-  const { authorizeUrl } = await beginOAuth(deps, ws.actor, ws.workspaceId, con.id, { redirectUri: "http://127.0.0.1/oauth/tracker/callback" });
-  expect(authorizeUrl).not.toContain("ops-alert");
-  const back = new URL((await fetch(authorizeUrl, { redirect: "manual" })).headers.get("location")!);
-  const done = await completeOAuth(deps, { state: back.searchParams.get("state")!, code: back.searchParams.get("code")!, userId: "usr_test" });
-  expect(done.needsSiteChoice).toBe(true);
-  const ready = await chooseSite(deps, ws.actor, ws.workspaceId, con.id, DEMO.cloudId);
-  expect(ready.status).toBe("ready");
+  const con = await connectTrackerThroughEngine(deps, ws, fake);
+  expect(con.authorizeUrl).not.toContain("ops-alert");
+  expect(con.needsSiteChoice).toBe(true);
   return con.id;
 }
 

@@ -136,6 +136,9 @@ export function jsmClient(conn: Conn | undefined, http: HttpClient) {
     async deleteIssue(idOrKey: string): Promise<void> {
       await jira.request({ method: "DELETE", url: `/issue/${enc(idOrKey)}` });
     },
+    /** One page of `/search/jql` (`fields` as given). */
+    searchJql: async (query: { jql: string; fields?: string; maxResults?: number }) =>
+      (await jira.get<{ issues: JiraIssue[]; nextPageToken?: string }>("/search/jql", query)).body,
     /** `/search/jql` (current endpoint), newest updates first, capped. */
     async searchIssues(jql: string, max = 500): Promise<JiraIssue[]> {
       const out: JiraIssue[] = [];

@@ -56,6 +56,7 @@ describe("door permission table", () => {
       ["rest:cancelRun", "trpc:runs.cancel"],
       ["rest:retryRun", "trpc:runs.retry"],
       ["rest:listRuns", "trpc:runs.list"],
+      ["rest:getRecentFailures", "trpc:runs.failedRecently"],
       ["rest:startTestRun", "trpc:runs.test"],
       ["rest:createLine", "trpc:lines.create"],
       ["rest:updateLine", "trpc:lines.update"],

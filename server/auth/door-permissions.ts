@@ -120,6 +120,7 @@ export const DOOR_PERMISSIONS = {
   "rest:cancelRun": "run.cancel",
   "rest:retryRun": "run.start",
   "rest:startTestRun": "run.start",
+  "rest:getRecentFailures": "run.read",
   "rest:listConnections": "connection.read",
   "rest:createConnection": "connection.write",
   "rest:getConnection": "connection.read",

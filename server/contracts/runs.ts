@@ -139,3 +139,19 @@ export const StartRunSchema = z.strictObject({
   nodeId: z.string().optional().describe("Trigger node to start from (default: the first manual trigger, else the first trigger)."),
   eventId: z.string().optional().describe("Replay an earlier event."),
 });
+
+export const RecentFailuresQuerySchema = z.strictObject({
+  since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: "Count runs created at or after this time (ISO 8601; default: 24 hours ago). 422 when it is in the future." }),
+});
+
+export const RecentFailuresSchema = z.object({
+  failed: z
+    .number()
+    .int()
+    .meta({ description: "Production runs of the workspace that failed and were created since `since` (test runs are not counted); at most 99.", example: 3 }),
+  more: z.boolean().meta({ description: "True when more runs than `failed` failed (counting stops at 100: the editor's badge shows 99+)." }),
+  since: z.string().meta({ description: "Start of the window actually counted (ISO 8601 UTC).", example: "2026-11-24T16:00:00.000Z" }),
+});

@@ -57,7 +57,8 @@ describe.skipIf(!HAVE_SERVERS)("scale-out processes (PostgreSQL + Redis)", () =>
     );
     ({ hookPath, workspaceId } = await seedHookAutomation(deps));
     env = {
-      DATABASE_URL: pg.url,
+      // A password (trust authentication ignores it) that no log line may show.
+      DATABASE_URL: pg.url.replace("conveyor@", "conveyor:s3cret-pw@"),
       REDIS_URL: redis.url,
       CONVEYOR_SECRET_KEY: key.toString("base64"),
       NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
@@ -138,6 +139,9 @@ describe.skipIf(!HAVE_SERVERS)("scale-out processes (PostgreSQL + Redis)", () =>
         expect(d.body).toMatchObject({ status: 503, code: "unavailable" });
       }
       expect(sample((await get(`${ingress.base}/metrics`)).text, "conveyor_database_up")).toBe(0);
+      // The outage goes on for a while (the scenario's length, not a wait for something): the worker's
+      // maintenance (every second), lease renewal and sweeper, and the ingress's sweeper keep failing.
+      await new Promise((r) => setTimeout(r, 8000));
     } finally {
       await pg.restart();
     }
@@ -145,6 +149,16 @@ describe.skipIf(!HAVE_SERVERS)("scale-out processes (PostgreSQL + Redis)", () =>
       until(ingress, `${ingress.base}/api/health/ready`, ready, "ingress ready again"),
       until(worker, `${worker.base}/api/health/ready`, ready, "worker ready again"),
     ]);
+    // Each process said the outage once, naming the server (not the password), and once that it ended.
+    const target = `PostgreSQL at 127.0.0.1:${pg.port}/postgres as conveyor (DATABASE_URL)`;
+    const count = (p: ConveyorProcess, re: RegExp) => p.output().split("\n").filter((l) => re.test(l)).length;
+    for (const p of [ingress, worker]) {
+      await waitFor(() => count(p, /reachable again after/) > 0, 15_000, "the end of the outage to be logged");
+      expect(count(p, new RegExp(`"level":"error".*"msg":"${target.replace(/[.()]/g, "\\$&")} is unreachable`)), p.output()).toBe(1);
+      expect(count(p, /reachable again after \d+(\.\d)? s/), p.output()).toBe(1);
+      expect(count(p, /maintenance failed|sweep failed|claim failed|lease renewal failed|giving a step back failed|still unreachable/), p.output()).toBe(0);
+      expect(p.output()).not.toContain("s3cret-pw");
+    }
     const d = await deliver(ingress);
     expect(d.status).toBe(202);
     expect(await waitForRun(deps, (d.body.runIds as string[])[0]!, ["succeeded", "failed"], 30_000)).toBe("succeeded");

@@ -11,6 +11,8 @@ import type { Envelope, RunRow, StepCommit, StepJob, StepLog } from "@/db/engine
 import type { StepAttempt, StepOrigin } from "@/db/types";
 import { cancelledStepRow } from "@/db/types";
 import { isoTime } from "@/db/iso-time";
+import { isCommitOutcomeUnknown } from "@/db/commit-outcome";
+import { isDatabaseUnavailable } from "@/db/unavailable";
 import { withLegacyDefaults, type AnyComponent, type ComponentResult } from "@/integrations/core/define";
 import { ExpressionError, NOT_DIRECT, resolveExpressions, resolveExpressionsDirect } from "@/integrations/core/expressions";
 import { isRetryable, retryAfterOf, RetryableError } from "@/integrations/core/errors";
@@ -34,6 +36,12 @@ export interface ExecutorOptions {
   quarantineAfter: number;
   /** Registers the step's abort so a cancel (or a stop that cannot wait: `ShutdownAbort`) can stop it. */
   track(runId: string, step: StepAbort): () => void;
+  /**
+   * The step's commit failed because the database could not be reached (nothing of it stored):
+   * resolves when it is worth committing the same outcome again, rejects to give up (the runner
+   * stopping). Absent: the error is thrown and the runner gives the step back (it runs again).
+   */
+  commitAgain?(e: unknown): Promise<void>;
 }
 
 export interface StepAbort {
@@ -82,6 +90,26 @@ export class ShutdownAbort extends Error {
   constructor() {
     super("worker shutting down");
     this.name = "ShutdownAbort";
+  }
+}
+
+/**
+ * Commits a step's outcome, and while the database is unreachable keeps that outcome and commits it
+ * again once the database answers, instead of giving the step back to run again (its side effects
+ * twice, and a resume that waited for the lease). Fencing still decides: the commit checks the lease
+ * owner and token, so a step another worker took over meanwhile writes nothing. A commit whose
+ * outcome is unknown (its COMMIT was sent, the reply lost) is never repeated: it is thrown.
+ */
+async function commitKept(engine: AppDeps["store"]["engine"], c: StepCommit, opts: ExecutorOptions, now: () => Date) {
+  for (;;) {
+    try {
+      return await engine.commitStep(c);
+    } catch (e) {
+      if (!opts.commitAgain || isCommitOutcomeUnknown(e) || !isDatabaseUnavailable(e)) throw e;
+      await opts.commitAgain(e);
+      // The children's leases start from the commit that lands.
+      c = { ...c, now: now() };
+    }
   }
 }
 
@@ -220,7 +248,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
             existing?.state,
             () => deps.now(),
             unit.outputType,
-            { logs, base: deps.log, workspaceId: run.workspaceId },
+            { logs, base: deps.log, workspaceId: run.workspaceId, openMemory: opts.hooks.openMemory, test: run.mode === "test" },
           ),
         ),
         aborted,
@@ -351,7 +379,7 @@ export async function executeStep(deps: AppDeps, item: LocalItem, opts: Executor
       }
       break;
   }
-  const result = await engine.commitStep(c);
+  const result = await commitKept(engine, c, opts, deps.now);
   if (result.kind !== "ok") return { next: [] };
   if (run.mode !== "test") {
     if (counted) countUsage(run.workspaceId, counted, 1, now);

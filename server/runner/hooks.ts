@@ -2,7 +2,7 @@
  * What the runner needs from the rest of the service, passed in at start (the runner imports no
  * service; the composition root `server/runner-hooks.ts` wires these to the services).
  */
-import type { ConnectionHandle } from "@/integrations/core/define";
+import type { ConnectionHandle, MemoryHandle } from "@/integrations/core/define";
 import type { FinalStatus, RunError } from "@/db/engine";
 
 export interface RunnerHooks {
@@ -14,4 +14,6 @@ export interface RunnerHooks {
   taskRunFinished(r: { runId: string; taskId: string; taskStep: number; status: FinalStatus; error: RunError | null }): Promise<void>;
   /** Periodic trigger upkeep (upstream registrations that expire). */
   maintainTriggers(): Promise<void>;
+  /** What a step remembers between runs (core.remember / core.recall); test runs get their own memory. */
+  openMemory(at: { workspaceId: string; automationId: string; runId: string; nodeId: string; test: boolean }): MemoryHandle;
 }

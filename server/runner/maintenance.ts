@@ -2,7 +2,7 @@
  * Housekeeping, run by every runner about once a second (cheap when there is nothing to do):
  * usage counters flushed, schedule triggers fired (a guarded update per tick, so of several processes
  * exactly one fires each tick), follow-ups a dead process left behind, and less often: run history
- * pruned by age and count, trigger `maintain` (upstream registrations that expire).
+ * pruned by age and count, expired memories (core.remember) deleted, trigger `maintain` (upstream registrations that expire).
  */
 import type { AppDeps } from "../deps";
 import { findTrigger } from "@/integrations/registry";
@@ -36,6 +36,7 @@ export async function runMaintenance(deps: AppDeps, hooks: RunnerHooks, partial:
     l.prune = Date.now();
     await pruneHistory(deps, opts);
     await pruneUsedSignatures(deps);
+    await deps.store.memories.prune(deps.now().toISOString());
   }
   if (Date.now() - l.maintain >= opts.maintainEveryMs) {
     l.maintain = Date.now();

@@ -49,6 +49,10 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
   const owner = options.workerId ?? `${os.hostname()}:${process.pid}:${newId("w", 6)}`;
   const leaseMs = options.leaseMs ?? 30_000;
   const controllers = new Map<string, Set<StepAbort>>();
+  // Database outages are said once per process, not once per failed loop (db/outage.ts).
+  const outage = deps.store.outage;
+  // Aborted when a stop can wait no longer: step commits waiting for the database give up then.
+  const stopAll = new AbortController();
   configureExpressionSandbox({ ...options.expressions, onStop: (reason) => getMetrics().expressionStops.inc({ reason }) });
   const exec: ExecutorOptions = {
     owner,
@@ -58,6 +62,10 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
     maxEnvelopeBytes: options.maxEnvelopeBytes ?? 1024 * 1024,
     hooks,
     quarantineAfter: options.quarantineAfter ?? 3,
+    commitAgain(e) {
+      outage.failed("step commit", e);
+      return outage.back(stopAll.signal);
+    },
     track(runId, c) {
       const set = controllers.get(runId) ?? new Set();
       set.add(c);
@@ -96,21 +104,30 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
   const followups = (runId: string) => {
     runFollowups(deps.store, hooks, runId, deps.now())
       .then((r) => r.handlerRunId && deps.queue.publish([r.handlerRunId]))
-      .catch((e) => deps.log.warn("run follow-ups failed; maintenance retries them", { runId, error: (e as Error).message }));
+      .catch((e) => outage.failed("run follow-ups", e) || deps.log.warn("run follow-ups failed; maintenance retries them", { runId, error: (e as Error).message }));
   };
 
   /**
    * Gives a job back, retrying until it lands. The database that failed the step's commit usually
    * fails this too; a job left leased to this live runner would have its lease renewed by the
    * heartbeat forever and never run again (found by the chaos suite: PostgreSQL stopped mid-step).
-   * On stop, every lease still held is given back anyway.
+   * The run stays held here until the give-back lands: its queue entry looks again only then, and
+   * finds the step due instead of still leased (it would have waited for the lease, renewed meanwhile
+   * by the heartbeat: about 40 s after an outage). On stop, every lease still held is given back anyway.
    */
-  const giveBack = (job: StepJob, delayMs: number, waitMs = 500) => {
-    consumer.release(job, delayMs).catch((e) => {
-      if (stopping) return;
-      deps.log.warn("giving a step back failed; retrying", { runId: job.runId, stepId: job.id, error: (e as Error).message });
-      setTimeout(() => giveBack(job, delayMs, Math.min(waitMs * 2, 10_000)), waitMs).unref();
-    });
+  const giveBack = (job: StepJob, delayMs: number) => {
+    hold(job.runId, 1);
+    const attempt = (waitMs: number) =>
+      consumer.release(job, delayMs).then(
+        () => hold(job.runId, -1),
+        (e) => {
+          if (stopping) return hold(job.runId, -1);
+          if (!outage.failed("giving a step back", e))
+            deps.log.warn("giving a step back failed; retrying", { runId: job.runId, stepId: job.id, error: (e as Error).message });
+          setTimeout(() => void attempt(Math.min(waitMs * 2, 2000)), waitMs).unref();
+        },
+      );
+    void attempt(250);
   };
 
   const done = (item: LocalItem) => {
@@ -124,6 +141,7 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
     if (e instanceof ShutdownAbort) return void consumer.release(item.job, 0).catch(() => undefined);
     // The outcome could not be recorded (e.g. the database was unreachable): give the job back so
     // it runs again instead of staying leased to this live worker until its lease expires.
+    if (outage.failed("step", e)) return giveBack(item.job, 1000);
     deps.log.error("step execution failed", { runId: item.job.runId, stepId: item.job.id, error: (e as Error).message });
     giveBack(item.job, 5000);
   };
@@ -174,9 +192,10 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
         await consumer.renew();
         if (controllers.size) for (const id of await deps.store.runs.cancelledAmong([...controllers.keys()])) controllers.get(id)?.forEach((c) => c.abort());
         healthy = consumer.healthy();
+        outage.reached();
       } catch (e) {
         healthy = false;
-        deps.log.warn("lease renewal failed", { error: (e as Error).message });
+        if (!outage.failed("lease renewal", e)) deps.log.warn("lease renewal failed", { error: (e as Error).message });
       }
     },
     Math.max(200, Math.floor(leaseMs / 3)),
@@ -190,7 +209,8 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
           if (maintaining) return;
           maintaining = true;
           runMaintenance(deps, hooks, options.maintenance || {})
-            .catch((e) => deps.log.warn("maintenance failed", { error: (e as Error).message }))
+            .then(() => outage.reached())
+            .catch((e) => outage.failed("maintenance", e) || deps.log.warn("maintenance failed", { error: (e as Error).message }))
             .finally(() => (maintaining = false));
         }, 1000);
 
@@ -207,7 +227,10 @@ export function startRunner(deps: AppDeps, hooks: RunnerHooks, options: RunnerOp
       for (const item of local.splice(0)) hold(item.job.runId, -1); // claimed but not started: released below
       if (inFlight > 0) {
         const idle = new Promise<void>((resolve) => (idleResolve = resolve));
-        const timer = setTimeout(() => controllers.forEach((set) => set.forEach((c) => c.abort(new ShutdownAbort()))), options.stopTimeoutMs ?? 20_000);
+        const timer = setTimeout(() => {
+          controllers.forEach((set) => set.forEach((c) => c.abort(new ShutdownAbort())));
+          stopAll.abort(new ShutdownAbort());
+        }, options.stopTimeoutMs ?? 20_000);
         await idle;
         clearTimeout(timer);
       }

@@ -5,8 +5,9 @@
  * the single largest item of the executor's own time).
  */
 import type { StepLog } from "@/db/engine";
-import { envelope, type ComponentContext, type ConnectionHandle, type Envelope, type Logger, type RunInfo } from "@/integrations/core/define";
+import { envelope, type ComponentContext, type ConnectionHandle, type Envelope, type Logger, type MemoryHandle, type RunInfo } from "@/integrations/core/define";
 import { createHttpClient, type HttpClient } from "@/integrations/core/http";
+import type { RunnerHooks } from "./hooks";
 
 const MAX_LOGS = 200;
 
@@ -22,10 +23,20 @@ export function stepLogger(logs: StepLog[], base: Logger, fields: Record<string,
 const waitResult = (delayMs: number, state: unknown, reason?: string) => ({ kind: "wait" as const, delayMs, state, reason });
 const stopResult = (reason?: string) => ({ kind: "stop" as const, reason });
 
+/** Per step: where its log lines go, and how its memory is opened (a test run's is its own). */
+export interface StepEnv {
+  logs: StepLog[];
+  base: Logger;
+  workspaceId: string;
+  openMemory: RunnerHooks["openMemory"];
+  test: boolean;
+}
+
 export class StepContext implements ComponentContext {
   #http: HttpClient | undefined;
   #log: Logger | undefined;
-  readonly #logTo: { logs: StepLog[]; base: Logger; workspaceId: string };
+  #memory: MemoryHandle | undefined;
+  readonly #logTo: StepEnv;
   readonly now: () => Date;
   readonly emit: <T>(data: T) => Envelope<T>;
   readonly wait = waitResult;
@@ -41,8 +52,8 @@ export class StepContext implements ComponentContext {
     readonly state: unknown,
     now: () => Date,
     outputType: string,
-    /** Where the step's log lines go (the logger is made on first use). */
-    logTo: { logs: StepLog[]; base: Logger; workspaceId: string },
+    /** Where the step's log lines go and its memory comes from (both made on first use). */
+    logTo: StepEnv,
   ) {
     this.#logTo = logTo;
     this.now = now;
@@ -52,6 +63,12 @@ export class StepContext implements ComponentContext {
   /** Made on first use: most steps (filters, transforms) never call out. */
   get http(): HttpClient {
     return (this.#http ??= createHttpClient({ signal: this.signal }));
+  }
+
+  /** Made on first use: only core.remember / core.recall use it. */
+  get memory(): MemoryHandle {
+    const { openMemory, workspaceId, test } = this.#logTo;
+    return (this.#memory ??= openMemory({ workspaceId, automationId: this.run.automationId, runId: this.run.runId, nodeId: this.run.nodeId, test }));
   }
 
   /** Made on first use too: most steps never log. */

@@ -22,6 +22,16 @@ beforeEach(async () => {
 afterEach(async () => deps.close());
 
 describe("tRPC over the store", () => {
+  it("the database not answering is SERVICE_UNAVAILABLE with one clear message, never the driver's words", async () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" });
+    for (const k of Object.keys(deps.store.usage) as Array<keyof typeof deps.store.usage>)
+      (deps.store.usage as unknown as Record<string, unknown>)[k] = async () => {
+        throw refused;
+      };
+    const e = await caller.usage.get({ workspaceId: ws }).catch((x: unknown) => x as Error & { code?: string });
+    expect(e).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "Conveyor cannot reach its database right now" });
+  });
+
   it("refuses anonymous callers and hides unknown workspaces behind NOT_FOUND", async () => {
     await expect(createCaller({ deps, actor: null }).workspaces.list()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await expect(caller.workspaces.get({ workspaceId: "ws_nope" })).rejects.toMatchObject({ code: "NOT_FOUND" });
@@ -46,7 +56,7 @@ describe("tRPC over the store", () => {
     expect(actions).toEqual(expect.arrayContaining(["workspace.create", "workspace.rename", "workspace.delete", "apikey.create", "apikey.revoke"]));
   });
 
-  it("runs.failedRecently counts the workspace's runs that failed in the last 24 hours, for a viewer too", async () => {
+  it("runs.failedRecently counts the workspace's production runs that failed in the last 24 hours, for a viewer too", async () => {
     const now = Date.UTC(2030, 5, 1, 3, 0);
     deps.now = () => new Date(now);
     const aut = automationRow(ws);
@@ -67,6 +77,9 @@ describe("tRPC over the store", () => {
     await failAt(1);
     await failAt(23.9);
     await failAt(24.1); // outside the window
+    await failAt(2);
+    const [testRun] = await deps.sql<{ id: string }>("select id from runs where created_at = ?", new Date(now - 2 * 3_600_000).toISOString());
+    await deps.sql("update runs set mode = 'test' where id = ?", testRun!.id); // a failed test run is not counted
     const owner = (await getUserActor(deps, ownerId)) as Extract<TRPCContext["actor"], { kind: "user" }>;
     const viewer = createCaller({ deps, actor: { ...owner, role: "viewer", label: "user:viewer" } });
     expect(await viewer.runs.failedRecently({ workspaceId: ws })).toEqual({ failed: 2, more: false, since: new Date(now - 86_400_000).toISOString() });

@@ -9,6 +9,8 @@ import { AppError, issueMessage, type FieldProblem } from "../errors";
 import { assertCan, type Actor } from "../auth/permissions";
 import { doorRule } from "../auth/door-permissions";
 import { requireWorkspace } from "../services/access";
+import { isDatabaseUnavailable } from "@/db/unavailable";
+import { DB_UNAVAILABLE_APP_CODE, DB_UNAVAILABLE_TITLE } from "@/components/errors/page-error-kind";
 
 export interface TRPCContext {
   deps: AppDeps;
@@ -39,6 +41,15 @@ function problemsOf(error: unknown): FieldProblem[] | undefined {
 const t = initTRPC.context<TRPCContext>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
+    // The database did not answer (a procedure, or the session lookup of the context): one clear
+    // message and a code the editor's lists recognise (components/errors/database-unavailable.tsx),
+    // never the driver's words (they name hosts and statements).
+    if (isDatabaseUnavailable(error))
+      return {
+        ...shape,
+        message: DB_UNAVAILABLE_TITLE,
+        data: { ...shape.data, code: "SERVICE_UNAVAILABLE" as const, httpStatus: 503, stack: undefined, appCode: DB_UNAVAILABLE_APP_CODE, problems: null },
+      };
     return {
       ...shape,
       message: cause instanceof ZodError ? "Some fields are invalid." : shape.message,
@@ -54,7 +65,9 @@ const t = initTRPC.context<TRPCContext>().create({
 /** Converts service AppErrors into TRPCErrors with the right code (cause kept for the formatter). */
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
+  if (!result.ok && !(result.error.cause instanceof AppError) && isDatabaseUnavailable(result.error)) {
+    result.error = new TRPCError({ code: "SERVICE_UNAVAILABLE", message: DB_UNAVAILABLE_TITLE, cause: result.error.cause });
+  } else if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
     result.error = new TRPCError({ code: CODE_MAP[cause.code] ?? "INTERNAL_SERVER_ERROR", message: cause.message, cause });
   }

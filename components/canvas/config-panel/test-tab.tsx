@@ -2,7 +2,8 @@
 /**
  * The node panel's Test tab: run this step alone (or from it on) as a test run of the saved version,
  * with the data before it taken from pinned outputs or the last run; the result shows here and follows
- * the run live. Below, the node's pinned output.
+ * the run live. Before one is started here, the latest test run started at this node shows (test runs
+ * never mark a node as failed on the canvas: that mark is production's). Below, the node's pinned output.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ExternalLink, FlaskConical, Play } from "lucide-react";
@@ -45,9 +46,16 @@ export function TestTab({
   const test = useMutation(trpc.runs.test.mutationOptions());
   const [started, setStarted] = useState<{ id: string; dataFrom: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The automation's recent test runs, for the latest one started at this node (until one is started here).
+  const recentTests = useQuery({
+    ...trpc.runs.list.queryOptions({ workspaceId, automationId, mode: "test", limit: 20 }),
+    enabled: !started && !isTrigger,
+  });
+  const previous = started || isTrigger ? undefined : recentTests.data?.data.find((r) => r.test?.nodeId === node.id);
+  const shown = started ?? (previous ? { id: previous.id, dataFrom: null } : null);
   const run = useQuery({
-    ...trpc.runs.get.queryOptions({ workspaceId, runId: started?.id ?? "" }),
-    enabled: !!started,
+    ...trpc.runs.get.queryOptions({ workspaceId, runId: shown?.id ?? "" }),
+    enabled: !!shown,
     refetchInterval: (q) => (!q.state.data || LIVE.has(q.state.data.status) ? 700 : false),
   });
   const step = run.data?.steps.filter((s) => s.nodeId === node.id).at(-1);
@@ -64,7 +72,7 @@ export function TestTab({
 
   const sources: PinSource[] = [];
   const fromRun = isTrigger ? lastRun?.trigger : lastRun?.steps[node.data.name];
-  if (step?.status === "succeeded" && step.output && !step.origin) sources.push({ label: "the test output", output: step.output, runId: started?.id });
+  if (step?.status === "succeeded" && step.output && !step.origin) sources.push({ label: "the test output", output: step.output, runId: shown?.id });
   if (fromRun && typeof fromRun === "object" && "type" in fromRun)
     sources.push({ label: `the ${lastRun?.source ?? "last run"} output`, output: fromRun as PinSource["output"], runId: lastRun?.runId });
 
@@ -98,15 +106,19 @@ export function TestTab({
           </p>
         )}
       </section>
-      {started && (
-        <section aria-label="Test result" className="space-y-2 rounded-md border border-border p-3" data-testid="test-result">
+      {shown && (
+        <section aria-label={started ? "Test result" : "Latest test"} className="space-y-2 rounded-md border border-border p-3" data-testid="test-result">
           <div className="flex items-center justify-between gap-2">
             <RunStatusBadge status={step?.status ?? run.data?.status ?? "queued"} />
-            <Link className="inline-flex items-center gap-1 text-xs underline" href={`/w/${workspaceId}/runs/${started.id}`} data-testid="test-run-link">
+            <Link className="inline-flex items-center gap-1 text-xs underline" href={`/w/${workspaceId}/runs/${shown.id}`} data-testid="test-run-link">
               Open run <ExternalLink size={11} aria-hidden />
             </Link>
           </div>
-          <p className="text-xs text-muted">Data before it from {started.dataFrom}.</p>
+          <p className="text-xs text-muted">
+            {shown.dataFrom
+              ? `Data before it from ${shown.dataFrom}.`
+              : `Latest test of this node${previous ? `, ${new Date(previous.createdAt).toLocaleString()}` : ""}.`}
+          </p>
           {(step?.error ?? run.data?.error?.message) && (
             <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-xs text-danger" data-testid="test-step-error">
               {step?.error ?? run.data?.error?.message}

@@ -59,7 +59,7 @@ export function TriggerPanel({ node, unit, info, saved, dirty, listening, onList
                 />
                 <CopyButton text={info.url} label="Copy webhook URL" testId="copy-trigger-url" />
               </div>
-              <p className="help">Give this URL to the sender. It is secret: anyone holding it can post events.</p>
+              <p className="help">Give this URL to the sender and keep it private: it is the address events come in by (where the trigger or its connection sets a secret, senders must also prove they hold it).</p>
             </>
           ) : (
             <p className="rounded-md border border-dashed border-border px-3 py-2 text-xs text-muted" data-testid="trigger-url-pending">

@@ -1,11 +1,11 @@
 "use client";
-/** On a node whose step failed in the automation's latest run (editor only): a red mark, the error as its name and tooltip, a link to the run. */
+/** On a node whose step failed in the automation's latest production run (editor only; test runs do not count): a red mark, the error as its name and tooltip, a link to the run. */
 import Link from "next/link";
 import { XCircle } from "lucide-react";
 import type { LastFailure } from "../use-last-failure";
 
 export function NodeFailureMark({ failure }: { failure: LastFailure }) {
-  const text = `Failed in the latest run: ${failure.message || "no error message"}`;
+  const text = `Failed in the latest production run: ${failure.message || "no error message"}`;
   return (
     <Link
       href={failure.href}

@@ -40,7 +40,7 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   };
   const unit = byKey.get(data.key);
   const status = mode.statuses?.[id];
-  // Editor only: this node's step failed in the automation's latest run (use-last-failure.ts).
+  // Editor only: this node's step failed in the automation's latest production run (use-last-failure.ts).
   const lastFailure = useContext(LastFailureContext);
   const failure = mode.mode === "edit" && lastFailure?.nodeId === id ? lastFailure : null;
   const isTrigger = type === "trigger";
@@ -48,7 +48,7 @@ function UnitNodeView({ id, data, selected, type }: NodeProps<FlowNode> & { data
   const disabled = !!data.disabled;
   // Pinned data only matters to test runs from the editor: the run view of a production run does not show it.
   const pinned = mode.mode === "edit" && !!data.pinned;
-  const label = `${title} node, ${data.name}${disabled ? ", disabled" : ""}${pinned ? ", output pinned" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}${failure ? ", failed in the latest run" : ""}`;
+  const label = `${title} node, ${data.name}${disabled ? ", disabled" : ""}${pinned ? ", output pinned" : ""}${problemCount ? `, ${problemCount} problem${problemCount === 1 ? "" : "s"}` : ""}${status ? `, ${STATUS_STYLE[status].label}` : ""}${failure ? ", failed in the latest production run" : ""}`;
   if (far) {
     // A plain box of the same size with the same handles and accessible name: a thousand of these render,
     // lay out and paint in a fraction of the full nodes' time (docs/editor-bench.md).

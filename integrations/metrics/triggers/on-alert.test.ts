@@ -11,7 +11,7 @@ import { AlertEventSchema } from "../schemas";
 import { startMetricsStack, type MetricsStack } from "../testing/metrics-stack";
 import { startWebhookSink, toDelivery, type Received, type WebhookSink } from "../testing/webhook-sink";
 import { onAlert } from "./on-alert";
-import { alertmanagerSnippet, SECRET_PLACEHOLDER } from "./setup-snippet";
+import { alertmanagerSnippet, receiverName, SECRET_PLACEHOLDER, TOP_LEVEL_ROUTE_HINT } from "./setup-snippet";
 
 const samples = path.join(import.meta.dirname, "../testing/samples");
 const firingRaw = fs.readFileSync(path.join(samples, "alertmanager-webhook.json"));
@@ -198,6 +198,55 @@ describe("metrics.onAlert setup instructions", () => {
     fs.rmSync(dir, { recursive: true, force: true });
     expect(r.stdout + r.stderr).toContain("SUCCESS");
     expect(r.status).toBe(0);
+  });
+});
+
+describe("metrics.onAlert setup instructions, merged into an alertmanager.yml that already routes alerts (real amtool)", () => {
+  const url = "http://127.0.0.1:3000/hooks/tok_abcdef123456789";
+  // An installation's own routing: everything goes to team-pager unless a route sends it elsewhere.
+  const existing = {
+    route: { receiver: "team-pager", routes: [{ receiver: "db-team", matchers: ['team="db"'] }] },
+    receivers: [{ name: "team-pager" }, { name: "db-team" }],
+  };
+
+  /** Follows the snippet's own comments: its route first, then the installation's, then the commented last route with its receiver. */
+  function merged(config: unknown): string {
+    const [yamlPart] = alertmanagerSnippet({ url, config: onAlert.config.parse(config), hasSecret: false });
+    const snippet = YAML.parse(yamlPart.text);
+    const hint = yamlPart.text.split("\n").find((l) => l.trim() === TOP_LEVEL_ROUTE_HINT);
+    expect(hint, "the snippet says how to keep the top-level receiver").toBeDefined();
+    const last = YAML.parse(TOP_LEVEL_ROUTE_HINT.replace(/^# /, "").replace("<your top-level receiver>", existing.route.receiver));
+    return YAML.stringify({
+      route: { ...existing.route, routes: [...snippet.route.routes, ...existing.route.routes, ...last] },
+      receivers: [...existing.receivers, ...snippet.receivers],
+    });
+  }
+
+  function receiversOf(file: string, labels: string[]): string[] {
+    const r = spawnSync("amtool", ["config", "routes", "test", `--config.file=${file}`, ...labels], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`amtool failed: ${r.stdout}${r.stderr}`);
+    return r.stdout
+      .trim()
+      .split(/[,\s]+/)
+      .sort();
+  }
+
+  it("keeps alerts that no route of the installation matches going to its top-level receiver", () => {
+    if (spawnSync("amtool", ["--version"]).error) return; // amtool missing (ensure-system-deps installs it)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "amtool-routes-"));
+    try {
+      const conveyor = receiverName(url);
+      const all = path.join(dir, "all.yml");
+      fs.writeFileSync(all, merged({ statuses: ["firing"] }));
+      expect(receiversOf(all, ["alertname=DiskFull"])).toEqual([conveyor, "team-pager"].sort());
+      expect(receiversOf(all, ["alertname=DiskFull", "team=db"])).toEqual([conveyor, "db-team"].sort());
+      const named = path.join(dir, "named.yml");
+      fs.writeFileSync(named, merged({ statuses: ["firing"], alertNames: ["DiskFull"] }));
+      expect(receiversOf(named, ["alertname=DiskFull"])).toEqual([conveyor, "team-pager"].sort());
+      expect(receiversOf(named, ["alertname=Other"])).toEqual(["team-pager"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,6 +2,8 @@
 import type { OnAlertConfig } from "./on-alert";
 
 export const SECRET_PLACEHOLDER = "<paste the connection's Webhook Secret>";
+/** The commented-out last route that keeps the top-level receiver for alerts no other route matches. */
+export const TOP_LEVEL_ROUTE_HINT = "# - receiver: <your top-level receiver>";
 
 const yamlString = (s: string) => JSON.stringify(s); // JSON strings are valid double-quoted YAML scalars
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -22,8 +24,8 @@ export function alertmanagerSnippet(args: {
   const { url, config, hasSecret } = args;
   const name = receiverName(url);
   const lines: string[] = [
-    "# Add to alertmanager.yml: the route under your existing `route:` (its `routes:` list),",
-    "# the receiver under `receivers:`.",
+    "# Add to alertmanager.yml: the route FIRST in your existing `route:`'s `routes:` list",
+    "# (`continue: true` lets your routes after it still match), the receiver under `receivers:`.",
     "route:",
     "  routes:",
     `    - receiver: ${name}`,
@@ -34,6 +36,10 @@ export function alertmanagerSnippet(args: {
   }
   lines.push(
     "      continue: true",
+    // Alertmanager falls back to the top-level receiver only when no route matched, and this one did.
+    "    # Your routes follow. An alert this route takes that none of yours match no longer reaches your",
+    "    # top-level `receiver:` (Alertmanager's fallback); to keep it going there too, end the list with:",
+    `    ${TOP_LEVEL_ROUTE_HINT}`,
     "receivers:",
     `  - name: ${name}`,
     "    webhook_configs:",

@@ -3,6 +3,7 @@ import { defineComponent, type Logger } from "../../core/define";
 import { NonRetryableError } from "../../core/errors";
 import { ui } from "../../core/ui-meta";
 import { opsClient, opsGateIssues, type OpsClient } from "../ops-client";
+import { createLabel, isRetry } from "./create-once";
 import { PRIORITIES, RESPONDER_TYPES, alertOutput, exampleAlert, firstLook, isWait, pollRequest, toAlertOutput, type PollState } from "../ops-schemas";
 
 const responderRow = z.object({
@@ -28,7 +29,9 @@ export const createAlertConfig = z.object({
     .meta(ui({ title: "Message", expression: true, order: 1 })),
   description: optionalText("Description", 15000, { widget: "textarea" }),
   note: optionalText("Note", 25000, { widget: "textarea" }),
-  alias: optionalText("Alias", 512, { description: "De-duplication key: an open alert with the same alias has its count increased instead." }),
+  alias: optionalText("Alias", 512, {
+    description: "De-duplication key: an open alert with the same alias has its count increased instead. Empty: conveyor-<step id>.",
+  }),
   entity: optionalText("Entity", 512),
   source: optionalText("Source", 100),
   priority: z
@@ -108,7 +111,9 @@ export const createAlert = defineComponent({
     "The operations module processes alert requests asynchronously. The step looks at the request status " +
     "without holding a worker (it is rescheduled between looks) for up to a minute; if the request is still " +
     "not processed, the step fails with the request id, which Get Alert accepts. An alias of an open alert " +
-    "updates that alert (its count increases) instead of creating a new one.",
+    "updates that alert (its count increases) instead of creating a new one. Without an Alias the alert gets " +
+    "`conveyor-<step id>`, so a retry after a lost answer finds the alert by that alias (or the operations module " +
+    "de-duplicates the re-sent request) instead of making a second alert.",
   config: createAlertConfig,
   outputType: "tracker.alert.created",
   output: alertOutput,
@@ -119,7 +124,17 @@ export const createAlert = defineComponent({
     let st = ctx.state as PollState | undefined;
     const first = !st;
     if (!st) {
-      const receipt = await ops.createAlert(createAlertBody(ctx.config, await visibleToRows(ops, ctx.config.visibleTo, ctx.log)));
+      // Without an Alias the step's own one (`conveyor-<step id>`): the operations module's de-duplication key
+      // then also covers the step's retries, and a retry first looks for the alert a lost answer created.
+      const alias = ctx.config.alias || createLabel(ctx.run);
+      if (!ctx.config.alias && isRetry(ctx.run)) {
+        const earlier = await ops.getAlertByAlias(alias);
+        if (earlier) {
+          ctx.log.info("found the alert an earlier attempt created", { alertId: earlier.id, alias });
+          return ctx.emit(toAlertOutput(earlier));
+        }
+      }
+      const receipt = await ops.createAlert(createAlertBody({ ...ctx.config, alias }, await visibleToRows(ops, ctx.config.visibleTo, ctx.log)));
       st = { requestId: receipt.requestId, startedAt: ctx.now().getTime(), polls: 0 };
       ctx.log.info("Alert request accepted", { requestId: receipt.requestId });
     }

@@ -7,6 +7,7 @@ import { deskMissing, findServiceDesk, requireServiceDesk } from "../lookups";
 import { hasExpression } from "../../core/expressions";
 import { serviceDeskField } from "../schemas";
 import { textToAdf } from "../adf";
+import { createLabel, createLabelled, findCreated, isRetry } from "./create-once";
 
 const ESTIMATE = /^\s*(\d+(\.\d+)?\s*[wdhm]\s*)+$/i;
 
@@ -129,7 +130,11 @@ export const createIncident = defineComponent({
   key: "tracker.createIncident",
   title: "Create Incident",
   description: "Creates an incident (an issue on an incident-management request type) in a service desk.",
-  docs: "Field ids such as impact, urgency and linked alerts are site-specific; they are looked up from the request type's fields.",
+  docs:
+    "Field ids such as impact, urgency and linked alerts are site-specific; they are looked up from the request type's fields. " +
+    "The incident carries the label `conveyor-<step id>` (added to any labels given in Additional fields or Update); when a " +
+    "create's answer is lost (a timeout, a reset connection, a 5xx) the retry first searches for that label and emits the " +
+    "incident it finds instead of creating a second one. The first attempt sends the create alone.",
   config: createIncidentConfig,
   outputType: "tracker.incident.created",
   output: z.object({ id: z.string(), key: z.string(), self: z.string() }),
@@ -190,7 +195,16 @@ export const createIncident = defineComponent({
     for (const cf of c.customFields) fields[cf.fieldId] = parseValue(cf.value);
     Object.assign(fields, c.additionalFields ?? {});
 
-    const created = await jsm.createIssue({ fields, ...(c.update && Object.keys(c.update).length ? { update: c.update } : {}) });
+    // A retried attempt looks for the incident a lost answer may have created before creating one (create-once.ts).
+    const label = createLabel(ctx.run);
+    const earlier = isRetry(ctx.run) ? await findCreated(jsm.searchJql, label) : undefined;
+    if (earlier) {
+      ctx.log.info("found the incident an earlier attempt created", { key: earlier.key, label });
+      return ctx.emit({ id: String(earlier.id), key: earlier.key, self: earlier.self });
+    }
+    const body = { fields, ...(c.update && Object.keys(c.update).length ? { update: c.update } : {}) };
+    const created = await createLabelled(body, label, jsm.createIssue, ctx.log);
+    ctx.log.info("incident created", { key: created.key, label });
     return ctx.emit({ id: String(created.id), key: created.key, self: created.self });
   },
 });

@@ -6,6 +6,7 @@ import { ui } from "../../core/ui-meta";
 import { textToAdf } from "../adf";
 import { jiraClient } from "../jira-client";
 import { exampleIssue, issueSchema, projectField, toIssueOutput } from "../schemas";
+import { createLabel, createLabelled, findCreated, isRetry } from "./create-once";
 import { findTransitionTo, noTransitionError } from "./transition-kit";
 
 export const createIssueConfig = z.object({
@@ -49,7 +50,7 @@ export const createIssue = defineComponent({
   key: "tracker.createIssue",
   title: "Create Issue",
   description: "Creates a Jira issue; with a Status, transitions it there right after creation.",
-  docs: "Creates the issue with `POST /rest/api/3/issue`. The description is plain text, stored as Atlassian Document Format (blank lines separate paragraphs). With **Status**, the workflow transition leading from the initial status to it runs right after creation; the step fails (listing the reachable statuses) when none does. The emitted `tracker.issue` is the issue as fetched after any transition. A transient failure after creation resumes with the created issue instead of creating a second one. A create call Jira never answers (a timeout, a 5xx) is retried: Jira has no idempotency key, so if Jira had created the issue before failing, the project then holds two. Conveyor prefers that to an alert without a ticket.",
+  docs: "Creates the issue with `POST /rest/api/3/issue`. The description is plain text, stored as Atlassian Document Format (blank lines separate paragraphs). With **Status**, the workflow transition leading from the initial status to it runs right after creation; the step fails (listing the reachable statuses) when none does. The emitted `tracker.issue` is the issue as fetched after any transition. A transient failure after creation resumes with the created issue instead of creating a second one. The issue carries the label `conveyor-<step id>`; when a create's answer is lost (a timeout, a reset connection, a 5xx) the retry first searches for that label and carries on with the issue it finds, so one step makes at most one issue. The first attempt sends the create alone. A project whose create screen lacks Labels gets the issue without the label (logged), and then has no such protection.",
   config: createIssueConfig,
   outputType: "tracker.issue",
   output: issueSchema,
@@ -68,8 +69,16 @@ export const createIssue = defineComponent({
       };
       if (config.description?.trim()) fields.description = textToAdf(config.description);
       if (config.assignee) fields.assignee = { id: config.assignee };
-      key = (await jira.createIssue({ fields }).catch((e) => Promise.reject(namedCreateError(e, config)))).key;
-      ctx.log.info("issue created", { key });
+      // A retried attempt looks for the issue a lost answer may have created before creating one (create-once.ts).
+      const label = createLabel(ctx.run);
+      const earlier = isRetry(ctx.run) ? await findCreated(jira.searchJql, label) : undefined;
+      if (earlier) {
+        key = earlier.key;
+        ctx.log.info("found the issue an earlier attempt created", { key, label });
+      } else {
+        key = (await createLabelled({ fields }, label, jira.createIssue, ctx.log).catch((e) => Promise.reject(namedCreateError(e, config)))).key;
+        ctx.log.info("issue created", { key, label });
+      }
     }
     try {
       if (config.status) await moveTo(jira, key, config.status);

@@ -2,7 +2,16 @@
 import { z } from "zod";
 import { pageOf, PaginationQuerySchema } from "@/server/contracts/common";
 import { AutomationDocumentBodySchema, AutomationPatchSchema, AutomationSchema, AutomationVersionSchema } from "@/server/contracts/automations";
-import { RetryRunSchema, RunDetailSchema, RunSchema, RunStatusSchema, StartRunSchema, TestRunBodySchema } from "@/server/contracts/runs";
+import {
+  RecentFailuresQuerySchema,
+  RecentFailuresSchema,
+  RetryRunSchema,
+  RunDetailSchema,
+  RunSchema,
+  RunStatusSchema,
+  StartRunSchema,
+  TestRunBodySchema,
+} from "@/server/contracts/runs";
 import { CatalogSchema, ConnectionSchema, CreateConnectionBodySchema, UpdateConnectionBodySchema, VerifyResultSchema } from "@/server/contracts/connections";
 import { defineOperation as op } from "../operation";
 import { AppParams, ConnectionParams, FactoryParams, RunParams, VersionParams } from "./params";
@@ -35,7 +44,10 @@ export const ListAppsQuerySchema = PaginationQuerySchema.extend({
     .meta({ description: "Only enabled (true) or disabled (false) automations." }),
   search: z.string().max(200).optional().meta({ description: "Case-insensitive match on the name." }),
 });
-export const ListRunsQuerySchema = PaginationQuerySchema.extend({ status: RunStatusSchema.optional() });
+export const ListRunsQuerySchema = PaginationQuerySchema.extend({
+  status: RunStatusSchema.optional(),
+  mode: z.enum(["production", "test"]).optional().meta({ description: "Only production runs, or only test runs (started from the editor or `test-runs`)." }),
+});
 
 export const listApps = op({
   id: "listApps",
@@ -226,6 +238,21 @@ export const startTestRun = op({
   errors: [422],
   location: "/factories/{factoryId}/apps/{appId}/runs/{id}",
 });
+export const getRecentFailures = op({
+  id: "getRecentFailures",
+  method: "GET",
+  path: "/factories/{factoryId}/recent-failures",
+  tag: "Runs",
+  summary: "Count recently failed runs",
+  description:
+    "How many production runs of the workspace failed among those created in the last 24 hours (or since `since`): the editor's red badge on *Runs*, for dashboards and alerts. " +
+    "Counted by creation time up to 100 (`more` says there were more than `failed`); test runs are not counted. " +
+    "The usage report counts failed runs too, by the hour of their end and over longer windows.",
+  params: FactoryParams,
+  query: RecentFailuresQuerySchema,
+  response: RecentFailuresSchema.meta({ id: "RecentFailures" }),
+  errors: [422],
+});
 
 export const listConnections = op({
   id: "listConnections",
@@ -320,6 +347,7 @@ export const appOps = [
   cancelRun,
   retryRun,
   startTestRun,
+  getRecentFailures,
   listConnections,
   createConnection,
   getConnection,

@@ -10,7 +10,7 @@ import type { RunDetail, RunStatus, RunStep } from "../../contracts/runs";
 import { toRun } from "./to-run";
 import { runTiming } from "./timing";
 
-/** Which list a runs cursor pages: the automation and task narrow it; a status filter may change between pages. */
+/** Which list a runs cursor pages: the automation and task narrow it; a status or mode filter may change between pages. */
 export function runsCursorScope(workspaceId: string, automationId?: string, taskId?: string): string {
   return `runs:${workspaceId}:${automationId ?? ""}:${taskId ?? ""}`;
 }
@@ -19,7 +19,7 @@ export async function listRuns(
   deps: AppDeps,
   actor: Actor,
   workspaceId: string,
-  q: { automationId?: string; status?: RunStatus; taskId?: string; limit?: number; cursor?: string } = {},
+  q: { automationId?: string; status?: RunStatus; taskId?: string; mode?: "production" | "test"; limit?: number; cursor?: string } = {},
 ) {
   await requireWorkspace(deps.store, actor, workspaceId, "run.read");
   const limit = Math.min(Math.max(q.limit ?? 50, 1), 200);
@@ -27,7 +27,7 @@ export async function listRuns(
   const after = decodeCursor(deps.box, scope, q.cursor, { c: "string", i: "string" });
   const rows = await deps.store.runs.list(
     workspaceId,
-    { automationId: q.automationId, status: q.status, taskId: q.taskId },
+    { automationId: q.automationId, status: q.status, taskId: q.taskId, mode: q.mode },
     { limit: limit + 1, before: after ? { createdAt: after.c, id: after.i } : null },
   );
   const page = rows.slice(0, limit);

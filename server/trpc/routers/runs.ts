@@ -10,6 +10,7 @@ export const runsRouter = createTRPCRouter({
         automationId: z.string().optional(),
         status: RunStatusSchema.optional(),
         taskId: z.string().optional(),
+        mode: z.enum(["production", "test"]).optional(),
         limit: z.number().optional(),
         cursor: z.string().optional(),
       }),

@@ -5,7 +5,7 @@
  *   POST /__fake/jira/issues/{key}/comments {text, author?}                                       → {id}
  *   GET  /__fake/jira/issues/{key}         → {key, status, comments[], ...}
  *   GET  /__fake/jira/webhooks             → registered dynamic webhooks with expiry
- *   POST /__fake/faults                    {method?, path?, status, retryAfter?, times?}
+ *   POST /__fake/faults                    {method?, path?, status | lose: "reset"|"hang", retryAfter?, times?}
  * Changes made here raise webhook deliveries exactly like API changes do.
  */
 import { json, type FakeModule } from "./route-kit";
@@ -103,7 +103,8 @@ export function controlModule(state: FakeAtlassianState): FakeModule {
           state.fail({
             method: b.method as string | undefined,
             path: b.path as string | undefined,
-            status: Number(b.status),
+            status: b.status === undefined ? undefined : Number(b.status),
+            lose: b.lose === "reset" || b.lose === "hang" ? b.lose : undefined,
             retryAfter: b.retryAfter as number | undefined,
             times: b.times as number | undefined,
           });

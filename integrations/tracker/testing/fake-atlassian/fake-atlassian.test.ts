@@ -105,6 +105,28 @@ describe("fake Atlassian", () => {
     expect((await call("/myself")).status).toBe(200);
   });
 
+  it("loses an answer on demand: the create happens, then the connection is reset (also via /__fake/faults)", async () => {
+    const ops = fake.state.site(fake.demo.cloudId)!;
+    const before = ops.issues.size;
+    const create = (summary: string) =>
+      call("/issue", { method: "POST", body: JSON.stringify({ fields: { project: { key: "OPS" }, issuetype: { id: fake.demo.issueTypes.task }, summary } }) });
+    fake.fail({ method: "POST", path: /\/issue$/, lose: "reset" });
+    await expect(create("lost once")).rejects.toThrow(/fetch failed/);
+    const set = await fetch(`${fake.url}/__fake/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method: "POST", path: "/rest/api/3/issue", lose: "reset" }),
+    });
+    expect(set.status).toBe(204);
+    await expect(create("lost twice")).rejects.toThrow(/fetch failed/);
+    expect([...ops.issues.values()].slice(before).map((i) => i.summary)).toEqual(["lost once", "lost twice"]);
+    expect(fake.state.requests.filter((r) => r.lost).map((r) => [r.status, r.lost])).toEqual([
+      [201, "reset"],
+      [201, "reset"],
+    ]);
+    expect((await create("answered")).status).toBe(201);
+  });
+
   it("refuses dynamic-webhook JQL clauses Jira does not support, per entry", async () => {
     const res = await call("/webhook", {
       method: "POST",

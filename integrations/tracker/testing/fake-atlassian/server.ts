@@ -1,7 +1,8 @@
 /**
  * The fake Atlassian server: node:http on loopback, one router over registered modules.
  *
- * Request pipeline: parse → injected fault (429 + Retry-After, 5xx, ...) → bearer token (401 when missing or
+ * Request pipeline: parse → injected fault (429 + Retry-After, 5xx, ...; or a lost answer: the request is handled,
+ * then the connection is reset or left hanging) → bearer token (401 when missing or
  * expired) → OpenAPI validation of the module's vendor spec (400 with the validator's message) → OAuth scope
  * check (401 "scope does not match") → handler. Every request is logged in `state.requests`.
  *
@@ -53,6 +54,13 @@ export interface FakeAtlassian {
 
 const MAX_BODY = 2 * 1024 * 1024;
 
+/** What the pipeline learned about a request, for its log entry (and a `lose` fault to apply once handled). */
+interface Seen {
+  body?: unknown;
+  accountId?: string;
+  lose?: Fault["lose"];
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -99,7 +107,7 @@ export async function startFakeAtlassian(opts: FakeAtlassianOptions = {}): Promi
   const routes: Array<{ module: FakeModule; route: FakeRoute }> = modules.flatMap((module) => module.routes.map((route) => ({ module, route })));
   const webhooks = new WebhookDispatcher(state);
 
-  async function handle(req: IncomingMessage, seen: { body?: unknown; accountId?: string }): Promise<FakeResponse> {
+  async function handle(req: IncomingMessage, seen: Seen): Promise<FakeResponse> {
     const url = new URL(req.url ?? "/", "http://fake");
     const method = (req.method ?? "GET").toUpperCase();
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
@@ -120,13 +128,15 @@ export async function startFakeAtlassian(opts: FakeAtlassianOptions = {}): Promi
     seen.body = body;
 
     const fault = state.takeFault(method, url.pathname);
-    if (fault) {
+    // A lost answer: the request goes through the pipeline (the change happens), the answer is dropped below.
+    if (fault?.lose) seen.lose = fault.lose;
+    else if (fault) {
       const h: Record<string, string> = {};
       if (fault.retryAfter !== undefined) h["retry-after"] = String(fault.retryAfter);
       if (fault.status === 429) Object.assign(h, { "x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "ratelimit-reason": "jira-burst-based" });
       if (fault.status === 401) return unauthorized();
       return {
-        status: fault.status,
+        status: fault.status ?? 500,
         headers: h,
         body: fault.body ?? { errorMessages: [fault.status === 429 ? "Rate limit exceeded." : "Internal server error"], errors: {} },
       };
@@ -176,7 +186,7 @@ export async function startFakeAtlassian(opts: FakeAtlassianOptions = {}): Promi
   }
 
   const server: Server = createServer((req, res) => {
-    const seen: { body?: unknown; accountId?: string } = {};
+    const seen: Seen = {};
     handle(req, seen)
       .catch((e: Error) => ({ status: 500, body: { errorMessages: [`fake Atlassian error: ${e.message}`], errors: {} } }) as FakeResponse)
       .then((r) => {
@@ -189,8 +199,11 @@ export async function startFakeAtlassian(opts: FakeAtlassianOptions = {}): Promi
           accountId: seen.accountId,
           status: r.status,
           at: Date.now(),
+          ...(seen.lose ? { lost: seen.lose } : {}),
         });
-        send(res, r);
+        // "reset": the connection closes without an answer; "hang": no answer until the caller gives up (or stop()).
+        if (seen.lose === "reset") req.socket.destroy();
+        else if (!seen.lose) send(res, r);
       });
   });
   await new Promise<void>((resolve, reject) => {

@@ -54,6 +54,8 @@ export interface JiraProject {
   /** Team-managed: project-scoped workflow per issue type id (fallback "*"). */
   teamWorkflows?: Record<string, string>;
   leadAccountId: string;
+  /** Fields left off the project's create screen: a create setting one is refused ("cannot be set"). */
+  offCreateScreen?: string[];
 }
 export interface FakeComment {
   id: string;

@@ -51,7 +51,13 @@ export interface Fault {
   method?: string;
   /** Substring or regular expression matched against the request path. */
   path?: string | RegExp;
-  status: number;
+  /** The status answered instead of handling the request (ignored with `lose`). */
+  status?: number;
+  /**
+   * The request is handled as usual (an issue is created, an alert request accepted) and its answer is lost:
+   * "reset" closes the connection without an answer, "hang" never answers (the caller times out).
+   */
+  lose?: "reset" | "hang";
   /** Seconds, sent as `Retry-After`. */
   retryAfter?: number;
   body?: unknown;
@@ -67,6 +73,8 @@ export interface LoggedRequest {
   status: number;
   accountId?: string;
   at: number;
+  /** Set when a `lose` fault dropped the answer (`status` is what the handler answered). */
+  lost?: "reset" | "hang";
 }
 
 export const token = (prefix: string) => `${prefix}-${randomBytes(18).toString("base64url")}`;
@@ -207,7 +215,7 @@ export class FakeAtlassianState {
 
   // ---- Faults ------------------------------------------------------------------------------
 
-  /** Queues a fault: the next `times` matching requests answer `status` (429 gets `Retry-After`). */
+  /** Queues a fault: the next `times` matching requests answer `status` (429 gets `Retry-After`), or lose their answer (`lose`). */
   fail(fault: Fault) {
     this.faults.push({ times: 1, ...fault });
   }

@@ -126,6 +126,7 @@ export function issueRoutes(state: FakeAtlassianState): FakeRoute[] {
           (body.update ?? {}) as Body,
         );
         Object.assign(errors, plan.errors);
+        for (const f of project?.offCreateScreen ?? []) if (f in fields || f in ((body.update ?? {}) as Body)) errors[f] = notOnScreen(f);
         if (Object.keys(errors).length) return jiraError(400, [], errors);
         for (const a of plan.apply) a();
         const issue = site.createIssue(
