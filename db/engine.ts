@@ -121,6 +121,11 @@ export interface IngestItem {
    * match it, and answers `stale` instead.
    */
   guard?: IntakeHead;
+  /**
+   * A timestamped signature the delivery was verified with: stored with it (db/schema webhook_signatures),
+   * unless the intake has it already; then nothing of the item is stored and the result is `replayed`.
+   */
+  signature?: { signature: string; expiresAtMs: number };
 }
 
 export interface IngestResult {
@@ -130,6 +135,8 @@ export interface IngestResult {
   finished: number;
   /** The item's guard no longer matched at the commit: nothing of it was stored; look the intake up afresh. */
   stale?: boolean;
+  /** The item's signature was used before (by a stored delivery): nothing of it was stored. */
+  replayed?: boolean;
 }
 
 /** What the ingress needs of an intake, by its URL token (two primary-key lookups; a disable applies at once). */

@@ -31,6 +31,7 @@ import { tasksStore } from "./stores/tasks";
 import { usageStore } from "./stores/usage";
 import { usersStore } from "./stores/users";
 import { versionsStore } from "./stores/versions";
+import { webhookSignaturesStore } from "./stores/webhook-signatures";
 import { workspacesStore } from "./stores/workspaces";
 
 const domains = {
@@ -54,6 +55,7 @@ const domains = {
   usage: usageStore,
   users: usersStore,
   versions: versionsStore,
+  webhookSignatures: webhookSignaturesStore,
   workspaces: workspacesStore,
 };
 

@@ -89,6 +89,8 @@ const EnvSchema = z.object({
   CONVEYOR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   /** How long past the webhook timeout a pending or unanswered commit may take to settle (checked on a fresh connection); after that the delivery gets no answer (the connection is closed). */
   CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5000),
+  /** How far a timestamped webhook signature's time may be from this server's clock, either way (a webhook may set its own). */
+  CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S: z.coerce.number().int().min(5).max(3600).default(300),
   CONVEYOR_API_MAX_BYTES: z.coerce
     .number()
     .int()

@@ -76,6 +76,7 @@ async function main() {
         maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES,
         timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS,
         outcomeGraceMs: env.CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS,
+        signatureToleranceS: env.CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S,
       });
       return;
     }

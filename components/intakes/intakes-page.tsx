@@ -9,6 +9,7 @@ import { Dialog } from "@/components/canvas/dialog";
 import { fieldProblems } from "@/components/shared/problems";
 import { ConfirmActionButton } from "@/components/shared/confirm-action-button";
 import { DataTable } from "@/components/shared/data-table";
+import { signingSnippet } from "./signing-snippet";
 
 export function IntakesPage({ workspaceId }: { workspaceId: string }) {
   const trpc = useTRPC();
@@ -17,6 +18,9 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
   const lines = useQuery(trpc.lines.list.queryOptions({ workspaceId, limit: 200 }));
   const create = useMutation(trpc.intakes.createWebhook.mutationOptions());
   const remove = useMutation(trpc.intakes.delete.mutationOptions());
+  const setSignature = useMutation(trpc.intakes.updateSignature.mutationOptions());
+  const [requireTimestamp, setRequireTimestamp] = useState(true);
+  const [created, setCreated] = useState<{ url: string; requireTimestamp: boolean } | null>(null);
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
   const [lineId, setLineId] = useState("");
@@ -42,7 +46,7 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
         </button>
       </div>
       <DataTable
-        columns={["Kind", "Name / node", "URL", "Status", "Events", "Last event"]}
+        columns={["Kind", "Name / node", "URL", "Status", "Events", "Last event", "Timestamped signatures only"]}
         actions
         empty={intakes.data?.data.length === 0 && "No intakes yet. Saving an enabled automation with a webhook trigger creates one."}
       >
@@ -67,6 +71,23 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
               <td className="text-xs">{i.status}</td>
               <td className="tabular-nums">{i.eventCount}</td>
               <td className="text-xs text-muted">{i.lastEventAt ? new Date(i.lastEventAt).toLocaleString() : "Never"}</td>
+              <td className="text-xs">
+                {i.signature ? (
+                  <input
+                    type="checkbox"
+                    aria-label={`Require timestamped signatures on ${row.name ?? i.id}`}
+                    checked={i.signature.requireTimestampedSignature}
+                    disabled={setSignature.isPending}
+                    onChange={(e) =>
+                      setSignature.mutate({ workspaceId, intakeId: i.id, requireTimestampedSignature: e.target.checked }, { onSettled: refresh })
+                    }
+                  />
+                ) : (
+                  <span className="text-muted" title="Set on the trigger node">
+                    —
+                  </span>
+                )}
+              </td>
               <td className="text-right">
                 {i.kind === "webhook" && (
                   <ConfirmActionButton
@@ -90,6 +111,20 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
           <div className="space-y-3 text-sm">
             <p>Send JSON to this URL to create a task. The secret is shown once.</p>
             <pre className="overflow-auto rounded bg-zinc-950 p-3 text-xs text-zinc-100">{secret}</pre>
+            {created && (
+              <>
+                <p>
+                  How to sign: <code>X-Conveyor-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;&lt;t&gt;.&lt;raw body&gt;&quot;&gt;</code>,
+                  signed when sent (retries too); accepted once, within the server&apos;s tolerance (5 minutes unless changed).
+                  {created.requireTimestamp
+                    ? " This intake accepts nothing else."
+                    : " A bearer secret or a body-only sha256= signature is accepted too, without replay protection."}
+                </p>
+                <pre aria-label="How to sign" className="overflow-auto rounded bg-zinc-950 p-3 text-xs text-zinc-100">
+                  {signingSnippet(created.url)}
+                </pre>
+              </>
+            )}
             <button className="btn" onClick={() => setOpen(false)}>
               Done
             </button>
@@ -100,8 +135,12 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
             onSubmit={async (e) => {
               e.preventDefault();
               try {
-                const r = (await create.mutateAsync({ workspaceId, name, lineId })) as { url?: string; secret?: string; intake?: { url?: string } };
+                const r = (await create.mutateAsync({ workspaceId, name, lineId, requireTimestampedSignature: requireTimestamp })) as {
+                  url?: string | null;
+                  secret?: string;
+                };
                 setSecret(JSON.stringify(r, null, 2));
+                setCreated(r.url ? { url: r.url, requireTimestamp } : null);
                 refresh();
               } catch {
                 /* shown on fields */
@@ -136,6 +175,16 @@ export function IntakesPage({ workspaceId }: { workspaceId: string }) {
               </select>
               {problems.lineId && <p className="field-error">{problems.lineId}</p>}
             </div>
+            <label className="flex items-start gap-2 text-sm">
+              <input type="checkbox" checked={requireTimestamp} onChange={(e) => setRequireTimestamp(e.target.checked)} />
+              <span>
+                Require timestamped signatures
+                <span className="block text-xs text-muted">
+                  Each POST must carry X-Conveyor-Signature: t=…,v1=… and is accepted once, so a captured delivery cannot be sent again. Uncheck for senders
+                  that can only send the secret as a bearer token or sign the body alone.
+                </span>
+              </span>
+            </label>
             {create.error && !Object.keys(problems).length && <p className="field-error">{create.error.message}</p>}
             <button className="btn btn-primary" disabled={create.isPending}>
               Create

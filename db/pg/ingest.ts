@@ -22,6 +22,7 @@ import type { NewRun } from "../stores/runs";
 import { CommitOutcomeUnknownError } from "../commit-outcome";
 import { candidatesOf, existingRuns, outcomeUnknown, sendTracked, withCandidates } from "./ingest-outcome";
 import { outboxClears, type OutboxClears } from "./outbox";
+import { sigsOf, takeBatch, type Sigs } from "./ingest-signatures";
 
 type Q = Pick<pg.PoolClient, "query">;
 
@@ -45,16 +46,24 @@ const INGEST_SQL = `with st as (
     where i.id = g.i and i.updated_at = g.iu and i.status = g.ist and i.automation_id = g.a and i.node_id = g.node
       and i.connection_id is not distinct from g.c and c.updated_at is not distinct from g.cu
       and a.version = g.v and a.enabled = g.en and a.updated_at = g.au)
+), sg as (
+  insert into webhook_signatures (intake_id, signature, expires_at)
+  select t.i, t.s, t.x from json_to_recordset($8::json) as t(n int, i text, s text, x bigint, g int)
+  where t.g is null or t.g not in (select n from st)
+  order by t.i, t.s
+  on conflict do nothing returning intake_id, signature
+), sn as (
+  select t.n from json_to_recordset($8::json) as t(n int, i text, s text) join sg on sg.intake_id = t.i and sg.signature = t.s
 ), ev as (
   insert into events (id, workspace_id, intake_id, automation_id, node_id, dedupe_scope, dedupe_key, type, envelope, source, received_at)
   select id, ws, intake, a, node, scope, key, type, envelope, source, at
-  from json_to_recordset($1::json) as t(id text, ws text, intake text, a text, node text, scope text, key text, type text, envelope json, source text, at text, g int)
-  where t.g is null or t.g not in (select n from st)
+  from json_to_recordset($1::json) as t(id text, ws text, intake text, a text, node text, scope text, key text, type text, envelope json, source text, at text, g int, sn int)
+  where (t.g is null or t.g not in (select n from st)) and (t.sn is null or t.sn in (select n from sn))
   on conflict do nothing returning id
 ), r as (
   select * from json_to_recordset($2::json)
-    as t(id text, ws text, a text, v bigint, st text, tn text, ev text, fresh boolean, tk text, ts bigint, ro text, fu text, ca text, fa text, g int)
-  where (not t.fresh or t.ev in (select id from ev)) and (t.g is null or t.g not in (select n from st))
+    as t(id text, ws text, a text, v bigint, st text, tn text, ev text, fresh boolean, tk text, ts bigint, ro text, fu text, ca text, fa text, g int, sn int)
+  where (not t.fresh or t.ev in (select id from ev)) and (t.g is null or t.g not in (select n from st)) and (t.sn is null or t.sn in (select n from sn))
 ), ru as (
   insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, task_id, task_step, retry_of, error, followup_at, created_at, started_at, finished_at, updated_at)
   select id, ws, a, v, st, tn, ev, tk, ts, ro, null, fu, ca, fa, fa, ca from r returning id
@@ -74,7 +83,9 @@ const INGEST_SQL = `with st as (
 ), del as (
   delete from outbox where run_id = any($6::text[])
 )
-select 'r' as k, id from ru union all select 'i' as k, id from ic union all select 's' as k, n::text from st`;
+select 'r' as k, id from ru union all select 'i' as k, id from ic union all select 's' as k, n::text from st
+union all select 'p' as k, t.n::text from json_to_recordset($8::json) as t(n int, g int)
+  where (t.g is null or t.g not in (select n from st)) and t.n not in (select n from sn)`;
 
 /**
  * Commits a batch of new runs (with their events, first jobs and outbox rows) and intake counts;
@@ -86,7 +97,8 @@ export async function ingestRows(
   counts: Counts,
   clears?: OutboxClears,
   guards: Guards = { of: [], list: [] },
-): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string>; stale: Set<number> }> {
+  sigs: Sigs = { of: [], list: [] },
+): Promise<{ created: Array<{ runId: string; finished: boolean } | null>; applied: Set<string>; stale: Set<number>; replayed: Set<number> }> {
   const evIds = runs.map((r) => r.eventId ?? sortableId("evt"));
   const cands = runs.map((r) => ({ runId: sortableId("run"), finished: r.firstNodes.length === 0 }));
   const events: unknown[] = [];
@@ -111,6 +123,7 @@ export async function ingestRows(
         source: r.source,
         at: iso,
         g: guards.of[i] ?? null,
+        sn: sigs.of[i] ?? null,
       });
     }
     rows.push({
@@ -129,6 +142,7 @@ export async function ingestRows(
       ca: iso,
       fa: finished ? iso : null,
       g: guards.of[i] ?? null,
+      sn: sigs.of[i] ?? null,
     });
     const atMs = r.at.getTime();
     for (const nodeId of r.firstNodes) jobs.push({ id: sortableId("stp"), run: runId, a: r.automationId, p: { nodeId, parentStepId: null }, at: atMs });
@@ -148,6 +162,7 @@ export async function ingestRows(
         JSON.stringify([...counts].map(([id, v]) => ({ id, n: v.n, at: v.at }))),
         published,
         JSON.stringify(guards.list),
+        JSON.stringify(sigs.list),
       ],
     });
   } catch (e) {
@@ -158,12 +173,14 @@ export async function ingestRows(
   const made = new Set<string>();
   const applied = new Set<string>();
   const stale = new Set<number>();
+  const replayed = new Set<number>();
   for (const row of res.rows) {
     if (row.k === "r") made.add(row.id);
     else if (row.k === "i") applied.add(row.id);
+    else if (row.k === "p") replayed.add(Number(row.id));
     else stale.add(Number(row.id));
   }
-  return { created: cands.map((c) => (made.has(c.runId) ? c : null)), applied, stale };
+  return { created: cands.map((c) => (made.has(c.runId) ? c : null)), applied, stale, replayed };
 }
 
 type Counts = Map<string, { n: number; at: string }>;
@@ -257,7 +274,7 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
   const flush = () => {
     scheduled = false;
     while (pending.length && inFlight < maxInFlight) {
-      const batch = pending.splice(0, maxBatch);
+      const batch = takeBatch(pending, maxBatch);
       inFlight++;
       void runBatch(batch).finally(() => {
         inFlight--;
@@ -297,6 +314,10 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
   const runBatch = async (batch: Pending[]) => {
     const runs = batch.flatMap((p) => p.item.runs);
     const { guards, byItem } = guardsOf(batch.map((p) => p.item));
+    const sigs = sigsOf(
+      batch.map((p) => p.item),
+      byItem,
+    );
     const counts: Counts = new Map();
     for (const p of batch) {
       if (!p.item.intakeId || !p.item.runs.length) continue;
@@ -304,15 +325,16 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     }
     const own = new Map(counts);
     takeCarry(counts);
-    const answer = (created: Array<{ runId: string; finished: boolean } | null>, stale: (item: number) => boolean) => {
+    const answer = (created: Array<{ runId: string; finished: boolean } | null>, stale: (item: number) => boolean, replayed: Set<number> = new Set()) => {
       let k = 0;
-      // A stale item was counted on its intake with the batch, and is counted again when it is decided anew.
+      // A stale item was counted on its intake with the batch, and is counted again when it is decided
+      // anew; a replayed one was not accepted.
       const uncount: Counts = new Map();
       for (const [n, p] of batch.entries()) {
-        if (stale(n)) {
+        if (stale(n) || replayed.has(n)) {
           k += p.item.runs.length;
           if (p.item.intakeId && p.item.runs.length) addCount(uncount, p.item.intakeId, -1, p.item.runs[p.item.runs.length - 1]!.at.toISOString());
-          p.resolve({ runIds: [], duplicates: 0, finished: 0, stale: true });
+          p.resolve(stale(n) ? { runIds: [], duplicates: 0, finished: 0, stale: true } : { runIds: [], duplicates: 0, finished: 0, replayed: true });
           continue;
         }
         const out: IngestResult = { runIds: [], duplicates: 0, finished: 0 };
@@ -339,11 +361,12 @@ export function ingestBatcher(pool: pg.Pool, opts: IngestOptions = {}): (item: I
     };
     const q = sendTracked(pool);
     try {
-      const { created, applied, stale } = runs.length
-        ? await ingestRows(q, runs, counts, clears, guards)
-        : { created: [], applied: new Set<string>(), stale: new Set<number>() };
+      const { created, applied, stale, replayed } =
+        runs.length || sigs.list.length
+          ? await ingestRows(q, runs, counts, clears, guards, sigs)
+          : { created: [], applied: new Set<string>(), stale: new Set<number>(), replayed: new Set<number>() };
       keepCarry(counts, applied);
-      answer(created, (n) => byItem[n] !== null && stale.has(byItem[n]!));
+      answer(created, (n) => byItem[n] !== null && stale.has(byItem[n]!), replayed);
     } catch (e) {
       const cands = candidatesOf(e);
       if (!cands || !outcomeUnknown(q, e)) return fail(e);

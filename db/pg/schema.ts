@@ -35,5 +35,6 @@ export const {
   idempotencyKeys,
   rateLimits,
   usageCounters,
+  webhookSignatures,
   memories,
 } = pgSchema;

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./auth";
 import type { ManagedSource } from "./automations";
 
@@ -140,4 +140,22 @@ export const intakes = sqliteTable(
     index("intakes_automation_node_idx").on(t.automationId, t.nodeId),
     uniqueIndex("intakes_key_idx").on(t.workspaceId, t.key),
   ],
+);
+
+/**
+ * Timestamped webhook signatures already accepted, per intake (docs/security.md, "Webhook
+ * signatures"): a second delivery with the same `v1` value is a replay. Written by the commit that
+ * stores the delivery (db/pg/ingest.ts, db/sqlite/engine.ts), so a signature counts as used only once
+ * its delivery is stored. Rows are useless once the signature's timestamp is outside the tolerance
+ * (`expiresAt`, epoch ms) and are pruned by maintenance an hour after that.
+ */
+export const webhookSignatures = sqliteTable(
+  "webhook_signatures",
+  {
+    intakeId: text().notNull(),
+    /** The accepted `v1` value (hex HMAC-SHA256 of `<t>.<raw body>`, lower case). */
+    signature: text().notNull(),
+    expiresAt: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.intakeId, t.signature] }), index("webhook_signatures_expires_idx").on(t.expiresAt)],
 );

@@ -91,12 +91,7 @@ export function insertJob(
 }
 
 /** Rewrites the (leased) job row `fromId` as the next step's job, leased to the same owner; returns its id. */
-function advanceJob(
-  db: Db,
-  fromId: string,
-  j: { nodeId: string; parentStepId: string | null; atMs: number },
-  lease: { token: string; until: number },
-): string {
+function advanceJob(db: Db, fromId: string, j: { nodeId: string; parentStepId: string | null; atMs: number }, lease: { token: string; until: number }): string {
   const id = sortableId("stp");
   statements(db).advanceJob.run(id, id, JSON.stringify({ nodeId: j.nodeId, parentStepId: j.parentStepId }), j.atMs, lease.token, lease.until, j.atMs, fromId);
   return id;
@@ -238,6 +233,9 @@ export function sqliteEngine(db: Db): RunEngine {
     ingest(item: IngestItem): Promise<IngestResult> {
       return committer.run((tx) => {
         const out: IngestResult = { runIds: [], duplicates: 0, finished: 0 };
+        // A used timestamped signature: nothing of the item is stored (in the same transaction as the runs).
+        const sig = item.signature;
+        if (sig && statements(tx).useSignature.run(item.intakeId, sig.signature, sig.expiresAtMs).changes === 0) return { ...out, replayed: true };
         let at: string | undefined;
         for (const r of item.runs) {
           const created = createRunSync(tx, r);

@@ -15,6 +15,7 @@ function prepare(db: Db) {
       `insert into runs (id, workspace_id, automation_id, version, status, trigger_node_id, event_id, task_id, task_step, retry_of, error, followup_at, created_at, started_at, finished_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, ?, ?, ?, ?)`,
     ),
+    useSignature: c.prepare("insert into webhook_signatures (intake_id, signature, expires_at) values (?, ?, ?) on conflict do nothing"),
     intakeCount: c.prepare("update intakes set last_event_at = ?, event_count = event_count + ? where id = ?"),
     intakeHead: c.prepare(
       `select id, workspace_id as workspaceId, kind, automation_id as automationId, node_id as nodeId, connection_id as connectionId,

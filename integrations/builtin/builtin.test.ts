@@ -105,9 +105,21 @@ describe("core blocks", () => {
     const args = execFileSync("bash", ["-c", script], { encoding: "utf8" }).split("\n");
     const header = args.find((a) => a.startsWith("x-hub-signature-256: "))!;
     const sent = args[args.indexOf("--data") + 1]!;
-    const hmac = matchCtx({ authentication: "hmac", secret: "abcdefgh-secret", signatureHeader: "x-hub-signature-256" });
-    webhookTrigger.verify!(delivery(sent, { "x-hub-signature-256": header.slice("x-hub-signature-256: ".length) }), hmac);
+    // Timestamped: accepted by a node that requires it, and handed back for replay protection.
+    const hmac = matchCtx({ authentication: "hmac", secret: "abcdefgh-secret", signatureHeader: "x-hub-signature-256", requireTimestampedSignature: true });
+    const verified = webhookTrigger.verify!(delivery(sent, { "x-hub-signature-256": header.slice("x-hub-signature-256: ".length) }), hmac);
+    expect(verified).toMatchObject({ replay: { signature: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     expect(args.at(-2)).toBe(url);
+    // The "how to sign" help says what is accepted, and whether body-only signatures are.
+    const help = (config: Record<string, unknown>) => webhookTrigger.setupInstructions!({ url, config: webhookTrigger.config.parse(config) })[1]!;
+    expect(help({ authentication: "hmac", secret: "abcdefgh-secret" })).toMatchObject({
+      title: "How to sign",
+      text: expect.stringContaining("x-signature-256: t=<unix seconds>,v1="),
+    });
+    expect(help({ authentication: "hmac", secret: "abcdefgh-secret" }).text).toContain("is accepted too");
+    expect(help({ authentication: "hmac", secret: "abcdefgh-secret", requireTimestampedSignature: true, signatureToleranceSeconds: 60 }).text).toMatch(
+      /within 60 s[\s\S]*are refused/,
+    );
   });
 
   it("core.schedule computes the next tick in its time zone and rejects bad cron", () => {

@@ -300,6 +300,16 @@ export interface TriggerMatchContext<TConfig = unknown, TConn = Record<string, u
   connection: ConnectionHandle<TConn> | undefined;
   intake: IntakeInfo;
   now(): Date;
+  /** The installation's default tolerance for timestamped signatures, in seconds (./signed-delivery.ts). */
+  signatureToleranceS?: number;
+}
+
+/**
+ * What `verify` may return: a timestamped signature it accepted, which the ingress stores with the
+ * delivery so that a second delivery with the same signature is refused as a replay (401).
+ */
+export interface VerifiedDelivery {
+  replay?: { signature: string; expiresAtMs: number };
 }
 
 export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType, TConn = any> {
@@ -333,8 +343,11 @@ export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut e
   teardown?(ctx: TriggerSetupContext<z.output<TSchema>, TConn>): Promise<void>;
   /** Periodic upkeep (e.g. extend a webhook that expires after 30 days). */
   maintain?(ctx: TriggerSetupContext<z.output<TSchema>, TConn>): Promise<void>;
-  /** Authenticates a delivery. Throw `DeliveryUnauthorizedError` to answer 401 and store nothing. */
-  verify?(delivery: IncomingDelivery, ctx: TriggerMatchContext<z.output<TSchema>, TConn>): void | Promise<void>;
+  /**
+   * Authenticates a delivery. Throw `DeliveryUnauthorizedError` to answer 401 and store nothing; return
+   * `{ replay }` for a timestamped signature that must be accepted once only.
+   */
+  verify?(delivery: IncomingDelivery, ctx: TriggerMatchContext<z.output<TSchema>, TConn>): void | VerifiedDelivery | Promise<void | VerifiedDelivery>;
   /** Turns a delivery into zero or more events. Throw `DeliveryRejectedError` for malformed payloads. */
   match(
     delivery: IncomingDelivery,

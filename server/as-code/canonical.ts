@@ -80,5 +80,14 @@ export function canonicalLine(s: LineSpec): LineSpec {
 }
 
 export function canonicalIntake(s: IntakeSpec): IntakeSpec {
-  return { key: s.key, name: s.name, line: s.line, open: s.open ?? true, secret: { secret: s.secret.secret } };
+  return {
+    key: s.key,
+    name: s.name,
+    line: s.line,
+    open: s.open ?? true,
+    secret: { secret: s.secret.secret },
+    // Left out when off / the installation's, as exports write them: `false` in a file is no change.
+    ...(s.requireTimestampedSignature ? { requireTimestampedSignature: true } : {}),
+    ...(s.signatureToleranceSeconds !== undefined ? { signatureToleranceSeconds: s.signatureToleranceSeconds } : {}),
+  };
 }

@@ -87,7 +87,18 @@ export const IntakeSpecSchema = z
     name: z.string().trim().min(1).max(100),
     line: ResourceKeySchema.meta({ description: "Key of the line that tasks are placed on." }),
     open: z.boolean().default(true),
-    secret: SecretRefSchema.meta({ description: "The bearer secret senders use; its value comes from CONVEYOR_SECRET_<NAME>." }),
+    secret: SecretRefSchema.meta({ description: "The secret senders sign with (or send as a bearer token); its value comes from CONVEYOR_SECRET_<NAME>." }),
+    requireTimestampedSignature: z
+      .boolean()
+      .optional()
+      .meta({ description: "Accept only timestamped signatures (`X-Conveyor-Signature: t=…,v1=…`); left out: false." }),
+    signatureToleranceSeconds: z
+      .number()
+      .int()
+      .min(5)
+      .max(3600)
+      .optional()
+      .meta({ description: "Tolerance of a timestamped signature's time, in seconds; left out: the installation's." }),
   })
   .meta({ id: "IntakeSpec", description: "A webhook intake as a file (a JSON POST creates a task on the line)." });
 export type IntakeSpec = z.output<typeof IntakeSpecSchema>;

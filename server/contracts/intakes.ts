@@ -2,6 +2,26 @@
 import { z } from "zod";
 import { IsoTimestampSchema } from "./common";
 import { ResourceKeySchema } from "./as-code";
+import { MAX_SIGNATURE_TOLERANCE_S, MIN_SIGNATURE_TOLERANCE_S } from "@/integrations/core/signed-delivery";
+
+const RequireTimestampSchema = z.boolean().meta({
+  description:
+    'Accept only timestamped signatures, `X-Conveyor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, each once (a replay is refused); a bearer secret or a body-only `sha256=` signature is then refused (401). Off: all three are accepted (timestamped ones are still checked for time and replays).',
+});
+const ToleranceSchema = z
+  .number()
+  .int()
+  .min(MIN_SIGNATURE_TOLERANCE_S)
+  .max(MAX_SIGNATURE_TOLERANCE_S)
+  .nullable()
+  .meta({
+    description:
+      "How far a timestamped signature's `t` may be from the server's clock, in seconds; null: the installation's (`CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S`, 300).",
+  });
+
+export const IntakeSignatureSchema = z
+  .object({ requireTimestampedSignature: RequireTimestampSchema, signatureToleranceSeconds: ToleranceSchema })
+  .meta({ id: "IntakeSignature" });
 
 export const IntakeSchema = z
   .object({
@@ -33,6 +53,9 @@ export const IntakeSchema = z
       .object({ upstreamId: z.string(), expiresAt: z.string().nullable() })
       .nullable()
       .meta({ description: "Upstream webhook registration, when the trigger registers one." }),
+    signature: IntakeSignatureSchema.nullable().meta({
+      description: "How deliveries to a webhook intake must be signed (null for trigger intakes: a `core.webhook` node's settings say it).",
+    }),
     createdAt: IsoTimestampSchema,
   })
   .meta({ id: "Intake" });
@@ -44,12 +67,22 @@ export const CreateIntakeBodySchema = z
     key: ResourceKeySchema.optional().meta({ description: "Stable key; derived from the name when not given." }),
     lineId: z.string().min(1).max(100),
     open: z.boolean().default(true).meta({ description: "Open created tasks right away (starting the first step)." }),
+    requireTimestampedSignature: RequireTimestampSchema.default(false),
+    signatureToleranceSeconds: ToleranceSchema.optional(),
   })
   .meta({ id: "CreateIntakeBody" });
 export type CreateIntakeBody = z.input<typeof CreateIntakeBodySchema>;
 
+export const UpdateIntakeBodySchema = z
+  .strictObject({ requireTimestampedSignature: RequireTimestampSchema.optional(), signatureToleranceSeconds: ToleranceSchema.optional() })
+  .meta({ id: "UpdateIntakeBody" });
+export type UpdateIntakeBody = z.input<typeof UpdateIntakeBodySchema>;
+
 export const CreatedIntakeSchema = IntakeSchema.extend({
-  secret: z.string().meta({ description: "Shown once: send as `Authorization: Bearer <secret>` with each POST." }),
+  secret: z.string().meta({
+    description:
+      'Shown once. Sign each POST with it: `X-Conveyor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; unless the intake requires that, `Authorization: Bearer <secret>` or `X-Conveyor-Signature: sha256=<hex HMAC-SHA256 of the raw body>` is accepted too.',
+  }),
 }).meta({ id: "CreatedIntake" });
 
 /**

@@ -189,6 +189,36 @@ describe("automations as code over REST", () => {
     expect(rotated.text).not.toContain("another-intake-secret-9");
   });
 
+  it("carries an intake's signature settings: PATCH sets them, the export writes them, a file without them changes them back", async () => {
+    const bundle = bundleOf((await exportOf(s.other)).body);
+    const [intake] = (await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.filter(
+      (i: { kind: string }) => i.kind === "webhook",
+    );
+    expect(intake.signature).toEqual({ requireTimestampedSignature: false, signatureToleranceSeconds: null });
+    const url = `/api/v1/factories/${s.other}/intakes/${intake.id}`;
+    expect((await api.patch(url, { key: s.keys.viewer, body: { requireTimestampedSignature: true } })).status).toBe(403);
+    expect((await api.patch(url, { key: s.keys.editor, body: { signatureToleranceSeconds: 4 } })).status).toBe(422);
+    const set = await api.patch(url, { key: s.keys.editor, body: { requireTimestampedSignature: true, signatureToleranceSeconds: 120 } });
+    expect(set.status).toBe(200);
+    expect(set.body.signature).toEqual({ requireTimestampedSignature: true, signatureToleranceSeconds: 120 });
+    const exported = bundleOf((await exportOf(s.other)).body);
+    expect(exported.intakes).toEqual([{ ...(bundle.intakes as object[])[0], requireTimestampedSignature: true, signatureToleranceSeconds: 120 }]);
+    expect((await importInto(s.other, { ...exported, dryRun: true })).body.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
+    const back = await importInto(s.other, bundle);
+    expect(back.status).toBe(200);
+    expect(back.body.entries.find((e: { kind: string }) => e.kind === "intake").changes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: "requireTimestampedSignature", op: "remove" })]),
+    );
+    const after = (await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.find((i: { id: string }) => i.id === intake.id);
+    expect(after.signature).toEqual({ requireTimestampedSignature: false, signatureToleranceSeconds: null });
+    // A trigger's URL takes these settings from its node.
+    const trigger = (await api.get(`/api/v1/factories/${s.other}/intakes`, { key: s.keys.viewer })).body.data.find(
+      (i: { kind: string }) => i.kind === "trigger",
+    );
+    const refused = await api.patch(`/api/v1/factories/${s.other}/intakes/${trigger.id}`, { key: s.keys.editor, body: { requireTimestampedSignature: true } });
+    expect(refused.status).toBe(409);
+  });
+
   it("shows field-level changes, refuses (409) over an editor change unless forced, and deletes only with prune", async () => {
     const bundle = bundleOf((await exportOf(s.other)).body) as {
       apps: Array<{ graph: { nodes: Array<{ config: Record<string, unknown> }> } }>;

@@ -24,7 +24,8 @@ export interface StartedRole {
   stop(): Promise<void>;
 }
 
-type RoleEnv = Pick<Env, "HOST" | "CONVEYOR_WEBHOOK_MAX_BYTES" | "CONVEYOR_WEBHOOK_TIMEOUT_MS" | "CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS">;
+type RoleEnv = Pick<Env, "HOST" | "CONVEYOR_WEBHOOK_MAX_BYTES" | "CONVEYOR_WEBHOOK_TIMEOUT_MS" | "CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS"> &
+  Partial<Pick<Env, "CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S">>;
 
 export async function startIngress(deps: AppDeps, env: RoleEnv, opts: { port: number; host?: string }): Promise<StartedRole> {
   setProcessRole("ingress");
@@ -37,7 +38,12 @@ export async function startIngress(deps: AppDeps, env: RoleEnv, opts: { port: nu
       role: processRole,
       host: opts.host ?? env.HOST,
       port: opts.port,
-      hooks: { maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS, outcomeGraceMs: env.CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS },
+      hooks: {
+        maxBytes: env.CONVEYOR_WEBHOOK_MAX_BYTES,
+        timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS,
+        outcomeGraceMs: env.CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS,
+        signatureToleranceS: env.CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S,
+      },
     });
   } catch (e) {
     await stopFlusher();

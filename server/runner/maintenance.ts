@@ -11,6 +11,7 @@ import { getVersionGraph } from "../graphs";
 import { countCreatedRun, flushUsage } from "../usage-counters";
 import { runFollowups } from "./follow-ups";
 import type { RunnerHooks } from "./hooks";
+import { MAX_SIGNATURE_TOLERANCE_S } from "@/integrations/core/signed-delivery";
 
 export interface MaintenanceOptions {
   retentionDays: number;
@@ -34,6 +35,7 @@ export async function runMaintenance(deps: AppDeps, hooks: RunnerHooks, partial:
   if (Date.now() - l.prune >= opts.pruneEveryMs) {
     l.prune = Date.now();
     await pruneHistory(deps, opts);
+    await pruneUsedSignatures(deps);
     await deps.store.memories.prune(deps.now().toISOString());
   }
   if (Date.now() - l.maintain >= opts.maintainEveryMs) {
@@ -98,4 +100,12 @@ async function resumeFollowups(deps: AppDeps, hooks: RunnerHooks, graceMs: numbe
 export async function pruneHistory(deps: AppDeps, opts: Pick<MaintenanceOptions, "retentionDays" | "retentionCount">): Promise<number> {
   const cutoff = new Date(deps.now().getTime() - opts.retentionDays * 86_400_000).toISOString();
   return deps.store.runs.prune(cutoff, opts.retentionCount, 5000);
+}
+
+/**
+ * Used webhook signatures (replay protection) are forgotten an hour (the largest tolerance a webhook
+ * may set) after their own tolerance ran out: a tolerance raised meanwhile never lets one be used again.
+ */
+export function pruneUsedSignatures(deps: AppDeps): Promise<number> {
+  return deps.store.webhookSignatures.prune(deps.now().getTime() - MAX_SIGNATURE_TOLERANCE_S * 1000);
 }

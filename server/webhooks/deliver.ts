@@ -34,6 +34,8 @@ export interface DeliverOptions {
   timeoutMs?: number;
   /** How long past `timeoutMs` a pending commit may take to settle before the delivery gets no answer. */
   outcomeGraceMs?: number;
+  /** Default tolerance of timestamped signatures, in seconds (CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S). */
+  signatureToleranceS?: number;
 }
 
 /** Close the connection without a response: whether the delivery was stored is not known. */
@@ -78,16 +80,18 @@ export async function deliverWebhook(deps: AppDeps, req: WebhookRequest, opts: D
     if (gaveUp) throw new Error("the delivery was answered 503 before its commit started");
     committing = true;
   };
-  const received: Promise<DeliverOutcome> = receiveWebhook(deps, req, { maxBytes: opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES, beforeCommit }).catch(
-    (e: unknown) => {
-      if (isCommitOutcomeUnknown(e)) {
-        deps.log.error("webhook delivery's commit outcome unknown: closing without an answer", { error: e.message });
-        return { noAnswer: true, reason: "the commit's outcome is unknown" };
-      }
-      deps.log.error("webhook delivery not stored", { error: (e as Error).message });
-      return notStored("the database did not answer");
-    },
-  );
+  const received: Promise<DeliverOutcome> = receiveWebhook(deps, req, {
+    maxBytes: opts.maxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES,
+    beforeCommit,
+    signatureToleranceS: opts.signatureToleranceS,
+  }).catch((e: unknown) => {
+    if (isCommitOutcomeUnknown(e)) {
+      deps.log.error("webhook delivery's commit outcome unknown: closing without an answer", { error: e.message });
+      return { noAnswer: true, reason: "the commit's outcome is unknown" };
+    }
+    deps.log.error("webhook delivery not stored", { error: (e as Error).message });
+    return notStored("the database did not answer");
+  });
   const deadline = after(timeoutMs, () => (committing ? undefined : ((gaveUp = true), notStored(`it was not committed within ${timeoutMs} ms`))));
   try {
     const first = await Promise.race([received, deadline.promise]);

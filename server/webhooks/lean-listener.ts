@@ -98,7 +98,7 @@ export function handleHookRequest(req: IncomingMessage, res: ServerResponse, dep
     void deliverWebhook(
       deps,
       { token, method: req.method ?? "GET", headers, query, rawBody },
-      { maxBytes, timeoutMs: opts.timeoutMs, outcomeGraceMs: opts.outcomeGraceMs },
+      { maxBytes, timeoutMs: opts.timeoutMs, outcomeGraceMs: opts.outcomeGraceMs, signatureToleranceS: opts.signatureToleranceS },
     ).then((r) => send(res, r));
   });
 }

@@ -40,7 +40,12 @@ async function handle(request: Request, ctx: { params: Promise<{ token: string }
   const r = await deliverWebhook(
     await getDeps(),
     { token, method: request.method, headers, query, rawBody },
-    { maxBytes, timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS, outcomeGraceMs: env.CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS },
+    {
+      maxBytes,
+      timeoutMs: env.CONVEYOR_WEBHOOK_TIMEOUT_MS,
+      outcomeGraceMs: env.CONVEYOR_WEBHOOK_OUTCOME_GRACE_MS,
+      signatureToleranceS: env.CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S,
+    },
   );
   return toResponse(r);
 }

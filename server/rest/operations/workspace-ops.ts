@@ -12,7 +12,7 @@ import {
   PatchOrderBodySchema,
   TransitionBodySchema,
 } from "@/server/contracts/orders";
-import { CreatedIntakeSchema, CreateIntakeBodySchema, IntakeSchema } from "@/server/contracts/intakes";
+import { CreatedIntakeSchema, CreateIntakeBodySchema, IntakeSchema, UpdateIntakeBodySchema } from "@/server/contracts/intakes";
 import { UsageQuerySchema, UsageReportSchema } from "@/server/contracts/usage";
 import { defineOperation as op } from "../operation";
 import { FactoryParams, IntakeParams, LineParams, OrderParams } from "./params";
@@ -229,12 +229,25 @@ export const createIntake = op({
   tag: "Intakes",
   summary: "Create a webhook intake",
   description:
-    "Returns the URL and the secret (shown once). A JSON POST to the URL with `Authorization: Bearer <secret>` creates a task on the line: `title`, `description` and `data` are taken from the body when present. " +
+    'Returns the URL and the secret (shown once). A JSON POST to the URL signed with the secret (`X-Conveyor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, or, unless `requireTimestampedSignature`, `Authorization: Bearer <secret>` or a body-only `sha256=` signature) creates a task on the line: `title`, `description` and `data` are taken from the body when present. ' +
     "Since the secret is shown once it is never stored for a replay, so this POST takes no `Idempotency-Key` (422): give a `key` instead, and a retry after a lost answer is a 422 naming it (then list the intakes).",
   params: FactoryParams,
   body: CreateIntakeBodySchema,
   response: CreatedIntakeSchema,
   status: 201,
+});
+export const updateIntake = op({
+  id: "updateIntake",
+  method: "PATCH",
+  path: "/factories/{factoryId}/intakes/{intakeId}",
+  tag: "Intakes",
+  summary: "Change a webhook intake's signature settings",
+  description:
+    "Whether deliveries must carry a timestamped signature (`requireTimestampedSignature`) and its time tolerance. Applies to the next delivery, in every process. Trigger intakes take these settings from their `core.webhook` node (409).",
+  params: IntakeParams,
+  body: UpdateIntakeBodySchema,
+  response: IntakeSchema,
+  errors: [409],
 });
 export const deleteIntake = op({
   id: "deleteIntake",
@@ -280,6 +293,7 @@ export const workspaceOps = [
   listOrderActivity,
   listIntakes,
   createIntake,
+  updateIntake,
   deleteIntake,
   getUsage,
 ];

@@ -265,7 +265,14 @@ async function writeBundle(
     for (const t of r.intakes) {
       const act = action("intake", t.spec.key);
       let row = t.existing;
-      const input = { name: t.spec.name, key: t.spec.key, lineId: t.lineId, open: t.spec.open };
+      const input = {
+        name: t.spec.name,
+        key: t.spec.key,
+        lineId: t.lineId,
+        open: t.spec.open,
+        requireTimestampedSignature: t.spec.requireTimestampedSignature ?? false,
+        signatureToleranceSeconds: t.spec.signatureToleranceSeconds ?? null,
+      };
       if (act === "create") row = await insertWebhookIntakeTx(deps, s, actor, orgId, workspaceId, { ...input, secret: t.secret! });
       else if (act === "update") row = await updateWebhookIntakeTx(deps, s, actor, orgId, row!, { ...input, secret: t.secret });
       await s.intakes.setSource(row!.id, source("intake", t.spec.key, { appliedUpdatedAt: row!.updatedAt, secretRefs: { secret: t.secretName } }));

@@ -10,6 +10,7 @@ import { GraphSchema } from "../../contracts/graph";
 import { isSealed } from "../automations/node-secrets";
 import { getPath, secretPathsFor, setPath } from "../../as-code/units";
 import { effectiveKeys } from "./keys";
+import { intakeSignatureSettings } from "../webhooks/task-intake-auth";
 
 export interface WorkspaceRows {
   automations: AutomationRow[];
@@ -98,12 +99,16 @@ export class WorkspaceState {
 
   intakeSpec(row: IntakeRow): IntakeSpec {
     const key = this.intakeKey.get(row.id)!;
+    const sig = intakeSignatureSettings(row.config);
     return {
       key,
       name: row.name,
       line: (row.lineId && this.lineKey.get(row.lineId)) || String(row.lineId),
       open: (row.config as { open?: boolean } | null)?.open ?? true,
       secret: { secret: intakeSecretName(row, key) },
+      // Only when set, so files written before these settings existed still match.
+      ...(sig.requireTimestampedSignature ? { requireTimestampedSignature: true } : {}),
+      ...(sig.signatureToleranceSeconds !== null ? { signatureToleranceSeconds: sig.signatureToleranceSeconds } : {}),
     };
   }
 

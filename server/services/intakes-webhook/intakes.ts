@@ -12,6 +12,7 @@ import { requireWorkspace } from "../access";
 import { recordAudit } from "../audit/record-audit";
 import { decodeCursor, encodeCursor } from "../tasks/cursor";
 import { chooseKey } from "../as-code/keys";
+import { intakeSignatureSettings, type IntakeSignatureSettings } from "../webhooks/task-intake-auth";
 
 export function intakeUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/hooks/${token}`;
@@ -41,6 +42,7 @@ function toIntake(publicUrl: string, r: IntakeRow, reg: { upstreamId: string; ex
     refusedCount: r.refusedCount,
     lastRefused: r.lastRefused ?? null,
     registration: reg,
+    signature: r.kind === "webhook" ? intakeSignatureSettings(r.config) : null,
     createdAt: r.createdAt,
   };
 }
@@ -63,7 +65,7 @@ export async function createWebhookIntake(
   deps: AppDeps,
   actor: Actor,
   workspaceId: string,
-  input: { name: string; key?: string; lineId: string; open?: boolean },
+  input: { name: string; key?: string; lineId: string; open?: boolean } & Partial<IntakeSignatureSettings>,
 ) {
   const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
   return deps.store.tx(async (s) => {
@@ -87,7 +89,7 @@ export async function insertWebhookIntakeTx(
   actor: Actor,
   organizationId: string,
   workspaceId: string,
-  input: { name: string; key: string; lineId: string; open?: boolean; secret: string },
+  input: { name: string; key: string; lineId: string; open?: boolean; secret: string } & Partial<IntakeSignatureSettings>,
 ): Promise<IntakeRow> {
   const line = await lineOrThrow(s, workspaceId, input.lineId);
   const at = deps.now().toISOString();
@@ -104,7 +106,7 @@ export async function insertWebhookIntakeTx(
     connectionId: null,
     lineId: line.id,
     secretEnc: deps.box.encrypt(input.secret),
-    config: { open: input.open ?? true },
+    config: { open: input.open ?? true, ...signatureConfig(input) },
     status: "active",
     statusMessage: null,
     lastEventAt: null,
@@ -126,20 +128,63 @@ export async function updateWebhookIntakeTx(
   actor: Actor,
   organizationId: string,
   row: IntakeRow,
-  input: { name: string; lineId: string; open: boolean; secret?: string },
+  input: { name: string; lineId: string; open: boolean; secret?: string } & Partial<IntakeSignatureSettings>,
 ): Promise<IntakeRow> {
   await lineOrThrow(s, row.workspaceId, input.lineId);
   const next: IntakeRow = {
     ...row,
     name: input.name,
     lineId: input.lineId,
-    config: { ...(row.config ?? {}), open: input.open },
+    config: { ...(row.config ?? {}), open: input.open, ...signatureConfig(input) },
     secretEnc: input.secret !== undefined ? deps.box.encrypt(input.secret) : row.secretEnc,
     updatedAt: deps.now().toISOString(),
   };
   await s.intakes.update(row.id, { name: next.name, lineId: next.lineId, config: next.config, secretEnc: next.secretEnc, updatedAt: next.updatedAt });
   await recordAudit(s, { organizationId, workspaceId: row.workspaceId, actor: actor.label, action: "intake.update", target: row.id });
   return next;
+}
+
+/** The signature settings as kept in the intake's config (only those given; `null` tolerance: the installation's). */
+function signatureConfig(input: Partial<IntakeSignatureSettings>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (input.requireTimestampedSignature !== undefined) out.requireTimestampedSignature = input.requireTimestampedSignature;
+  if (input.signatureToleranceSeconds !== undefined) out.signatureToleranceSeconds = input.signatureToleranceSeconds;
+  return out;
+}
+
+/**
+ * A webhook intake's signature settings (whether it requires the timestamped scheme, its tolerance).
+ * A trigger's are settings of its node (`core.webhook`): 409 here.
+ */
+export async function updateWebhookIntakeSignature(
+  deps: AppDeps,
+  actor: Actor,
+  workspaceId: string,
+  intakeId: string,
+  input: Partial<IntakeSignatureSettings>,
+) {
+  const ws = await requireWorkspace(deps.store, actor, workspaceId, "intake.write");
+  return deps.store.tx(async (s) => {
+    const row = await s.intakes.get(workspaceId, intakeId);
+    if (!row) throw new AppError("not_found", `Intake ${intakeId} does not exist in this workspace.`);
+    if (row.kind !== "webhook")
+      throw new AppError(
+        "conflict",
+        `Intake ${intakeId} is a trigger's URL: set its signature settings on trigger node ${row.nodeId ?? "?"} of automation ${row.automationId ?? "?"}.`,
+      );
+    const next: IntakeRow = { ...row, config: { ...(row.config ?? {}), ...signatureConfig(input) }, updatedAt: deps.now().toISOString() };
+    await s.intakes.update(row.id, { config: next.config, updatedAt: next.updatedAt });
+    await recordAudit(s, {
+      organizationId: ws.organizationId,
+      workspaceId,
+      actor: actor.label,
+      action: "intake.update",
+      target: row.id,
+      data: signatureConfig(input),
+    });
+    const regs = await registrationsFor(s, [next]);
+    return toIntake(deps.publicUrl, next, regs.get(`${next.automationId}/${next.nodeId}`) ?? null);
+  });
 }
 
 export async function deleteWebhookIntake(deps: AppDeps, actor: Actor, workspaceId: string, intakeId: string) {

@@ -6,10 +6,10 @@
  * one transaction (group-committed with the other deliveries of this tick) → 202 with run ids.
  * The request never waits for the runs themselves.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
-import type { NewRun } from "@/db/engine";
-import { envelope, type IncomingDelivery, type MatchedEvent } from "@/integrations/core/define";
+import type { IngestItem, NewRun } from "@/db/engine";
+import { envelope, type IncomingDelivery, type MatchedEvent, type VerifiedDelivery } from "@/integrations/core/define";
 import { DeliveryRejectedError, DeliveryUnauthorizedError } from "@/integrations/core/errors";
+import { DEFAULT_SIGNATURE_TOLERANCE_S, replayMessage } from "@/integrations/core/signed-delivery";
 import type { AppDeps } from "../../deps";
 import { newId } from "../../ids";
 import { countUsage } from "../../usage-counters";
@@ -20,6 +20,7 @@ import { IntakeDeliverySchema } from "../../contracts/intakes";
 import { createTaskFromIntake } from "../tasks/create-task";
 import { loadIntakeHead, sharedTargets, triggerTarget, type IntakeHead, type TriggerTarget } from "./intake-context";
 import { noteRefused } from "./refusals";
+import { checkTaskIntakeAuth } from "./task-intake-auth";
 
 export const DEFAULT_WEBHOOK_MAX_BYTES = 1024 * 1024;
 
@@ -43,12 +44,6 @@ export function hookProblem(code: ErrorCode, detail: string, opts: { errors?: Fi
   return { status: body.status, headers: { "content-type": "application/problem+json", ...opts.headers }, body: body as unknown as Record<string, unknown> };
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 function parseJson(rawBody: Buffer): { ok: true; value: unknown } | { ok: false; error: string } {
   const text = rawBody.toString("utf8");
   if (nestsDeeperThan(text)) return { ok: false, error: tooDeepMessage() };
@@ -68,6 +63,8 @@ export interface ReceiveOptions {
    * delivery already (it answered "not stored"), so nothing is committed after that answer.
    */
   beforeCommit?: () => void;
+  /** Default tolerance of timestamped signatures, in seconds (CONVEYOR_WEBHOOK_SIGNATURE_TOLERANCE_S). */
+  signatureToleranceS?: number;
 }
 
 /** The cached intake head an ingest was guarded by no longer matched: nothing was stored. */
@@ -123,15 +120,24 @@ async function receiveFor(deps: AppDeps, req: WebhookRequest, opts: ReceiveOptio
   }
   const delivery: IncomingDelivery = { method: req.method, headers: req.headers, query: req.query, rawBody: req.rawBody, body };
 
-  if (intake.kind === "webhook") return receiveTaskDelivery(deps, intake, delivery, opts.beforeCommit);
+  const toleranceS = opts.signatureToleranceS ?? DEFAULT_SIGNATURE_TOLERANCE_S;
+  if (intake.kind === "webhook") return receiveTaskDelivery(deps, intake, delivery, toleranceS, opts.beforeCommit);
 
   // verify (all targets of a shared intake share the connection; the first one that accepts is enough)
   const matched: Array<{ target: TriggerTarget; events: MatchedEvent[] }> = [];
   let unauthorized: string | undefined;
+  let signature: IngestItem["signature"];
   for (const target of targets) {
-    const ctx = { config: target.config, connection: target.connection, intake: { id: intake.id, url: "", token: req.token }, now: deps.now };
+    const ctx = {
+      config: target.config,
+      connection: target.connection,
+      intake: { id: intake.id, url: "", token: req.token },
+      now: deps.now,
+      signatureToleranceS: toleranceS,
+    };
     try {
-      await target.trigger.verify?.(delivery, ctx);
+      const verified: VerifiedDelivery | void = await target.trigger.verify?.(delivery, ctx);
+      signature ??= verified?.replay;
     } catch (e) {
       if (e instanceof DeliveryUnauthorizedError) {
         unauthorized = e.message;
@@ -174,8 +180,9 @@ async function receiveFor(deps: AppDeps, req: WebhookRequest, opts: ReceiveOptio
   }
   // Committed (grouped with the other deliveries of this tick) before the 202 goes out.
   opts.beforeCommit?.();
-  const result = await deps.store.engine.ingest({ intakeId: intake.id, runs, guard: intake.cached ? intake : undefined });
+  const result = await deps.store.engine.ingest({ intakeId: intake.id, runs, guard: intake.cached ? intake : undefined, signature });
   if (result.stale) return STALE;
+  if (result.replayed) return hookProblem("unauthorized", replayMessage());
   if (result.runIds.length) {
     countUsage(intake.workspaceId, "events.received", result.runIds.length, now);
     if (result.finished) countUsage(intake.workspaceId, "runs.succeeded", result.finished, now);
@@ -188,16 +195,21 @@ async function receiveFor(deps: AppDeps, req: WebhookRequest, opts: ReceiveOptio
   };
 }
 
+const REPLAYED = Symbol("replayed");
+
 /** Webhook intakes: a JSON POST becomes a task on the intake's line (bearer secret or HMAC signature required). */
-async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: IncomingDelivery, beforeCommit?: () => void): Promise<WebhookResponse> {
-  if (intake.secretEnc) {
-    const secret = deps.box.decrypt(intake.secretEnc);
-    const bearer = (d.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
-    const sig = (d.headers["x-conveyor-signature"] ?? "").replace(/^sha256=/i, "").toLowerCase();
-    const ok = (bearer && safeEqual(bearer, secret)) || (sig && safeEqual(sig, createHmac("sha256", secret).update(d.rawBody).digest("hex")));
-    if (!ok)
-      return hookProblem("unauthorized", "Send the intake secret as Authorization: Bearer <secret> or an X-Conveyor-Signature: sha256=<hmac of the body>.");
-  }
+async function receiveTaskDelivery(
+  deps: AppDeps,
+  intake: IntakeHead,
+  d: IncomingDelivery,
+  toleranceS: number,
+  beforeCommit?: () => void,
+): Promise<WebhookResponse> {
+  const auth = intake.secretEnc
+    ? checkTaskIntakeAuth(d, deps.box.decrypt(intake.secretEnc), intake.config, deps.now().getTime(), toleranceS)
+    : { ok: true as const };
+  if (!auth.ok) return hookProblem("unauthorized", auth.message);
+  const replay = auth.replay;
   const shape = IntakeDeliverySchema.safeParse(d.body);
   if (!shape.success)
     return hookProblem(
@@ -210,6 +222,8 @@ async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: Incomin
   beforeCommit?.();
   const out = await deps.store.tx(async (s) => {
     const iso = now.toISOString();
+    // A timestamped signature is used once; in the transaction that stores the task, so only a stored delivery uses it.
+    if (replay && !(await s.webhookSignatures.record({ intakeId: intake.id, signature: replay.signature, expiresAt: replay.expiresAtMs }))) return REPLAYED;
     if (
       key &&
       !(await s.runs.recordDelivery({
@@ -231,6 +245,7 @@ async function receiveTaskDelivery(deps: AppDeps, intake: IntakeHead, d: Incomin
     await s.runs.touchIntake(intake.id, iso);
     return task;
   });
+  if (out === REPLAYED) return hookProblem("unauthorized", replayMessage());
   if (!out) return { status: 202, headers: { "content-type": "application/json" }, body: { accepted: 0, duplicates: 1, taskId: null } };
   return { status: 202, headers: { "content-type": "application/json" }, body: { accepted: 1, duplicates: 0, taskId: out.id } };
 }
