@@ -43,7 +43,9 @@ let held: http.ServerResponse | undefined;
 
 describe.skipIf(!HAVE_SERVERS)("PostgreSQL stopped mid-step (PostgreSQL + Redis)", () => {
   beforeAll(async () => {
-    [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
+    // Durable (fsync and synchronous commit on): the outage is an immediate stop, which a fast test
+    // server answers by losing its last ~600 ms of commits (the run row itself, seen in CI).
+    [pg, redis] = await Promise.all([startPostgres({ durable: true }), startRedis()]);
     // A password in the URL (trust authentication ignores it) that no log line may show.
     storage = await openStorage(pg.url.replace("conveyor@", "conveyor:s3cret-pw@"), { pg: { max: 4, connectTimeoutMs: 1000 } });
     const log = createLogger({}, "debug", (line) => lines.push(JSON.parse(line) as { level: string; msg: string }));
