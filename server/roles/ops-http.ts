@@ -15,6 +15,7 @@ import { getMetrics } from "../observability/metrics";
 import { problemBody } from "../rest/problem";
 import { handleHookRequest, type HookOptions } from "../webhooks/lean-listener";
 import { listen } from "../http/listen";
+import { gracefulClose, markClosing } from "../http/graceful-close";
 import { listenerOptions, type ListenerLimits } from "../http/listener-limits";
 import type { ProcessRole } from "./process-role";
 
@@ -96,7 +97,8 @@ export interface RoleServer {
 
 /** The listener of `conveyor ingress` and `conveyor worker`: operations endpoints, and `/hooks/*` when asked. */
 export async function startRoleServer(o: RoleServerOptions): Promise<RoleServer> {
-  const server = http.createServer(listenerOptions(o.limits), (req, res) => {
+  const server: http.Server = http.createServer(listenerOptions(o.limits), (req, res) => {
+    markClosing(server, res);
     if (o.hooks && req.url?.startsWith("/hooks/")) return handleHookRequest(req, res, o.deps, o.hooks);
     if (opsRoute(req, res, o)) return;
     req.resume();
@@ -115,6 +117,6 @@ export async function startRoleServer(o: RoleServerOptions): Promise<RoleServer>
   return {
     server,
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => gracefulClose(server),
   };
 }
