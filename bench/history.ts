@@ -51,15 +51,16 @@ for (const scale of SCALES) {
   const ofApp = (k: number) => k * layout.automations.length; // run numbers of automation 0
   const appRuns = Math.floor(scale / layout.automations.length);
   const rowOf = (n: number) => historyRows(plan, n).run;
-  const cursorAt = (n: number) => {
+  // Cursors are bound to their list (server/services/tasks/cursor.ts): the automation's runs, or the workspace's.
+  const cursorAt = (n: number, list: "automation" | "workspace" = "automation") => {
     const r = rowOf(n);
-    return encodeCursor(b.deps.box, runsCursorScope(ws, app), { c: String(r.created_at), i: String(r.id) });
+    return encodeCursor(b.deps.box, runsCursorScope(ws, list === "automation" ? app : undefined), { c: String(r.created_at), i: String(r.id) });
   };
   // A deep cursor: the position of a run in the oldest tenth of the automation's history.
   const sortedApp = Array.from({ length: appRuns }, (_, k) => ofApp(k))
     .map((n) => ({ n, c: String(rowOf(n).created_at) }))
     .sort((x, y) => (x.c < y.c ? -1 : 1));
-  const deepCursor = () => cursorAt(sortedApp[rand(Math.max(1, Math.floor(appRuns / 10)))]!.n);
+  const deepCursor = (list: "automation" | "workspace" = "automation") => cursorAt(sortedApp[rand(Math.max(1, Math.floor(appRuns / 10)))]!.n, list);
   const failedOfApp = sortedApp.filter((x) => rowOf(x.n).status === "failed");
   const deepFailedCursor = () => {
     const x = failedOfApp[rand(Math.max(1, Math.floor(failedOfApp.length / 10)))]!;
@@ -82,7 +83,7 @@ for (const scale of SCALES) {
     }),
     "workspace run list (tRPC), deep cursor page": async () => ({
       status: 200,
-      body: await listRuns(b.deps, layout.owner, ws, { limit: 50, cursor: deepCursor() }),
+      body: await listRuns(b.deps, layout.owner, ws, { limit: 50, cursor: deepCursor("workspace") }),
     }),
     "open a run with its steps": () => restGet(layout.key, `${appRoute}/[runId]`, { factoryId: ws, appId: app, runId: String(rowOf(ofApp(rand(appRuns))).id) }),
     "usage, 7 days": () =>
