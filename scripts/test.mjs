@@ -70,7 +70,8 @@ if (e2e) {
   if (run(bin("next"), ["build"]) !== 0) failures.push("next build");
   else {
     // The REST suites once more, over HTTP against the built app (server/main.ts on a loopback port),
-    // and the process roles next to the built web process (server/roles/embedded.test.ts).
+    // and the tests that need the built app: the process roles next to the built web process
+    // (server/roles/embedded.test.ts), the web process's stop after a rebuild (server/web-stop.test.ts).
     const restSuites = [
       "server/rest/resources.test.ts",
       "server/rest/apps.test.ts",
@@ -78,6 +79,7 @@ if (e2e) {
       "server/rest/runs-recovery.test.ts",
       "server/roles/embedded.test.ts",
       "server/rest/as-code.test.ts",
+      "server/web-stop.test.ts",
     ];
     const httpCode = run(
       bin("vitest"),

@@ -66,6 +66,8 @@ async function main() {
   const { createClientAddressResolver, stampClientAddress } = await import("./http/client-address");
   const { frontDoorResponse } = await import("./http/front-door");
   const { opsRoute } = await import("./roles/ops-http");
+  // Loaded now, not when stopping: a rebuild replaces dist/server under a running server (its chunks are gone by then).
+  const [{ flushRefusals }, { stopInOrder }] = await Promise.all([import("./services/webhooks/refusals"), import("./stop-in-order")]);
   const ops = { deps, role: processRole };
   const clientAddress = createClientAddressResolver(env.CONVEYOR_TRUST_PROXY);
 
@@ -131,14 +133,16 @@ async function main() {
     stopping = true;
     console.log(`${signal}: stopping (finishing in-flight work)…`);
     server.close();
-    await (await import("./services/webhooks/refusals")).flushRefusals(deps);
-    await runner?.stop();
-    await stopFlusher?.();
-    await stopSweeper();
-    await app.close?.();
-    await deps.queue.close();
-    await deps.store.close();
-    process.exit(0);
+    const ok = await stopInOrder([
+      ["writing the refusal counts", () => flushRefusals(deps)],
+      ["the runner", () => runner?.stop()],
+      ["the usage flusher", () => stopFlusher?.()],
+      ["the queue sweeper", () => stopSweeper()],
+      ["Next.js", () => app.close?.()],
+      ["the queue", () => deps.queue.close()],
+      ["the database", () => deps.store.close()],
+    ]);
+    process.exit(ok ? 0 : 1);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
