@@ -15,7 +15,7 @@ import { getMetrics } from "../observability/metrics";
 import { problemBody } from "../rest/problem";
 import { handleHookRequest, type HookOptions } from "../webhooks/lean-listener";
 import { listen } from "../http/listen";
-import { gracefulClose, markClosing } from "../http/graceful-close";
+import { gracefulClose } from "../http/graceful-close";
 import { listenerOptions, type ListenerLimits } from "../http/listener-limits";
 import type { ProcessRole } from "./process-role";
 
@@ -97,8 +97,7 @@ export interface RoleServer {
 
 /** The listener of `conveyor ingress` and `conveyor worker`: operations endpoints, and `/hooks/*` when asked. */
 export async function startRoleServer(o: RoleServerOptions): Promise<RoleServer> {
-  const server: http.Server = http.createServer(listenerOptions(o.limits), (req, res) => {
-    markClosing(server, res);
+  const server = http.createServer(listenerOptions(o.limits), (req, res) => {
     if (o.hooks && req.url?.startsWith("/hooks/")) return handleHookRequest(req, res, o.deps, o.hooks);
     if (opsRoute(req, res, o)) return;
     req.resume();
