@@ -75,21 +75,17 @@ export function serverBundleStale() {
   return null;
 }
 
+/** The server bundle's esbuild options (split into hash-named chunks) into `outdir`; `entries` defaults to the server's own. */
+export function bundleOptions(outdir, entries = ENTRIES) {
+  return { ...compileOptions(), entryPoints: entries, outdir, splitting: true, outExtension: { ".js": ".mjs" }, chunkNames: "[name]-[hash]" };
+}
+
 /** Builds into a fresh directory and swaps it in, so a process starting meanwhile never sees half a build. */
 export async function buildServer({ quiet = false } = {}) {
   const esbuild = await import("esbuild");
   const started = Date.now();
   const tmp = `${SERVER_DIST}.tmp-${process.pid}-${started}`;
-  const result = await esbuild.build({
-    ...compileOptions(),
-    entryPoints: ENTRIES,
-    outdir: tmp,
-    splitting: true,
-    outExtension: { ".js": ".mjs" },
-    chunkNames: "[name]-[hash]",
-    sourcemap: "linked",
-    metafile: true,
-  });
+  const result = await esbuild.build({ ...bundleOptions(tmp), sourcemap: "linked", metafile: true });
   // esbuild keeps its service process alive for later builds: this process is about to become a server.
   await esbuild.stop();
   for (const rel of COPIED) fs.copyFileSync(path.join(root, rel), path.join(tmp, path.basename(rel)));

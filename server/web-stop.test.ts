@@ -22,19 +22,14 @@ it.skipIf(!BUILT)(
   "stops on SIGTERM once the server bundle it runs from was replaced",
   async () => {
     // The server bundle as scripts/build-server.mjs makes it (split into chunks), in a folder of its own under dist/.
-    const { compileOptions } = (await import(path.join(ROOT, "scripts", "build-server.mjs"))) as { compileOptions(dir?: string): Record<string, unknown> };
+    const { bundleOptions } = (await import(path.join(ROOT, "scripts", "build-server.mjs"))) as {
+      bundleOptions(outdir: string, entries?: Record<string, string>): import("esbuild").BuildOptions;
+    };
     const esbuild = await import("esbuild");
     const out = path.join(ROOT, "dist", `stop-test-${process.pid}-${Date.now()}`);
     const data = fs.mkdtempSync(path.join(os.tmpdir(), "conveyor-web-stop-"));
     try {
-      await esbuild.build({
-        ...compileOptions(),
-        entryPoints: { main: "server/main.ts" },
-        outdir: out,
-        splitting: true,
-        outExtension: { ".js": ".mjs" },
-        chunkNames: "[name]-[hash]",
-      });
+      await esbuild.build(bundleOptions(out, { main: "server/main.ts" }));
       fs.writeFileSync(path.join(out, "package.json"), JSON.stringify({ type: "module" }));
       const port = await freePort();
       const child = spawn(process.execPath, [path.join(out, "main.mjs")], {
