@@ -58,9 +58,16 @@ describe(`the benches run (${BACKEND})`, () => {
   }, 180_000);
 
   it("bench/prune.ts: pruning waves for both limits", async () => {
-    const r = (await bench("bench/prune.ts", { BENCH_BACKEND: BACKEND, BENCH_WAVES: "2", BENCH_WAVE_RUNS: "400" })) as Record<string, unknown>;
-    expect(JSON.stringify(r)).toContain('"waves"');
-    expect(Object.keys(r)).toEqual(expect.arrayContaining(["count", "age"]));
+    const r = (await bench("bench/prune.ts", { BENCH_BACKEND: BACKEND, BENCH_WAVES: "2", BENCH_WAVE_RUNS: "400" })) as {
+      backend: string;
+      count: { waves: Array<{ written: number; runs: number }> };
+      age: { waves: Array<{ written: number; runs: number }> };
+    };
+    expect(r.backend).toBe(BACKEND);
+    for (const scenario of [r.count, r.age]) {
+      expect(scenario.waves.map((w) => w.written)).toEqual([400, 800]);
+      for (const w of scenario.waves) expect(w.runs).toBeGreaterThan(0);
+    }
   }, 180_000);
 
   it.skipIf(BACKEND !== "sqlite")(
@@ -77,8 +84,12 @@ describe(`the benches run (${BACKEND})`, () => {
   it.skipIf(BACKEND !== "sqlite")(
     "bench/expressions.ts: both evaluation routes",
     async () => {
-      const r = await bench("bench/expressions.ts", { BENCH_N: "200" });
-      expect(Object.keys(r).length).toBeGreaterThan(1);
+      const r = (await bench("bench/expressions.ts", { BENCH_N: "200" })) as { bench: string; results: Array<{ label: string; microsPerOp: number }> };
+      expect(r.bench).toBe("expressions");
+      expect(r.results.map((x) => x.label)).toEqual(
+        expect.arrayContaining([expect.stringContaining("main thread, direct"), expect.stringContaining("worker round trip")]),
+      );
+      for (const x of r.results) expect(x.microsPerOp).toBeGreaterThan(0);
     },
     120_000,
   );
