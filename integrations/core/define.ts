@@ -194,8 +194,8 @@ export interface CheckContext<TConn = Record<string, unknown>> {
   signal: AbortSignal;
 }
 
-export interface ComponentDefinition<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType, TConn = any> {
-  kind: "component";
+/** What every catalog entry declares, trigger or component. */
+export interface UnitDeclaration<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType> {
   /** `<integration>.<camelName>`, stable forever. */
   key: string;
   title: string;
@@ -209,10 +209,15 @@ export interface ComponentDefinition<TSchema extends z.ZodType = z.ZodType, TOut
   output: TOut;
   /** Example `data` (must parse with `output`; contains no secrets). */
   example: z.input<TOut>;
-  /** Whether a connection is required (true for every integration component except core ones). */
+  /** Whether a connection is required (true for every integration unit except core ones). */
   needsConnection?: boolean;
   /** Former defaults of fields that became required; see `withLegacyDefaults`. */
   legacyDefaults?: Record<string, unknown>;
+}
+
+export interface ComponentDefinition<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType, TConn = any>
+  extends UnitDeclaration<TSchema, TOut> {
+  kind: "component";
   /** Extra cross-field validation at save time (returns problems by field path). */
   validate?(config: z.output<TSchema>, ctx: { connection?: ConnectionHandle<TConn> }): Array<{ path: string; message: string }>;
   /**

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { HttpClient } from "./http";
-import type { CheckContext, ConfigProblem, ConnectionHandle, Logger } from "./define";
+import type { CheckContext, ConfigProblem, ConnectionHandle, Logger, UnitDeclaration } from "./define";
 
 export interface IncomingDelivery {
   method: string;
@@ -91,19 +91,9 @@ export interface VerifiedDelivery {
   replay?: { signature: string; expiresAtMs: number };
 }
 
-export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType, TConn = any> {
+export interface TriggerDefinition<TSchema extends z.ZodType = z.ZodType, TOut extends z.ZodType = z.ZodType, TConn = any>
+  extends UnitDeclaration<TSchema, TOut> {
   kind: "trigger";
-  key: string;
-  title: string;
-  description: string;
-  docs?: string;
-  config: TSchema;
-  outputType: string;
-  output: TOut;
-  example: z.input<TOut>;
-  needsConnection?: boolean;
-  /** Former defaults of fields that became required; see `withLegacyDefaults`. */
-  legacyDefaults?: Record<string, unknown>;
   /**
    * How events arrive:
    * - `webhook`: the node has its own intake URL (`/hooks/<token>`),
